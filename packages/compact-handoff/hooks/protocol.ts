@@ -1,0 +1,196 @@
+// The protocol between this mod, the answer mod and the handoff skills: the
+// compaction marker, the skills and their compact-mode argument, the sentinel
+// line, the continue-prompt block, and where handoff files live. It is the one
+// source of truth on this side; tests/contract.test.ts holds the skills'
+// SKILL.md text, the answer mod's marker and the Node validator to it.
+// Pure: no `$`, no 'claude-code' import, so vitest can load it under Node.
+
+/** First line of the instructions we pass to `$.session.compact`; the answer mod
+ * looks for it (alone on that line) to know the compaction is ours. */
+export const MARKER = 'compact-handoff:v1'
+
+/** The first argument that puts a handoff skill in compact mode. */
+export const COMPACT_MODE_ARG = 'compact-mode'
+
+export type Mode = 'resume' | 'plan'
+
+/** The skill each mode runs; plugin skills are listed as `<plugin>:<skill>`. */
+export const SKILL_OF_MODE: Readonly<Record<Mode, string>> = {
+  resume: 'handoff',
+  plan: 'handoffplan',
+}
+
+export const READY_PREFIX = 'COMPACT-HANDOFF-READY:'
+export const FAILED_PREFIX = 'COMPACT-HANDOFF-FAILED:'
+
+/** The line that opens the continue-prompt block; the prompt sits between the
+ * next two rules of dashes. */
+export const CONTINUE_PROMPT_HEADER = 'PASTE THIS INTO YOUR NEXT SESSION:'
+
+/** Folders (relative to the session's folder) that hold handoff and plan files,
+ * in the order the skills prefer them. */
+export const HANDOFF_DIRS = ['plans/handoffs', '.claude/handoffs'] as const
+
+export type FileKind = 'handoff' | 'plan'
+
+/** `HANDOFF_<slug>_<YYYY-MM-DD>.md`, with `_<n>` before `.md` when the name is
+ * taken. The mod accepts any safe stem after the prefix; the skills write the
+ * slug/date form, which tests/contract.test.ts checks. */
+const FILE_NAME_RE = /^(HANDOFF|PLAN)_[A-Za-z0-9][A-Za-z0-9._-]*\.md$/
+export const SKILL_FILE_NAME_RE = /^(HANDOFF|PLAN)_[a-z0-9]+(?:-[a-z0-9]+)*_\d{4}-\d{2}-\d{2}(?:_\d+)?\.md$/
+
+/** What a file name says the file is, or undefined when it is not one of ours. */
+export function fileKindOfName(name: string): FileKind | undefined {
+  const match = FILE_NAME_RE.exec(name)
+  if (!match) return undefined
+  return match[1] === 'PLAN' ? 'plan' : 'handoff'
+}
+
+function normalizeSlashes(path: string): string {
+  return path.replace(/\\/g, '/').replace(/\/{2,}/g, '/')
+}
+
+/** Lexically resolves `.` and `..`; returns undefined when `..` climbs above the start. */
+function collapseDots(segments: readonly string[]): string[] | undefined {
+  const out: string[] = []
+  for (const segment of segments) {
+    if (segment === '' || segment === '.') continue
+    if (segment === '..') {
+      if (out.length === 0) return undefined
+      out.pop()
+    } else out.push(segment)
+  }
+  return out
+}
+
+/** The path relative to `cwd` ("plans/handoffs/HANDOFF_x.md"), or undefined when
+ * `path` is not inside `cwd`. Accepts absolute paths and paths relative to cwd. */
+export function relativeToCwd(path: string, cwd: string): string | undefined {
+  const p = normalizeSlashes(path.trim())
+  const root = collapseDots(normalizeSlashes(cwd).split('/'))
+  if (!root || p === '') return undefined
+  const isAbsolute = p.startsWith('/')
+  const full = collapseDots(isAbsolute ? p.split('/') : [...root, ...p.split('/')])
+  if (!full || full.length <= root.length) return undefined
+  for (let i = 0; i < root.length; i++) if (full[i] !== root[i]) return undefined
+  return full.slice(root.length).join('/')
+}
+
+export type HandoffPath = { kind: FileKind; relPath: string }
+
+/** Classifies a written path: a handoff or plan file directly under one of the
+ * handoff folders of the session's folder, or undefined. Lexical only; the
+ * on-disk check resolves symlinks before anything is replaced. */
+export function classifyHandoffPath(path: string, cwd: string): HandoffPath | undefined {
+  const relPath = relativeToCwd(path, cwd)
+  if (relPath === undefined) return undefined
+  const cut = relPath.lastIndexOf('/')
+  const dir = relPath.slice(0, Math.max(cut, 0))
+  const name = relPath.slice(cut + 1)
+  if (!(HANDOFF_DIRS as readonly string[]).includes(dir)) return undefined
+  const kind = fileKindOfName(name)
+  return kind ? { kind, relPath } : undefined
+}
+
+export type Sentinel =
+  | { kind: 'ready'; paths: string[] }
+  | { kind: 'failed'; reason: string }
+
+function stripTicks(line: string): string {
+  let s = line.trim()
+  // Models often wrap the line in backticks or a bullet; tolerate those only.
+  s = s.replace(/^(?:[-*]\s+)?`{1,3}/, '').replace(/`{1,3}$/, '').trim()
+  return s
+}
+
+/** The skill's verdict: the last line of the answer that is a READY or FAILED
+ * sentinel (backticks around it tolerated), or undefined when none is. */
+export function parseSentinel(answer: string): Sentinel | undefined {
+  const lines = answer.split(/\r?\n/)
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = stripTicks(lines[i] ?? '')
+    if (line.startsWith(READY_PREFIX)) {
+      const paths = line
+        .slice(READY_PREFIX.length)
+        .split('|')
+        .map((p) => p.trim().replace(/^`+|`+$/g, '').trim())
+        .filter((p) => p !== '')
+      return { kind: 'ready', paths }
+    }
+    if (line.startsWith(FAILED_PREFIX)) {
+      const reason = line.slice(FAILED_PREFIX.length).trim()
+      return { kind: 'failed', reason: reason === '' ? 'no reason given' : reason }
+    }
+  }
+  return undefined
+}
+
+/** The sentinel line the skills print; the inverse of parseSentinel. */
+export function formatSentinel(sentinel: Sentinel): string {
+  return sentinel.kind === 'ready'
+    ? `${READY_PREFIX} ${sentinel.paths.join(' | ')}`
+    : `${FAILED_PREFIX} ${sentinel.reason}`
+}
+
+const RULE_RE = /^\s*-{3,}\s*$/
+
+/** The continue-prompt the skill printed: the text between the first two rules
+ * of dashes after the last `PASTE THIS INTO YOUR NEXT SESSION:` line, trimmed;
+ * undefined when the block is missing, unclosed or empty. */
+export function parseContinuePrompt(answer: string): string | undefined {
+  const lines = answer.split(/\r?\n/)
+  let header = -1
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (stripTicks(lines[i] ?? '').replace(/^\*+|\*+$/g, '').trim() === CONTINUE_PROMPT_HEADER) {
+      header = i
+      break
+    }
+  }
+  if (header < 0) return undefined
+  let open = -1
+  for (let i = header + 1; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    if (RULE_RE.test(line)) {
+      if (open < 0) open = i
+      else {
+        const body = lines.slice(open + 1, i).join('\n').trim()
+        return body === '' ? undefined : body
+      }
+    } else if (open < 0 && line.trim() !== '' && !/^`{3}/.test(line.trim())) {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/** The continue-prompt block as the skills print it; parseContinuePrompt's inverse. */
+export function formatContinuePrompt(prompt: string): string {
+  const rule = '-'.repeat(40)
+  return `${CONTINUE_PROMPT_HEADER}\n${rule}\n${prompt.trim()}\n${rule}`
+}
+
+/** A handoff or plan file must hold at least this much text (blank space not
+ * counted) to replace a conversation. */
+export const MIN_NONBLANK_CHARS = 200
+
+/** Section headings (level 2, in this order) every handoff file has; a section
+ * with nothing to say holds "None". */
+export const HANDOFF_SECTIONS = [
+  'Goal',
+  'Constraints',
+  'State',
+  'In progress',
+  'Tried and ruled out',
+  'Decisions',
+  'Open questions',
+  'Files',
+  'Next step',
+  'Verify',
+] as const
+
+/** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
+export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
+
+/** Frontmatter keys of a handoff (`kind: handoff`) and of a plan (`kind: plan`). */
+export const HANDOFF_FRONTMATTER_KEYS = ['kind', 'created', 'status', 'chain', 'seq', 'parent', 'focus'] as const
+export const PLAN_FRONTMATTER_KEYS = ['kind', 'created', 'chain', 'focus'] as const
