@@ -1,0 +1,151 @@
+// Property tests for compact-handoff-answer's decision, run under Node. The
+// kit tests in the mod cover the wiring; these throw many strings, random and
+// hostile, at the pure function.
+//
+// Decided contract: the stub is everything after the marker line, verbatim (not
+// trimmed), so `MARKER + '\n' + s` gives back `s` whenever `s` is not blank, and
+// nothing (pass through) when it is.
+import { describe, expect, test } from 'vitest'
+import { MARKER } from '../packages/compact-handoff-answer/hooks/marker.js'
+import { stubOf, type CompactionFacts } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
+
+/** A seeded generator (mulberry32), so a failing run names a seed that replays it. */
+type Rand = { int: (below: number) => number; pick: <T>(items: readonly T[]) => T }
+
+function randOf(seed: number): Rand {
+  let state = seed >>> 0
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+  const int = (below: number) => Math.floor(next() * below)
+  return {
+    int,
+    pick: (items) => {
+      if (items.length === 0) throw new Error('pick from an empty list')
+      // The bound is checked above; noUncheckedIndexedAccess cannot see it.
+      return items[int(items.length)] as (typeof items)[number]
+    },
+  }
+}
+
+const RUNS = 2000
+
+/** Checks `property` over RUNS values drawn by `gen`; a failure names the value and seed. */
+function forAll<T>(gen: (rand: Rand) => T, property: (value: T) => void, seed = 0x5eed): void {
+  const rand = randOf(seed)
+  for (let run = 0; run < RUNS; run++) {
+    const value = gen(rand)
+    try {
+      property(value)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(`failed for ${JSON.stringify(value)} (seed ${seed}, run ${run}): ${reason}`, { cause: error })
+    }
+  }
+}
+
+/** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
+ * and one it keeps (zero-width space), lone surrogates, NUL, the marker itself
+ * and near misses of it. */
+const PIECES = [
+  'a', 'Z', '7', ' ', '\t', '\n', '\r', '\r\n', '\v', '\f', '\u00a0', '\u2028', '\u3000', '\ufeff',
+  '\u200b', '\0', '\ud800', '\udfff', 'é', '🙂', '/', ':', '`', '#', '-', MARKER, `${MARKER} `,
+  ` ${MARKER}`, MARKER.toUpperCase(), MARKER.slice(0, -1), 'compact-handoff:v2',
+] as const
+
+function stringOf(rand: Rand, maxPieces = 12): string {
+  let s = ''
+  const count = rand.int(maxPieces + 1)
+  for (let i = 0; i < count; i++) s += rand.pick(PIECES)
+  return s
+}
+
+const TRIGGERS = ['plugin', undefined, 'manual', 'auto', 'precompute', '', 'Plugin'] as const
+
+function factsOf(rand: Rand): CompactionFacts {
+  const instructions = rand.int(2) === 0 ? stringOf(rand) : `${MARKER}${rand.pick(['\n', '\r\n'])}${stringOf(rand)}`
+  return {
+    trigger: rand.pick(TRIGGERS),
+    agentId: rand.pick([undefined, undefined, 'agent-1', '']),
+    instructions: rand.int(10) === 0 ? undefined : instructions,
+  }
+}
+
+const isBlank = (s: string) => s.trim() === ''
+
+describe('stubOf over any input', () => {
+  test('never throws, and returns either nothing or a non-blank suffix of the instructions', () => {
+    forAll(factsOf, (facts) => {
+      const stub = stubOf(facts)
+      if (stub === undefined) return
+      expect(isBlank(stub), 'a blank stub would erase the conversation').toBe(false)
+      expect(facts.instructions?.endsWith(stub), 'the stub is cut from the instructions, never made up').toBe(true)
+    })
+  })
+
+  test('answers only a plugin compaction (or the kit\'s undefined trigger) of the main loop', () => {
+    forAll(factsOf, (facts) => {
+      const isOurs = (facts.trigger === 'plugin' || facts.trigger === undefined) && facts.agentId === undefined
+      if (!isOurs) expect(stubOf(facts)).toBeUndefined()
+    })
+  })
+})
+
+describe('stubOf with the marker alone on the first line', () => {
+  test('gives back exactly what follows an LF, untrimmed, when it is not blank', () => {
+    forAll(stringOf, (s) => {
+      expect(stubOf({ trigger: 'plugin', instructions: `${MARKER}\n${s}` })).toBe(isBlank(s) ? undefined : s)
+    })
+  })
+
+  test('gives back exactly what follows a CRLF, when it is not blank', () => {
+    forAll(stringOf, (s) => {
+      expect(stubOf({ trigger: 'plugin', instructions: `${MARKER}\r\n${s}` })).toBe(isBlank(s) ? undefined : s)
+    })
+  })
+
+  test('treats the kit\'s undefined trigger like the engine\'s plugin trigger', () => {
+    forAll(stringOf, (s) => {
+      const instructions = `${MARKER}\n${s}`
+      expect(stubOf({ instructions })).toBe(stubOf({ trigger: 'plugin', instructions }))
+    })
+  })
+
+  test.each([
+    ['only an LF', `${MARKER}\n`],
+    ['Unicode blanks', `${MARKER}\n\u00a0\u3000\ufeff\u2028\n`],
+    ['blank CRLF lines', `${MARKER}\r\n \r\n\t\r\n`],
+  ])('passes through a stub holding %s', (_name, instructions) => {
+    expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+  })
+})
+
+describe('stubOf with anything else on the first line', () => {
+  test('passes through whenever the first line is not exactly the marker', () => {
+    forAll(
+      (rand) => `${stringOf(rand, 3)}${MARKER}${stringOf(rand, 3)}\n${stringOf(rand)}`,
+      (instructions) => {
+        const firstLine = instructions.slice(0, instructions.indexOf('\n')).replace(/\r$/, '')
+        if (firstLine !== MARKER) expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+      },
+    )
+  })
+
+  test.each([
+    ['text after the marker', `${MARKER} extra\nstub`],
+    ['text before the marker', `x${MARKER}\nstub`],
+    ['a byte-order mark before the marker', `\ufeff${MARKER}\nstub`],
+    ['a zero-width space after the marker', `${MARKER}\u200b\nstub`],
+    ['a lone CR as the line end', `${MARKER}\rstub`],
+    ['two CRs before the LF', `${MARKER}\r\r\nstub`],
+    ['a Unicode line separator as the line end', `${MARKER}\u2028stub`],
+    ['the marker on the second line', `\n${MARKER}\nstub`],
+    ['no line end at all', MARKER],
+  ])('passes through %s', (_name, instructions) => {
+    expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+  })
+})
