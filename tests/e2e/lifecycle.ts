@@ -1,0 +1,36 @@
+/**
+ * Run-dir bookkeeping shared by the e2e files: sessions are stopped after each file, and
+ * a run dir is removed only when every test of the file passed, so a failure leaves the
+ * screen capture, debug log and mock log on disk for post-mortem.
+ */
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, afterEach } from 'vitest'
+import { repoRoot, type RunDir, type Session } from '../harness/session.js'
+
+export function e2eRunRoot(): string {
+  return join(repoRoot(), '.run')
+}
+
+/** Registers the hooks; call `track` on every run dir and session the file creates. */
+export function trackRuns(): { track: (run: RunDir, session?: Session) => void } {
+  const runs = new Set<RunDir>()
+  const sessions = new Set<Session>()
+  let failed = false
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') failed = true
+  })
+  afterAll(async () => {
+    for (const s of sessions) await s.stop()
+    for (const run of runs) {
+      if (failed) console.error(`e2e: kept run dir for post-mortem: ${run.dir}`)
+      else rmSync(run.dir, { recursive: true, force: true })
+    }
+  })
+  return {
+    track(run, session) {
+      runs.add(run)
+      if (session !== undefined) sessions.add(session)
+    },
+  }
+}
