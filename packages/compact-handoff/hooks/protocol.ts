@@ -194,3 +194,11 @@ export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
 /** Frontmatter keys of a handoff (`kind: handoff`) and of a plan (`kind: plan`). */
 export const HANDOFF_FRONTMATTER_KEYS = ['kind', 'created', 'status', 'chain', 'seq', 'parent', 'focus'] as const
 export const PLAN_FRONTMATTER_KEYS = ['kind', 'created', 'chain', 'focus'] as const
+
+const MAYBE_HANDOFF_PATH_RE = /(?:^|[\\/])(?:plans|\.claude)[\\/]+handoffs[\\/]+(?:HANDOFF|PLAN)_[^\\/]*\.md$/
+
+/** A cheap first look at a written path, made before any `$` call so ordinary
+ * writes cost the Write/Edit hook nothing; classifyHandoffPath decides. */
+export function mayBeHandoffPath(path: string): boolean {
+  return MAYBE_HANDOFF_PATH_RE.test(path)
+}

@@ -1,0 +1,21 @@
+// What the person asked for with /compact-handoff or /compact-handoffplan.
+import type { Mode } from './protocol.js'
+
+export const RESUME_COMMAND = 'compact-handoff'
+export const PLAN_COMMAND = 'compact-handoffplan'
+/** Hidden: queued by the mod itself once the checks pass, because a queued
+ * command runs only when the session is idle, which is when compaction is allowed. */
+export const GO_COMMAND = 'compact-handoff-go'
+
+export type Intent =
+  | { kind: 'start'; mode: Mode; focus: string }
+  | { kind: 'cancel' }
+  | { kind: 'status' }
+
+export function intentOf(command: string, args: string): Intent {
+  const focus = args.trim().replace(/\s+/g, ' ')
+  if (command === PLAN_COMMAND) return { kind: 'start', mode: 'plan', focus }
+  if (focus === 'cancel') return { kind: 'cancel' }
+  if (focus === 'status') return { kind: 'status' }
+  return { kind: 'start', mode: 'resume', focus }
+}

@@ -1,0 +1,26 @@
+// The 70% nudge: one toast per context window, re-armed by any compaction.
+// Kept in `$.state` beside the run so a hot reload does not nudge twice.
+
+export const DEFAULT_NUDGE_PERCENT = 70
+
+export type Nudge = { kind: 'armed' } | { kind: 'fired'; percent: number }
+
+export const ARMED: Nudge = { kind: 'armed' }
+
+/** The threshold from the plugin's options; the manifest bounds it to 1..99,
+ * but a hand-edited setting can still arrive as anything. */
+export function nudgePercentOf(option: unknown): number {
+  const n = typeof option === 'number' ? option : Number(option)
+  return Number.isFinite(n) && n >= 1 && n <= 99 ? n : DEFAULT_NUDGE_PERCENT
+}
+
+/** The percent to announce, or undefined when this turn should stay quiet.
+ * An unknown percent (fresh window, just compacted) counts as 0. */
+export function nudgeDueAt(nudge: Nudge, percent: number | undefined, thresholdPercent: number): number | undefined {
+  const p = percent ?? 0
+  return nudge.kind === 'armed' && p >= thresholdPercent ? p : undefined
+}
+
+export function nudgeTextOf(percent: number): string {
+  return `context at ${Math.round(percent)}%. /compact-handoff is recommended.`
+}

@@ -1,0 +1,48 @@
+// Wiring only: each engine event to the step that handles it (run-steps.ts).
+import type { Register } from 'claude-code'
+import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND } from './command-intent.js'
+import { nudgePercentOf } from './nudge.js'
+import { answerCommand, answerGo, finishTurn, rearmNudge, recordWrite } from './run-steps.js'
+
+export const register: Register = (on, options) => {
+  const nudgePercent = nudgePercentOf(options.nudgePercent)
+
+  // One session.start hook: a second unmatched registration refuses the module.
+  on('session.start', async ($, e, next) => {
+    const started = await next(e)
+    await $.command.register({
+      name: RESUME_COMMAND,
+      description: 'Write a handoff, check it, and replace the conversation with it',
+      argumentHint: '[focus] | cancel | status',
+    })
+    await $.command.register({
+      name: PLAN_COMMAND,
+      description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
+      argumentHint: '[focus]',
+    })
+    await $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true })
+    return started
+  })
+
+  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, nudgePercent))
+  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args))
+
+  on('tool.call', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
+    const outcome = await next(e)
+    if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
+    return outcome
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a write
+
+  on('turn.complete', async ($, e, next) => {
+    const completed = await next(e)
+    if (e.agentId === undefined) await finishTurn($, { reason: e.reason, answer: e.answer }, nudgePercent)
+    return completed
+  }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
+
+  on('session.compact', async ($, e, next) => {
+    const compacted = await next(e)
+    const isNewWindow = e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined
+    if (isNewWindow) await rearmNudge($)
+    return compacted
+  }).catch(($, e, next) => next(e)) // fail open: observing must never block a compaction
+}

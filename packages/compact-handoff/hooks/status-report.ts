@@ -1,0 +1,23 @@
+// The text of /compact-handoff status.
+import { STAGE_TEXT, type Phase } from './run.js'
+
+export type StatusFacts = { phase: Phase; nowMs: number; contextPercent: number | undefined; nudgePercent: number }
+
+function durationText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000))
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
+}
+
+export function statusTextOf(facts: StatusFacts): string {
+  const { phase } = facts
+  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%`
+  if (phase.kind === 'idle') return `No handoff run under way; ${context}.`
+  const { run } = phase
+  const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')
+  return [
+    `Run ${phase.kind} (${STAGE_TEXT[phase.kind]}), ${run.mode} mode${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
+    `Files recorded: ${files}.`,
+    `${context[0]?.toUpperCase()}${context.slice(1)}.`,
+    'Cancel with /compact-handoff cancel.',
+  ].join('\n')
+}
