@@ -328,21 +328,31 @@ export class Session {
   }
 
   private async poll<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const hit = probe()
-      if (hit !== undefined) return hit
-      if (Date.now() > deadline) {
-        let screen = ''
-        try {
-          screen = this.screen()
-        } catch {
-          screen = '(no pane)'
-        }
-        throw new Error(`harness: timed out after ${timeoutMs} ms waiting for ${what}\nrun dir: ${this.run.dir}\n--- screen ---\n${screen}`)
+    try {
+      return await pollUntil(what, timeoutMs, probe)
+    } catch (err) {
+      let screen: string
+      try {
+        screen = this.screen()
+      } catch {
+        screen = '(no pane)'
       }
-      await new Promise((r) => setTimeout(r, POLL_MS))
+      throw new Error(`${(err as Error).message}\nrun dir: ${this.run.dir}\n--- screen ---\n${screen}`)
     }
+  }
+}
+
+/**
+ * Polls `probe` until it returns a value. Every wait in the harness goes through here with
+ * a deadline: on a busy 2-core machine a fixed sleep is either too short or wasted.
+ */
+export async function pollUntil<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const hit = probe()
+    if (hit !== undefined) return hit
+    if (Date.now() > deadline) throw new Error(`harness: timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, POLL_MS))
   }
 }
 
