@@ -1,0 +1,228 @@
+// The engine beneath the mod for kit tests: commands, files, usage, prompts,
+// toasts and compactions answered from memory and recorded, plus a
+// self-contained stand-in for compact-handoff-answer (a kit test cannot import
+// the partner mod's files, which sit outside this plugin's folder).
+import { mock, type Engine } from 'claude-code/testing'
+import type { On, SessionCompactInput } from 'claude-code'
+
+export const CWD = '/srv/app'
+export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
+export const PLAN = 'plans/handoffs/PLAN_parser_2026-11-29.md'
+export const SKILL_PACK_COMMANDS = [
+  { name: 'compact-handoff-skills:handoff', description: 'handoff', source: 'plugin' as const, plugin: 'compact-handoff-skills' },
+  { name: 'compact-handoff-skills:handoffplan', description: 'plan', source: 'plugin' as const, plugin: 'compact-handoff-skills' },
+]
+
+/** Stands in for compact-handoff-answer: answers a marked compaction with its
+ * stub, so the engine beneath is never reached. Self-contained, as the kit requires. */
+export const ANSWER_STAND_IN = {
+  name: 'answer-stand-in',
+  register(on: On) {
+    on('session.compact', async (_$, e, next) => {
+      const [first, ...rest] = (e.instructions ?? '').split('\n')
+      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined
+      return isOurs ? { messages: [{ role: 'user' as const, text: rest.join('\n'), toolUses: [] }] } : next(e)
+    })
+  },
+}
+
+export type DiskFile = { text: string; mtimeMs: number; realPath?: string; kind?: 'file' | 'dir' | 'other' }
+
+export type WorldOptions = {
+  commands?: { name: string; description: string; source: 'plugin' | 'builtin' | 'user' | 'mcp'; plugin?: string }[]
+  /** How many compaction attempts the engine refuses before it takes one. */
+  compactRefusals?: number
+  /** What the engine's own compaction answers when it is reached. */
+  engineCompact?: 'summarize' | 'skip'
+  contextPercent?: number
+  /** Whether running the skill's command and submitting prompts are refused. */
+  refuseCommandRun?: boolean
+  refuseSubmit?: boolean
+  files?: Record<string, DiskFile>
+}
+
+export function world(on: On, options: WorldOptions = {}) {
+  const clock = mock.clock(on, { now: 1_000_000 })
+  const files = new Map<string, DiskFile>(Object.entries(options.files ?? {}))
+  const seen = {
+    toasts: [] as string[],
+    statuses: [] as (string | undefined)[],
+    logs: [] as string[],
+    commandRuns: [] as { command: string; args: string }[],
+    submits: [] as { text: string; asUser?: boolean }[],
+    fills: [] as string[],
+    compactions: [] as SessionCompactInput[],
+    compactAttempts: 0,
+  }
+  const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0 }
+
+  on('session.start', (_$, e) => ({ cwd: e.cwd }))
+  on('command.register', (_$, e) => ({ value: { command: e.name } }))
+  on('command.list', () => ({ value: options.commands ?? SKILL_PACK_COMMANDS }))
+  on('command.run', (_$, e) => {
+    if (options.refuseCommandRun) throw new Error(`no command named /${e.command} in this session`)
+    seen.commandRuns.push({ command: e.command, args: e.args })
+    return {}
+  })
+  on('prompt.submit', (_$, e) => {
+    if (options.refuseSubmit) throw new Error('prompt.submit refused')
+    seen.submits.push({ text: e.text, ...(e.origin.kind === 'plugin' && e.origin.asUser ? { asUser: true } : {}) })
+    return { text: e.text }
+  })
+  on('prompt.fill', (_$, e) => {
+    seen.fills.push(e.text)
+    return { value: { text: e.text, cursor: e.text.length } }
+  })
+  on('ui.toast', (_$, e) => {
+    seen.toasts.push(e.text)
+    return { value: undefined }
+  })
+  on('ui.status', (_$, e) => {
+    seen.statuses.push(e.text)
+    return { value: undefined }
+  })
+  on('ui.log', (_$, e) => {
+    seen.logs.push(e.text)
+    return { value: undefined }
+  })
+  on('session.cwd', () => ({ value: CWD }))
+  on('session.usage', () => ({
+    value: { startedAt: 0, context: { window: 200_000, ...(state.contextPercent === undefined ? {} : { percent: state.contextPercent }) }, rateLimits: [] },
+  }))
+  on('fs.stat', (_$, e) => {
+    if (e.path === CWD) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: CWD } }
+    const file = files.get(e.path)
+    if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
+    const realPath = file.realPath ?? e.path
+    return {
+      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: realPath !== e.path, realPath },
+    }
+  })
+  on('fs.read', (_$, e) => {
+    const file = files.get(e.path)
+    return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
+  })
+  on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: String(e.file_path ?? '') } }))
+  on('turn.complete', (_$, e) => ({ text: e.answer }))
+  on('session.compact', (_$, e) => {
+    seen.compactAttempts++
+    if (state.refusalsLeft > 0) {
+      state.refusalsLeft--
+      throw new Error('a turn is running (t1); the conversation compacts between turns')
+    }
+    seen.compactions.push(e)
+    if (options.engineCompact === 'skip') return { skip: 'a PreCompact hook blocked it' }
+    return {
+      messages: [{ role: 'user' as const, text: 'engine summary', toolUses: [] }],
+      tokensBefore: 150_000,
+      tokensAfter: 2_000,
+      usage: { input_tokens: 150_000, output_tokens: 1_800, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    }
+  })
+
+  return {
+    clock,
+    seen,
+    files,
+    setContextPercent(percent: number | undefined) {
+      state.contextPercent = percent
+    },
+    /** Puts a file on the fake disk as the skill's Write would, stamped at the clock's now. */
+    writeFile(relPath: string, text: string, extra: Partial<DiskFile> = {}) {
+      files.set(`${CWD}/${relPath}`, { text, mtimeMs: clock.now(), ...extra })
+    },
+  }
+}
+
+export type World = ReturnType<typeof world>
+
+const PRESENTATION = { isFullscreen: false, columns: 80 }
+
+export function typeCommand($: Engine, command: string, args = '') {
+  return $.command.run({ command, args, origin: { kind: 'composer' }, presentation: PRESENTATION })
+}
+
+/** The skill's Write, as the engine raises it on the main loop (or a subagent's). */
+export function skillWrite($: Engine, relPath: string, content: string, agentId?: string) {
+  return $.tool.call({ tool: 'Write', tool_use_id: `tu-${relPath}`, file_path: `${CWD}/${relPath}`, content, ...(agentId ? { agentId } : {}) })
+}
+
+export function endTurn($: Engine, answer: string, reason: 'answer' | 'aborted' | 'error' = 'answer', agentId?: string) {
+  return $.turn.complete({ answer, durationMs: 1200, isAborted: reason === 'aborted', turnId: 't-skill', reason, ...(agentId ? { agentId } : {}) })
+}
+
+export function handoffText(focus = 'finish the parser'): string {
+  return [
+    '---',
+    'kind: handoff',
+    'created: 2026-11-29T23:00:00Z',
+    'status: in-progress',
+    'chain: HANDOFF_parser_2026-11-29',
+    'seq: 1',
+    'parent: none',
+    `focus: ${focus}`,
+    '---',
+    '',
+    '# Handoff: parser rewrite',
+    '',
+    '## Goal',
+    'The tokenizer and parser handle every fixture in tests/fixtures without the legacy regex path.',
+    '## Constraints',
+    '- "Do not touch the public API of parse()."',
+    '## State',
+    '- Tokenizer rewritten. Verified: `pnpm vitest run tokenizer` → 42 passed.',
+    '- Parser error recovery: unverified.',
+    '## In progress',
+    'src/parser.ts: recoverFrom() handles ; but not } yet.',
+    '## Tried and ruled out',
+    '- A PEG grammar: too slow (3x on the big fixture).',
+    '## Decisions',
+    '- Hand-written recursive descent, because error messages need positions.',
+    '## Open questions',
+    'None',
+    '## Files',
+    '- src/parser.ts',
+    '- src/tokenizer.ts',
+    '## Next step',
+    'Make recoverFrom() handle a closing brace, then run the parser suite.',
+    '## Verify',
+    '- `pnpm vitest run tokenizer` → 42 passed',
+    '',
+  ].join('\n')
+}
+
+export function planText(): string {
+  return [
+    '---',
+    'kind: plan',
+    'created: 2026-11-29T23:00:00Z',
+    'chain: HANDOFF_parser_2026-11-29',
+    'focus: finish the parser',
+    '---',
+    '',
+    '# Plan: finish the parser',
+    '',
+    '## Goal',
+    'Every fixture parses with the new recursive descent parser and the regex path is gone.',
+    '## Phases',
+    '### Phase 1: error recovery',
+    '- Handle } in recoverFrom(); files: src/parser.ts; verify: `pnpm vitest run parser`.',
+    '### Phase 2: remove the regex path',
+    '- Delete src/legacy.ts; verify: `pnpm vitest run` all green.',
+    '## Risks',
+    '- Fixtures that relied on the regex quirks.',
+    '',
+  ].join('\n')
+}
+
+export function readyAnswer(paths: string[], prompt = 'Read the handoff and continue from its Next step.'): string {
+  return [
+    'Handoff written.',
+    '',
+    'PASTE THIS INTO YOUR NEXT SESSION:',
+    '----------------------------------------',
+    prompt,
+    '----------------------------------------',
+    `COMPACT-HANDOFF-READY: ${paths.join(' | ')}`,
+  ].join('\n')
+}
