@@ -35,6 +35,10 @@ const KEY_LINE_RE = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/
 const YAML_INDICATOR_RE = /^[[\]{}|>&*!%@`#,?:-](?:\s|$)|^[[\]{}|>&*!%@`]/
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/
 const ATX_RE = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/
+const SETEXT_RE = /^ {0,3}(=+|-+)[ \t]*$/
+/** Lines that open a block other than a paragraph, so a setext underline
+ * after them is not one. */
+const NOT_PARAGRAPH_RE = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|#|<))/
 const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
 
 type Heading = { depth: number; text: string; line: number }
@@ -57,7 +61,8 @@ function utf8Bytes(text: string): number {
 function unquote(raw: string): string | undefined {
   if (raw.startsWith('"')) return raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : undefined
   if (raw.startsWith("'")) return raw.endsWith("'") && raw.length >= 2 ? raw.slice(1, -1).replace(/''/g, "'") : undefined
-  return YAML_INDICATOR_RE.test(raw) ? undefined : raw.replace(/[ \t]+#.*$/, '')
+  const plain = raw.replace(/[ \t]+#.*$/, '')
+  return YAML_INDICATOR_RE.test(plain) || /:(?:\s|$)/.test(plain) ? undefined : plain
 }
 
 function readFrontmatter(lines: readonly string[], problems: string[]): Frontmatter | undefined {
@@ -108,7 +113,7 @@ function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind
   if (fields.has('chain') && fileKindOfName(`${value('chain')}.md`) !== 'handoff') {
     problems.push(`"chain: ${value('chain')}" is not a chain id: use the first handoff's file name without ".md"`)
   }
-  if (fields.has('focus') && value('focus') === '') problems.push(`"focus" is empty: write the focus, or "${NO_PARENT}"`)
+  if (fields.has('focus') && value('focus') === '') problems.push('"focus" is empty: write the focus the handoff was asked for, or "none"')
   if (kind === 'plan') return problems
   if (fields.has('status') && !(HANDOFF_STATUSES as readonly string[]).includes(value('status'))) {
     problems.push(`"status: ${value('status')}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`)
@@ -126,45 +131,62 @@ function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind
   return problems
 }
 
-/** ATX headings outside fenced code and HTML comments, with what follows each
- * up to the next heading marked by `contentAfter`. */
+/** ATX and setext headings outside fenced code and HTML comments, and which of
+ * them have text of their own before the next heading. */
 function headingsOf(lines: readonly string[], from: number): { headings: Heading[]; hasContent: Set<number> } {
   const headings: Heading[] = []
-  const hasContent = new Set<number>()
+  const contentLines = new Map<number, number>()
   let fence: { char: string; length: number } | undefined
   let inComment = false
+  /** Lines of the paragraph still open, which a setext underline turns into a heading. */
+  let paragraphLines = 0
+  const addContent = (count: number) => {
+    const owner = headings.length - 1
+    if (owner >= 0) contentLines.set(owner, (contentLines.get(owner) ?? 0) + count)
+  }
   for (let i = from; i < lines.length; i++) {
     const line = lines[i] ?? ''
-    const owner = headings.length - 1
     if (fence) {
-      if (owner >= 0) hasContent.add(owner)
+      addContent(1)
       const close = FENCE_RE.exec(line)
       if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length && close[2]!.trim() === '') fence = undefined
       continue
     }
     if (inComment) {
-      if (owner >= 0) hasContent.add(owner)
+      addContent(1)
       if (line.includes('-->')) inComment = false
       continue
     }
     const open = FENCE_RE.exec(line)
-    if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
-      fence = { char: open[1]![0]!, length: open[1]!.length }
-      if (owner >= 0) hasContent.add(owner)
-      continue
-    }
-    if (/^ {0,3}<!--/.test(line) && !line.includes('-->')) {
-      inComment = true
-      if (owner >= 0) hasContent.add(owner)
-      continue
-    }
+    const setext = SETEXT_RE.exec(line)
     const atx = ATX_RE.exec(line)
-    if (atx) {
+    if (setext && paragraphLines > 0) {
+      // As in CommonMark, a run of "-" or "=" right under text underlines it:
+      // the paragraph above is a heading, not content of the section before.
+      addContent(-paragraphLines)
+      const text = lines.slice(i - paragraphLines, i).map((l) => l.trim()).join('\n')
+      headings.push({ depth: setext[1]![0] === '=' ? 1 : 2, text, line: i - paragraphLines + 1 })
+      paragraphLines = 0
+    } else if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
+      fence = { char: open[1]![0]!, length: open[1]!.length }
+      addContent(1)
+      paragraphLines = 0
+    } else if (/^ {0,3}<!--/.test(line) && !line.includes('-->')) {
+      inComment = true
+      addContent(1)
+      paragraphLines = 0
+    } else if (atx) {
       headings.push({ depth: atx[1]!.length, text: (atx[2] ?? '').trim(), line: i + 1 })
-      continue
+      paragraphLines = 0
+    } else if (line.trim() === '') {
+      paragraphLines = 0
+    } else {
+      addContent(1)
+      const startsParagraph = !NOT_PARAGRAPH_RE.test(line)
+      paragraphLines = paragraphLines > 0 || startsParagraph ? paragraphLines + 1 : 0
     }
-    if (line.trim() !== '' && owner >= 0) hasContent.add(owner)
   }
+  const hasContent = new Set([...contentLines].filter(([, count]) => count > 0).map(([index]) => index))
   return { headings, hasContent }
 }
 
