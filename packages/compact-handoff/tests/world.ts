@@ -71,7 +71,7 @@ export function world(on: On, options: WorldOptions = {}) {
   })
   on('prompt.fill', (_$, e) => {
     seen.fills.push(e.text)
-    return { value: { text: e.text, cursor: e.text.length } }
+    return { isFilled: true }
   })
   on('ui.toast', (_$, e) => {
     seen.toasts.push(e.text)
