@@ -34,6 +34,7 @@ describe('harness against the real claude binary', () => {
 
   beforeAll(async () => {
     run = createRunDir('harness', e2eRunRoot())
+    track(run)
     mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
     const probe = writeMod(run, 'e2e-probe', { 'hooks/register.ts': PROBE_MOD })
     session = await startSession({ run, plugins: [probe], mock })
@@ -89,5 +90,17 @@ describe('harness against the real claude binary', () => {
     await session.waitForScreen(/pong abc/)
     await session.waitForToast(/^pong abc$/, { mod: 'e2e-probe', since: mark })
     expect(mock.requests.length).toBe(before)
+  })
+
+  it("answers the engine's summariser request and the summary leads the next request", async () => {
+    await session.type('/compact keep the e2e note')
+    const summariser = await mock.waitForRequest((r) => r.kind === 'summary', 30_000)
+    expect(summariser.lastUserText).toContain('keep the e2e note')
+    mock.script({ when: 'after the compaction', text: 'POST-COMPACT-ANSWER' })
+    await session.type('after the compaction')
+    await session.waitForScreen(/POST-COMPACT-ANSWER/, 30_000)
+    const next = await mock.waitForRequest((r) => r.lastUserText.includes('after the compaction'))
+    const firstUser = JSON.stringify(next.body?.messages?.find((m) => m.role === 'user')?.content ?? '')
+    expect(firstUser).toContain('Mock summary of the conversation.')
   })
 })

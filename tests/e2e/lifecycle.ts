@@ -16,15 +16,20 @@ export function e2eRunRoot(): string {
 export function trackRuns(): { track: (run: RunDir, session?: Session) => void } {
   const runs = new Set<RunDir>()
   const sessions = new Set<Session>()
-  let failed = false
+  // Counted rather than flagged on failure: when a beforeAll throws, no test runs and no
+  // afterEach sees a failure, yet that is the run dir most worth keeping.
+  let ran = 0
+  let passed = 0
   afterEach((ctx) => {
-    if (ctx.task.result?.state === 'fail') failed = true
+    ran++
+    if (ctx.task.result?.state !== 'fail') passed++
   })
   afterAll(async () => {
     for (const s of sessions) await s.stop()
+    const isClean = ran > 0 && passed === ran
     for (const run of runs) {
-      if (failed) console.error(`e2e: kept run dir for post-mortem: ${run.dir}`)
-      else rmSync(run.dir, { recursive: true, force: true })
+      if (isClean) rmSync(run.dir, { recursive: true, force: true })
+      else console.error(`e2e: kept run dir for post-mortem: ${run.dir}`)
     }
   })
   return {

@@ -9,9 +9,20 @@
  * hook and toast), and the mock API's request log.
  */
 import { execFile, execFileSync } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir, userInfo } from 'node:os'
-import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const POLL_MS = 100
@@ -124,17 +135,20 @@ export function writeMod(run: RunDir, name: string, files: Record<string, string
 const SKIPPED_IN_COPIES = new Set(['node_modules', '.git', '.run', 'dist', '.types'])
 
 /**
- * Copies a plugin or marketplace folder, leaving out dependencies, build output and the
- * types the engine wrote into the working tree on an earlier load.
+ * Copies a plugin or marketplace folder, leaving out dependencies, build output, run dirs
+ * and the types the engine wrote into the working tree on an earlier load. Walked by hand:
+ * `cpSync` refuses any destination inside the source, and run dirs live in `<repo>/.run`.
  */
 export function stageCopy(src: string, dest: string): string {
-  cpSync(src, dest, {
-    recursive: true,
-    filter: (path) => {
-      const rel = relative(src, path)
-      return !rel.split(sep).some((part) => SKIPPED_IN_COPIES.has(part)) && !rel.includes(join('.claude-plugin', 'types'))
-    },
-  })
+  mkdirSync(dest, { recursive: true })
+  for (const entry of readdirSync(src, { withFileTypes: true })) {
+    const from = join(src, entry.name)
+    const to = join(dest, entry.name)
+    if (SKIPPED_IN_COPIES.has(entry.name) || from.endsWith(join('.claude-plugin', 'types'))) continue
+    if (entry.isDirectory()) stageCopy(from, to)
+    else if (entry.isSymbolicLink()) symlinkSync(readlinkSync(from), to)
+    else if (entry.isFile()) copyFileSync(from, to)
+  }
   return dest
 }
 
@@ -272,14 +286,19 @@ export class Session {
   }
 
   /**
-   * Ready = the prompt box is drawn and every mod's `session.start` hook has settled; the
-   * box can appear before the mods have registered their commands.
+   * Ready = the prompt box is drawn and every mod has loaded and, if it hooks
+   * `session.start`, that hook has settled: the box can appear before the mods have
+   * registered their commands. A mod without a `session.start` hook never logs "settled",
+   * so the events list on its "loaded" line decides. Resolves with ms since launch.
    */
   async waitForReady(options: { mods?: string[]; timeoutMs?: number } = {}): Promise<number> {
     const timeoutMs = options.timeoutMs ?? READY_WAIT_MS
     await this.waitForScreen(PROMPT_RE, timeoutMs)
     for (const mod of options.mods ?? this.modIds) {
-      await this.waitForDebugLog(new RegExp(`hooks module ${escapeRe(mod)} session\\.start settled`), { timeoutMs })
+      const id = escapeRe(mod)
+      const loaded = await this.waitForDebugLog(new RegExp(`hooks module ${id} loaded .*; events: (.*)$`, 'm'), { timeoutMs })
+      if (!(loaded[1] ?? '').split(',').includes('session.start')) continue
+      await this.waitForDebugLog(new RegExp(`hooks module ${id} session\\.start settled`), { timeoutMs })
     }
     return Date.now() - this.startedAt
   }
@@ -294,7 +313,9 @@ export class Session {
     this.tmux('send-keys', '-t', TMUX_SESSION, '-l', '--', text)
     if (options.enter === false) return
     const tail = squash(text).slice(-40)
-    await this.poll(`typed text "${text}" on screen`, options.timeoutMs ?? DEFAULT_WAIT_MS, () => (squash(this.screen()).includes(tail) ? true : undefined))
+    // Only below the last prompt glyph: the same words higher up are an earlier prompt.
+    const isTyped = (screen: string): boolean => squash(screen.slice(screen.lastIndexOf('❯\u00a0'))).includes(tail)
+    await this.poll(`typed text "${text}" on screen`, options.timeoutMs ?? DEFAULT_WAIT_MS, () => (isTyped(this.screen()) ? true : undefined))
     this.tmux('send-keys', '-t', TMUX_SESSION, 'Enter')
   }
 
