@@ -1,0 +1,127 @@
+import { describe, expect, test } from 'claude-code/testing'
+import { ANSWER_STAND_IN, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, typeCommand, world } from './world.js'
+import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+
+const MINUTE_MS = 60_000
+
+describe('/compact-handoff cancel', () => {
+  test('before the skill starts: the launch timer finds nothing to do', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeCommand($, 'compact-handoff', '')
+    const cancelled = await typeCommand($, 'compact-handoff', 'cancel')
+    expect(cancelled.text).toBe('Handoff run cancelled. The conversation is unchanged.')
+    await w.clock.advance(1000)
+    await w.clock.settle()
+    expect(w.seen.commandRuns, 'the skill never runs').toEqual([])
+  })
+
+  test('while the skill writes: its turn ending swaps nothing', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await typeCommand($, 'compact-handoff', 'cancel')
+    await finishSkill($, w, readyAnswer([HANDOFF]))
+    expect(w.seen.compactAttempts).toBe(0)
+    expect(w.seen.submits).toEqual([])
+    expect(w.seen.toasts).toEqual([])
+  })
+
+  test('after the checks: the queued swap finds nothing to do', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await endTurn($, readyAnswer([HANDOFF]))
+    await typeCommand($, 'compact-handoff', 'cancel')
+    await w.clock.advance(0)
+    await w.clock.settle()
+    expect(w.seen.compactAttempts).toBe(0)
+    expect(w.seen.submits).toEqual([])
+  })
+
+  test('while compaction is being retried: the next retry finds nothing to do', async ($, on) => {
+    const w = world(on, { compactRefusals: 1000 })
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, readyAnswer([HANDOFF]))
+    expect(w.seen.compactAttempts).toBe(1)
+    await typeCommand($, 'compact-handoff', 'cancel')
+    await w.clock.advance(5000)
+    await w.clock.settle()
+    expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.toasts).toEqual([])
+  })
+
+  test('with nothing running says so', async ($, on) => {
+    world(on)
+    await startSession($)
+    expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toBe('No handoff run to cancel.')
+  })
+})
+
+describe('a second run', () => {
+  test('is refused while one is under way, naming the cancel command', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    const second = await typeCommand($, 'compact-handoffplan', '')
+    expect(second.text).toBe('A handoff run is already under way (the handoff skill is writing). Wait for it, or drop it with /compact-handoff cancel.')
+    expect(w.seen.commandRuns.length, 'only the first skill ran').toBe(1)
+  })
+
+  test('clears a run stale for over 30 minutes with a notice, then starts', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await w.clock.advance(31 * MINUTE_MS)
+    const next = await typeCommand($, 'compact-handoffplan', '')
+    expect(next.text).toContain('was stale and has been cleared')
+    expect(next.text).toContain('Writing a handoff and a plan')
+  })
+
+  test('is still refused at 29 minutes', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await w.clock.advance(29 * MINUTE_MS)
+    expect((await typeCommand($, 'compact-handoff', '')).text).toContain('already under way')
+  })
+})
+
+describe('/compact-handoff status', () => {
+  test('reports the stage, mode, files, elapsed time, context and threshold', async ($, on) => {
+    const w = world(on, { contextPercent: 64 })
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', 'the parser')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await w.clock.advance(65_000)
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).toContain('Run writing (the handoff skill is writing), resume mode, focus "the parser"')
+    expect(status).toContain('running for 1 min 5 s')
+    expect(status).toContain(`Files recorded: ${HANDOFF}.`)
+    expect(status).toContain('Context 64%; nudge at 70%.')
+  })
+
+  test('says when nothing runs', async ($, on) => {
+    world(on)
+    await startSession($)
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toBe('No handoff run under way; context unknown; nudge at 70%.')
+  })
+})
+
+describe('the hidden go-command', () => {
+  test('typed by hand with no checked run, does nothing', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    expect((await typeCommand($, 'compact-handoff-go', 'x')).text).toBe('No checked handoff is waiting to be applied.')
+    await w.clock.advance(1000)
+    expect(w.seen.compactAttempts).toBe(0)
+  })
+})
