@@ -27,7 +27,7 @@ export const HANDOFF_STATUSES = ['in-progress', 'waiting-for-user', 'done'] as c
 export const NO_PARENT = 'none'
 
 /** Frontmatter values are ISO 8601 date-times with a zone, as the skills write them. */
-const CREATED_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/
+const CREATED_RE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
 const POSITIVE_INT_RE = /^[1-9]\d*$/
 const KEY_LINE_RE = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/
 /** Plain YAML scalars may not start with these; such a value is a structure this

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// handoff-check <file>…: checks SKILL.md, HANDOFF_*.md and PLAN_*.md files and
+// prints one line per problem as file:line:column, exiting 1 when there is any.
+import { readFile } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { fileKindOfName, type FileKind } from '../../compact-handoff/hooks/protocol.js'
+import { diagnostic, type Diagnostic } from './diagnostics.js'
+import { validateHandoff, validateSkill } from './validate.js'
+
+/** A file not named HANDOFF_/PLAN_ is judged by the kind its frontmatter claims. */
+function claimedKind(text: string): FileKind | undefined {
+  const kind = /^\uFEFF?---\r?\n(?:(?!---).*\r?\n)*?kind:[ \t]*(handoff|plan)[ \t]*\r?\n/.exec(text)?.[1]
+  return kind === 'handoff' || kind === 'plan' ? kind : undefined
+}
+
+function check(path: string, text: string): Diagnostic[] {
+  const name = basename(path)
+  if (name === 'SKILL.md') return validateSkill(text, basename(dirname(path)))
+  const kind = fileKindOfName(name) ?? claimedKind(text)
+  if (kind === undefined) return [diagnostic('unknown-kind', 'neither a SKILL.md, a HANDOFF_/PLAN_ file nor a file whose frontmatter says "kind: handoff" or "kind: plan"')]
+  return validateHandoff(text, kind)
+}
+
+export async function runCli(paths: readonly string[]): Promise<{ lines: string[]; exitCode: 0 | 1 }> {
+  if (paths.length === 0) return { lines: ['usage: handoff-check <file>…'], exitCode: 1 }
+  const lines: string[] = []
+  for (const path of paths) {
+    let problems: Diagnostic[]
+    try {
+      problems = check(path, await readFile(path, 'utf8'))
+    } catch (error) {
+      problems = [diagnostic('read-failed', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)]
+    }
+    lines.push(...problems.map((p) => `${path}:${p.line}:${p.column}: ${p.reason} [${p.ruleId}]`))
+  }
+  return { lines, exitCode: lines.length === 0 ? 0 : 1 }
+}
+
+export async function main(args: readonly string[]): Promise<void> {
+  const { lines, exitCode } = await runCli(args)
+  for (const line of lines) console.log(line)
+  process.exitCode = exitCode
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2))

@@ -1,0 +1,81 @@
+// The zod schemas of the three frontmatters this project writes or reads: a
+// SKILL.md's (what Claude Code 2.1.332 reads, per its embedded schema) and a
+// handoff's and a plan's (the protocol's keys). Frontmatter arrives as the
+// output of a YAML parser, so every value starts as `unknown`.
+import { z } from 'zod'
+import {
+  HANDOFF_DIRS,
+  fileKindOfName,
+} from '../../compact-handoff/hooks/protocol.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../../compact-handoff/hooks/handoff-format.js'
+
+const toolList = z.union([z.string(), z.array(z.string())])
+
+/** A SKILL.md frontmatter. Unknown keys are refused: the engine ignores them,
+ * so a misspelt key (`user_invocable`) would silently do nothing. The
+ * description is required because it is all the model sees when it decides
+ * whether to use the skill. */
+export const skillFrontmatterSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase words joined by hyphens').max(64).optional(),
+    description: z.string().trim().min(1),
+    'argument-hint': z.string().optional(),
+    'disable-model-invocation': z.boolean().optional(),
+    'user-invocable': z.boolean().optional(),
+    'allowed-tools': toolList.optional(),
+    'disallowed-tools': toolList.optional(),
+    model: z.string().optional(),
+    effort: z.string().optional(),
+    shell: z.enum(['bash', 'powershell']).optional(),
+    when_to_use: z.string().optional(),
+    paths: toolList.optional(),
+    hooks: z.record(z.string(), z.unknown()).optional(),
+    context: z.enum(['inline', 'fork']).optional(),
+    agent: z.string().optional(),
+    background: z.boolean().optional(),
+  })
+  .superRefine((skill, ctx) => {
+    for (const key of ['agent', 'background'] as const) {
+      if (skill[key] !== undefined && skill.context !== 'fork') {
+        ctx.addIssue({ code: 'custom', path: [key], message: `only applies with "context: fork"` })
+      }
+    }
+  })
+
+export type SkillFrontmatter = z.infer<typeof skillFrontmatterSchema>
+
+function isHandoffRelPath(path: string): boolean {
+  const cut = path.lastIndexOf('/')
+  return (HANDOFF_DIRS as readonly string[]).includes(path.slice(0, Math.max(cut, 0))) && fileKindOfName(path.slice(cut + 1)) === 'handoff'
+}
+
+const created = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with seconds and a zone, like 2026-11-29T14:05:00Z' })
+const chain = z.string().refine((id) => fileKindOfName(`${id}.md`) === 'handoff', {
+  error: "must be the chain's first handoff file name without .md",
+})
+const focus = z.string().trim().min(1, 'must say the focus, or "none"')
+
+/** Handoff and plan frontmatter are read with YAML's failsafe schema, as the
+ * mod's flat reader sees them: every scalar is a string. */
+export const handoffFrontmatterSchema = z
+  .object({
+    kind: z.literal('handoff'),
+    created,
+    status: z.enum(HANDOFF_STATUSES),
+    chain,
+    seq: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1').transform(Number),
+    parent: z.string().refine((p) => p === NO_PARENT || isHandoffRelPath(p), {
+      error: `must be "${NO_PARENT}" or the parent handoff's path, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
+    }),
+    focus,
+  })
+  .superRefine((handoff, ctx) => {
+    if ((handoff.seq === 1) !== (handoff.parent === NO_PARENT)) {
+      ctx.addIssue({ code: 'custom', path: ['seq'], message: `seq ${handoff.seq} disagrees with parent "${handoff.parent}": a first handoff has seq 1 and parent ${NO_PARENT}` })
+    }
+  })
+
+export const planFrontmatterSchema = z.object({ kind: z.literal('plan'), created, chain, focus })
+
+export type HandoffFrontmatter = z.infer<typeof handoffFrontmatterSchema>
+export type PlanFrontmatter = z.infer<typeof planFrontmatterSchema>
