@@ -159,7 +159,8 @@ function shellQuote(s: string): string {
 function sessionEnv(run: RunDir, baseUrl: string): Record<string, string> {
   const env: Record<string, string> = {
     HOME: run.home,
-    PATH: `${dirname(claudeBin())}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    // `claude` on PATH for Bash tool calls and hooks that shell out to it.
+    PATH: `${join(repoRoot(), 'node_modules', '.bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
     SHELL: '/bin/bash',
     USER: userInfo().username,
     TERM: 'xterm-256color',
