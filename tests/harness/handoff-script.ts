@@ -1,0 +1,213 @@
+/**
+ * Scripted model replies for a handoff skill turn, for driving a real session against the
+ * mock API (tests/e2e, `pnpm demo`, `pnpm bench`): a Write tool_use that creates a valid
+ * handoff file (and optionally a plan), then a final answer that ends with the
+ * continue-prompt block and the sentinel line. The block and the sentinel are built with
+ * the mod's own formatContinuePrompt/formatSentinel, and the file texts use the section
+ * lists of protocol.ts, so a protocol change shows up here rather than as a silent mismatch.
+ *
+ * Pure apart from path joins: no file system, no `$`.
+ */
+import { join } from 'node:path'
+import {
+  HANDOFF_SECTIONS,
+  PLAN_SECTIONS,
+  formatContinuePrompt,
+  formatSentinel,
+} from '../../packages/compact-handoff/hooks/protocol.js'
+import type { MockRequest, ScriptedReply } from './mock-api.js'
+
+export interface HandoffDoc {
+  /** Short slug for the file names; lower-case words joined by dashes. */
+  slug: string
+  /** YYYY-MM-DD in the file names. */
+  date: string
+  /** Frontmatter `created`, ISO 8601 with a zone. */
+  created: string
+  focus: string
+}
+
+const DEFAULT_DOC: HandoffDoc = {
+  slug: 'parser-rewrite',
+  date: '2026-11-29',
+  created: '2026-11-29T14:05:00Z',
+  focus: 'finish the parser',
+}
+
+function docOf(doc: Partial<HandoffDoc> = {}): HandoffDoc {
+  return { ...DEFAULT_DOC, ...doc }
+}
+
+/** `plans/handoffs/HANDOFF_<slug>_<date>.md`-style paths relative to the project folder. */
+export function handoffRelPath(doc: Partial<HandoffDoc> = {}, dir = '.claude/handoffs'): string {
+  const d = docOf(doc)
+  return `${dir}/HANDOFF_${d.slug}_${d.date}.md`
+}
+
+export function planRelPath(doc: Partial<HandoffDoc> = {}, dir = '.claude/handoffs'): string {
+  const d = docOf(doc)
+  return `${dir}/PLAN_${d.slug}_${d.date}.md`
+}
+
+/** One or two sentences per section, long enough that the file clears the size floor. */
+function sectionBody(section: string, focus: string): string {
+  switch (section) {
+    case 'Goal':
+      return `Finish the parser (${focus}): accept the full expression grammar and report errors with line and column.`
+    case 'Next step':
+      return 'Add the error-recovery case to src/parser.ts and run `pnpm test parser`.'
+    case 'Verify':
+      return '`pnpm test parser` passes, including the CRLF and unterminated-string cases.'
+    case 'Open questions':
+    case 'Tried and ruled out':
+      return 'None'
+    default:
+      return `${section}: the tokenizer is done and tested; the parser handles literals and binary operators, checked by pnpm test.`
+  }
+}
+
+/** A handoff that passes handoff-format.ts formatProblems(…, 'handoff'). `omit` drops
+ * required sections, to script a file the mod must refuse. */
+export function handoffFileText(doc: Partial<HandoffDoc> = {}, options: { omit?: readonly string[] } = {}): string {
+  const d = docOf(doc)
+  const sections = HANDOFF_SECTIONS.filter((s) => !(options.omit ?? []).includes(s))
+  return [
+    '---',
+    'kind: handoff',
+    `created: ${d.created}`,
+    'status: in-progress',
+    `chain: HANDOFF_${d.slug}_${d.date}`,
+    'seq: 1',
+    'parent: none',
+    `focus: ${d.focus}`,
+    '---',
+    '',
+    `# Handoff: ${d.focus}`,
+    '',
+    ...sections.flatMap((section) => [`## ${section}`, '', sectionBody(section, d.focus), '']),
+  ].join('\n')
+}
+
+/** A plan that passes formatProblems(…, 'plan'), with two phases. */
+export function planFileText(doc: Partial<HandoffDoc> = {}): string {
+  const d = docOf(doc)
+  const body = PLAN_SECTIONS.flatMap((section) =>
+    section === 'Phases'
+      ? [
+          '## Phases',
+          '',
+          '### Phase 1: Error recovery',
+          '',
+          'Add error recovery to src/parser.ts; files: src/parser.ts, test/parser.test.ts; verify with pnpm test parser.',
+          '',
+          '### Phase 2: Line and column',
+          '',
+          'Carry positions from the tokenizer into parse errors; verify with the position cases in test/parser.test.ts.',
+          '',
+        ]
+      : section === 'Risks'
+        ? ['## Risks', '', 'Error recovery may mask real syntax errors; keep the strict mode test green.', '']
+        : [`## ${section}`, '', sectionBody(section, d.focus), ''],
+  )
+  return ['---', 'kind: plan', `created: ${d.created}`, `chain: HANDOFF_${d.slug}_${d.date}`, `focus: ${d.focus}`, '---', '', `# Plan: ${d.focus}`, '', ...body].join('\n')
+}
+
+export interface SkillTurnOptions {
+  /** The session's project folder (absolute); the Writes target files under it. */
+  proj: string
+  /** 'plan' writes a plan too and names it in the sentinel. */
+  mode?: 'resume' | 'plan'
+  doc?: Partial<HandoffDoc>
+  /** Folder under proj for the files; the mod accepts plans/handoffs and .claude/handoffs. */
+  dir?: string
+  /** The continue-prompt; a default that names the handoff path is used otherwise. */
+  continuePrompt?: string
+  /** Matches the skill turn's request (default: the compact-mode argument line). */
+  when?: ScriptedReply['when']
+  /** Handoff file text override (e.g. one with sections missing). */
+  handoffText?: string
+  /** Skip the Write of the handoff but still claim it in the sentinel. */
+  skipHandoffWrite?: boolean
+  /** Usage reported on the final answer. */
+  inputTokens?: number
+}
+
+export interface SkillTurn {
+  /** Replies to queue with mock.script(...replies), in order. */
+  replies: ScriptedReply[]
+  /** Paths as the sentinel names them, relative to proj. */
+  handoffPath: string
+  planPath: string | undefined
+  /** Absolute paths of the files the Writes create. */
+  handoffFile: string
+  planFile: string | undefined
+  continuePrompt: string
+  /** The whole final answer text (ending with the block and the sentinel). */
+  finalText: string
+}
+
+let turnSeq = 0
+
+/** Whether the request's last user message holds the result of tool_use `id`. */
+export function carriesToolResult(request: MockRequest, id: string): boolean {
+  const users = (request.body?.messages ?? []).filter((m) => m.role === 'user')
+  const content = users[users.length - 1]?.content
+  return Array.isArray(content) && content.some((b) => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'tool_result' && (b as { tool_use_id?: unknown }).tool_use_id === id)
+}
+
+/** The default matcher: the skill turn's request carries `compact-mode`. */
+export const SKILL_TURN_WHEN = /compact-mode/
+
+/**
+ * The replies for one skill turn: a Write per file (one tool_use per request, so each
+ * reply answers the request that follows the previous tool result), then the final
+ * answer. The first reply matches the skill's request; the later ones answer whatever
+ * main-loop request comes next, which is the tool result.
+ */
+export function skillTurn(options: SkillTurnOptions): SkillTurn {
+  const mode = options.mode ?? 'resume'
+  const dir = options.dir ?? '.claude/handoffs'
+  const handoffPath = handoffRelPath(options.doc, dir)
+  const planPath = mode === 'plan' ? planRelPath(options.doc, dir) : undefined
+  const handoffFile = join(options.proj, handoffPath)
+  const planFile = planPath === undefined ? undefined : join(options.proj, planPath)
+  const continuePrompt =
+    options.continuePrompt ??
+    (mode === 'plan'
+      ? `Read ${handoffPath} and ${planPath}, then start Phase 1 of the plan.`
+      : `Read ${handoffPath} and continue from its Next step.`)
+
+  const tag = `${Date.now().toString(36)}_${++turnSeq}`
+  const writes: ScriptedReply[] = []
+  if (options.skipHandoffWrite !== true) {
+    writes.push({
+      toolUses: [{ id: `toolu_handoff_${tag}`, name: 'Write', input: { file_path: handoffFile, content: options.handoffText ?? handoffFileText(options.doc) } }],
+    })
+  }
+  if (planFile !== undefined) {
+    writes.push({ toolUses: [{ id: `toolu_plan_${tag}`, name: 'Write', input: { file_path: planFile, content: planFileText(options.doc) } }] })
+  }
+  const paths = planPath === undefined ? [handoffPath] : [handoffPath, planPath]
+  const finalText = [
+    `Wrote the handoff to ${handoffPath}${planPath === undefined ? '' : ` and the plan to ${planPath}`}.`,
+    '',
+    formatContinuePrompt(continuePrompt),
+    '',
+    formatSentinel({ kind: 'ready', paths }),
+  ].join('\n')
+  const final: ScriptedReply = { text: finalText, ...(options.inputTokens === undefined ? {} : { inputTokens: options.inputTokens }) }
+  const replies = [...writes, final]
+  // Each reply after the first answers the request carrying the previous Write's result,
+  // so an unrelated request arriving meanwhile cannot take it.
+  for (let i = 1; i < replies.length; i++) {
+    const id = writes[i - 1]?.toolUses?.[0]?.id
+    if (id !== undefined) replies[i] = { ...replies[i], when: (r) => carriesToolResult(r, id) }
+  }
+  replies[0] = { ...replies[0], when: options.when ?? SKILL_TURN_WHEN }
+  return { replies, handoffPath, planPath, handoffFile, planFile, continuePrompt, finalText }
+}
+
+/** A skill turn that gives up: one answer ending with the FAILED sentinel. */
+export function failedSkillTurn(reason: string, when: ScriptedReply['when'] = SKILL_TURN_WHEN): ScriptedReply {
+  return { when, text: `I could not write a handoff.\n\n${formatSentinel({ kind: 'failed', reason })}` }
+}
