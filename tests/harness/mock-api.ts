@@ -34,6 +34,12 @@ export interface ScriptedReply {
    * answer the next main-loop request. The first matching reply in the queue is used.
    */
   when?: string | RegExp | ((request: MockRequest) => boolean)
+  /**
+   * Hold the reply this long before its content is sent (a streamed reply sends
+   * `message_start` first), to keep a turn running while a test types or interrupts.
+   * A client that disconnects meanwhile (Escape) ends the wait.
+   */
+  delayMs?: number
 }
 
 export type RequestKind = 'main' | 'summary'
@@ -162,7 +168,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     return reply ?? defaultReply
   }
 
-  function answer(res: ServerResponse, body: MessagesBody, reply: ScriptedReply): void {
+  async function answer(res: ServerResponse, body: MessagesBody, reply: ScriptedReply): Promise<void> {
     const blocks = blocksOf(reply)
     const stopReason = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'
     const inputTokens = reply.inputTokens ?? 100
@@ -172,7 +178,20 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     const usage = { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
     const headers = { 'request-id': `req_mock_${msgSeq}` }
 
+    const hold = async (): Promise<boolean> => {
+      if (reply.delayMs === undefined || reply.delayMs <= 0) return true
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, reply.delayMs)
+        res.once('close', () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
+      return !res.destroyed && !res.writableEnded
+    }
+
     if (body.stream !== true) {
+      if (!(await hold())) return
       res.writeHead(200, { ...headers, 'content-type': 'application/json' })
       res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }))
       return
@@ -185,6 +204,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
       message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     })
     send('ping', {})
+    if (!(await hold())) return
     blocks.forEach((block, index) => {
       if (block.type === 'text') {
         send('content_block_start', { index, content_block: { type: 'text', text: '' } })
@@ -226,7 +246,7 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     }
     const request: MockRequest = { seq, method, path, body, kind, lastUserText, status: 200 }
     record(request)
-    answer(res, body, replyFor(request))
+    await answer(res, body, replyFor(request))
   }
 
   const server: Server = createServer((req, res) => {
