@@ -204,11 +204,11 @@ function sectionProblems(headings: readonly Heading[], hasContent: ReadonlySet<n
   const problems: string[] = []
   const required: readonly string[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   let previous: { name: string; index: number } | undefined
-  for (const name of required) {
+  for (const [position, name] of required.entries()) {
     const found = headings.flatMap((h, i) => (h.depth === 2 && h.text === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
-      const where = previous ? `after "## ${previous.name}"` : 'first'
+      const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
       problems.push(`missing section "## ${name}": add it ${where} (write "None" when there is nothing to say)`)
       continue
     }

@@ -59,7 +59,7 @@ const focus = z.string().trim().min(1, 'must say the focus, or "none"')
  * mod's flat reader sees them: every scalar is a string. */
 export const handoffFrontmatterSchema = z
   .object({
-    kind: z.literal('handoff'),
+    kind: z.literal('handoff', { error: 'must be "handoff" in a handoff file' }),
     created,
     status: z.enum(HANDOFF_STATUSES),
     chain,
@@ -75,7 +75,7 @@ export const handoffFrontmatterSchema = z
     }
   })
 
-export const planFrontmatterSchema = z.object({ kind: z.literal('plan'), created, chain, focus })
+export const planFrontmatterSchema = z.object({ kind: z.literal('plan', { error: 'must be "plan" in a plan file' }), created, chain, focus })
 
 export type HandoffFrontmatter = z.infer<typeof handoffFrontmatterSchema>
 export type PlanFrontmatter = z.infer<typeof planFrontmatterSchema>

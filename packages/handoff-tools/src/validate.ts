@@ -51,7 +51,9 @@ function readYaml(value: string, at: Position, schema: 'core' | 'failsafe'): Yam
   const problems = document.errors.map((error) => {
     const pos = error.linePos?.[0]
     const where = pos ? { line: firstLine + pos.line - 1, column: pos.col } : at
-    return diagnostic('frontmatter-yaml', `frontmatter is not valid YAML: ${error.message.split('\n')[0]}`, where)
+    // yaml's message counts lines from the frontmatter's start; the diagnostic's position counts from the file's
+    const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')
+    return diagnostic('frontmatter-yaml', `frontmatter is not valid YAML: ${message}`, where)
   })
   const keyLines = new Map<string, number>()
   value.split('\n').forEach((line, i) => {
@@ -112,11 +114,11 @@ function sectionProblems(root: Root, kind: FileKind): Diagnostic[] {
   const sections = sectionsAt(body, 2)
   const required: readonly string[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   let previous: { name: string; index: number; at: Position } | undefined
-  for (const name of required) {
+  for (const [position, name] of required.entries()) {
     const found = sections.flatMap((s, i) => (textOf(s.heading).trim() === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
-      const where = previous ? `after "## ${previous.name}"` : 'first'
+      const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
       problems.push(diagnostic('section-missing', `missing section "## ${name}": add it ${where}`, previous?.at ?? startOf(body[0])))
       continue
     }

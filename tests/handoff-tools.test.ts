@@ -1,0 +1,109 @@
+// The Node validator's own behaviour: diagnostics as data with positions, every
+// problem reported in one pass, the schemas' keys pinned to the protocol, and
+// the handoff-check CLI's output and exit code.
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { HANDOFF_FRONTMATTER_KEYS, PLAN_FRONTMATTER_KEYS } from '../packages/compact-handoff/hooks/protocol.js'
+import { runCli } from '../packages/handoff-tools/src/cli.js'
+import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../packages/handoff-tools/src/schemas.js'
+import * as validate from '../packages/handoff-tools/src/validate.js'
+
+const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
+const fixture = (name: string) => join(CORPUS, name, 'input.md')
+const good = readFileSync(fixture('handoff'), 'utf8')
+
+test('the validator exports exactly its public functions', () => {
+  expect(Object.keys(validate).sort()).toEqual(['parseMarkdown', 'textOf', 'validateHandoff', 'validateSkill'])
+})
+
+describe('schemas', () => {
+  test('handoff and plan schemas hold exactly the protocol\'s frontmatter keys', () => {
+    expect(Object.keys(handoffFrontmatterSchema.shape)).toEqual([...HANDOFF_FRONTMATTER_KEYS])
+    expect(Object.keys(planFrontmatterSchema.shape)).toEqual([...PLAN_FRONTMATTER_KEYS])
+  })
+
+  test('a skill frontmatter with an unknown or misspelt key is refused', () => {
+    const result = skillFrontmatterSchema.safeParse({ description: 'd', user_invocable: true })
+    expect(result.success).toBe(false)
+    expect(result.error?.issues[0]?.code).toBe('unrecognized_keys')
+  })
+
+  test('a skill frontmatter takes tool lists as a string or a list, and agent only with a fork', () => {
+    expect(skillFrontmatterSchema.safeParse({ description: 'd', 'allowed-tools': ['Read', 'Bash(git status:*)'] }).success).toBe(true)
+    expect(skillFrontmatterSchema.safeParse({ description: 'd', 'allowed-tools': 'Read, Grep' }).success).toBe(true)
+    expect(skillFrontmatterSchema.safeParse({ description: 'd', agent: 'Explore' }).success).toBe(false)
+    expect(skillFrontmatterSchema.safeParse({ description: 'd', context: 'fork', agent: 'Explore' }).success).toBe(true)
+  })
+
+  test('a handoff frontmatter gives a typed seq', () => {
+    const parsed = handoffFrontmatterSchema.parse({
+      kind: 'handoff', created: '2026-11-29T14:05:00Z', status: 'done', chain: 'HANDOFF_a-b_2026-11-29', seq: '2',
+      parent: '.claude/handoffs/HANDOFF_a-b_2026-11-29.md', focus: 'none',
+    })
+    expect(parsed.seq).toBe(2)
+  })
+})
+
+describe('validateHandoff', () => {
+  test('reports every problem at once, each with its position', () => {
+    const text = good.replace('status: in-progress', 'status: paused').replace('## Decisions\n', '## Choices\n').replace(/## Next step\n[^#]*/, '## Next step\n\n')
+    const diagnostics = validate.validateHandoff(text, 'handoff')
+    expect(diagnostics.map((d) => d.ruleId).sort()).toEqual(['frontmatter-field', 'section-empty', 'section-missing'])
+    const status = diagnostics.find((d) => d.ruleId === 'frontmatter-field')!
+    expect({ line: status.line, column: status.column }).toEqual({ line: 4, column: 1 })
+    const empty = diagnostics.find((d) => d.ruleId === 'section-empty')!
+    expect(text.split('\n')[empty.line - 1]).toBe('## Next step')
+    expect(empty.reason).toContain('"## Next step"')
+  })
+
+  test('never throws, whatever the input', () => {
+    for (const text of ['', '---', '---\n---', '\uFEFF', '---\n: : :\n---\n# x', '```\n## Goal']) {
+      expect(() => validate.validateHandoff(text, 'plan')).not.toThrow()
+      expect(validate.validateHandoff(text, 'plan').length).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe('validateSkill', () => {
+  test('refuses a skill whose name differs from its folder', () => {
+    const text = '---\nname: handoff\ndescription: writes a handoff\n---\n\nBody.\n'
+    expect(validate.validateSkill(text, 'other').map((d) => d.ruleId)).toEqual(['skill-name'])
+  })
+
+  test('refuses a skill with no description, placing the problem on the frontmatter', () => {
+    const diagnostics = validate.validateSkill('---\nname: x\n---\n\nBody.\n', 'x')
+    expect(diagnostics).toEqual([expect.objectContaining({ ruleId: 'skill-frontmatter', line: 1 })])
+  })
+})
+
+describe('handoff-check', () => {
+  test('exits 0 and prints nothing for good files', async () => {
+    const result = await runCli([fixture('handoff'), fixture('plan'), join(import.meta.dirname, '..', 'skills', 'handoff', 'SKILL.md')])
+    expect(result).toEqual({ lines: [], exitCode: 0 })
+  })
+
+  test('exits 1 with one file:line:column line per problem', async () => {
+    const result = await runCli([fixture('handoff'), fixture('empty-section')])
+    expect(result.exitCode).toBe(1)
+    expect(result.lines).toHaveLength(1)
+    expect(result.lines[0]).toMatch(/empty-section\/input\.md:26:1: section "## In progress" is empty.* \[section-empty\]$/)
+  })
+
+  test('takes the kind from a HANDOFF_/PLAN_ file name before the frontmatter', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'handoff-check-'))
+    const named = join(dir, 'HANDOFF_fix-login-redirect_2026-11-29.md')
+    await writeFile(named, readFileSync(fixture('wrong-kind'), 'utf8'))
+    const result = await runCli([named])
+    await rm(dir, { recursive: true })
+    expect(result.lines).toEqual([`${named}:2:1: "kind" must be "handoff" in a handoff file [kind-mismatch]`])
+  })
+
+  test('exits 1 on a missing file, an unknown kind, or no arguments', async () => {
+    expect((await runCli([join(CORPUS, 'absent.md')])).lines[0]).toMatch(/cannot read: ENOENT \[read-failed\]$/)
+    expect((await runCli([join(import.meta.dirname, '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)
+    expect(await runCli([])).toEqual({ lines: ['usage: handoff-check <file>…'], exitCode: 1 })
+  })
+})
