@@ -8,45 +8,7 @@
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../packages/compact-handoff-answer/hooks/marker.js'
 import { stubOf, type CompactionFacts } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
-
-/** A seeded generator (mulberry32), so a failing run names a seed that replays it. */
-type Rand = { int: (below: number) => number; pick: <T>(items: readonly T[]) => T }
-
-function randOf(seed: number): Rand {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-  const int = (below: number) => Math.floor(next() * below)
-  return {
-    int,
-    pick: (items) => {
-      if (items.length === 0) throw new Error('pick from an empty list')
-      // The bound is checked above; noUncheckedIndexedAccess cannot see it.
-      return items[int(items.length)] as (typeof items)[number]
-    },
-  }
-}
-
-const RUNS = 2000
-
-/** Checks `property` over RUNS values drawn by `gen`; a failure names the value and seed. */
-function forAll<T>(gen: (rand: Rand) => T, property: (value: T) => void, seed = 0x5eed): void {
-  const rand = randOf(seed)
-  for (let run = 0; run < RUNS; run++) {
-    const value = gen(rand)
-    try {
-      property(value)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      throw new Error(`failed for ${JSON.stringify(value)} (seed ${seed}, run ${run}): ${reason}`, { cause: error })
-    }
-  }
-}
+import { forAll, type Rand } from './support/property.js'
 
 /** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
  * and one it keeps (zero-width space), lone surrogates, NUL, the marker itself

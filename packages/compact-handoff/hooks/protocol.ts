@@ -96,6 +96,17 @@ export type Sentinel =
   | { kind: 'ready'; paths: string[] }
   | { kind: 'failed'; reason: string }
 
+/** `s` without any run of `char` at either end. A loop, not `/^c+|c+$/g`: that
+ * regex backtracks quadratically on a long run of `char` inside a line, and a
+ * 100 000-character line then stalls the turn.complete hook for seconds. */
+function trimRuns(s: string, char: string): string {
+  let start = 0
+  let end = s.length
+  while (start < end && s[start] === char) start++
+  while (end > start && s[end - 1] === char) end--
+  return s.slice(start, end)
+}
+
 function stripTicks(line: string): string {
   let s = line.trim()
   // Models often wrap the line in backticks or a bullet; tolerate those only.
@@ -113,7 +124,7 @@ export function parseSentinel(answer: string): Sentinel | undefined {
       const paths = line
         .slice(READY_PREFIX.length)
         .split('|')
-        .map((p) => p.trim().replace(/^`+|`+$/g, '').trim())
+        .map((p) => trimRuns(p.trim(), '`').trim())
         .filter((p) => p !== '')
       return { kind: 'ready', paths }
     }
@@ -141,7 +152,7 @@ export function parseContinuePrompt(answer: string): string | undefined {
   const lines = answer.split(/\r?\n/)
   let header = -1
   for (let i = lines.length - 1; i >= 0; i--) {
-    if (stripTicks(lines[i] ?? '').replace(/^\*+|\*+$/g, '').trim() === CONTINUE_PROMPT_HEADER) {
+    if (trimRuns(stripTicks(lines[i] ?? ''), '*').trim() === CONTINUE_PROMPT_HEADER) {
       header = i
       break
     }
@@ -195,10 +206,18 @@ export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
 export const HANDOFF_FRONTMATTER_KEYS = ['kind', 'created', 'status', 'chain', 'seq', 'parent', 'focus'] as const
 export const PLAN_FRONTMATTER_KEYS = ['kind', 'created', 'chain', 'focus'] as const
 
-const MAYBE_HANDOFF_PATH_RE = /(?:^|[\\/])(?:plans|\.claude)[\\/]+handoffs[\\/]+(?:HANDOFF|PLAN)_[^\\/]*\.md$/
+/** Every segment classifyHandoffPath keeps is written out in the path itself
+ * (`.`/`..` only remove segments), so an accepted path always holds a
+ * `handoffs` segment and a `HANDOFF_`/`PLAN_` segment ending in `.md`, which
+ * may be followed by more segments (`x/..`, a trailing `/`) or by blanks
+ * (classifyHandoffPath trims). */
+const MAYBE_HANDOFF_DIR_RE = /[\\/]handoffs[\\/]/
+const MAYBE_HANDOFF_NAME_RE = /[\\/](?:HANDOFF|PLAN)_[^\\/]*\.md(?:[\\/]|\s*$)/
 
 /** A cheap first look at a written path, made before any `$` call so ordinary
- * writes cost the Write/Edit hook nothing; classifyHandoffPath decides. */
+ * writes cost the Write/Edit hook nothing; classifyHandoffPath decides. A
+ * pre-filter: true for every path classifyHandoffPath accepts, and for some it
+ * does not. */
 export function mayBeHandoffPath(path: string): boolean {
-  return MAYBE_HANDOFF_PATH_RE.test(path)
+  return MAYBE_HANDOFF_DIR_RE.test(path) && MAYBE_HANDOFF_NAME_RE.test(path)
 }
