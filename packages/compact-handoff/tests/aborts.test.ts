@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { CWD, HANDOFF, PLAN, endTurn, handoffText, readyAnswer, skillWrite, world, type DiskFile } from './world.js'
 import { finishSkill, startSession, typeAndLaunch } from './flow.js'
 
@@ -66,7 +66,7 @@ describe('the skill turn', () => {
 })
 
 describe('the files on disk', () => {
-  async function runNaming($: Parameters<Parameters<typeof test>[1]>[0], w: ReturnType<typeof world>, file: DiskFile | undefined, recorded = true) {
+  async function runNaming($: Engine, w: ReturnType<typeof world>, file: DiskFile | undefined, recorded = true) {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     if (file) w.files.set(`${CWD}/${HANDOFF}`, file)

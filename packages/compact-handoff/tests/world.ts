@@ -102,7 +102,7 @@ export function world(on: On, options: WorldOptions = {}) {
     const file = files.get(e.path)
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
   })
-  on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: String(e.file_path ?? '') } }))
+  on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.compact', (_$, e) => {
     seen.compactAttempts++
