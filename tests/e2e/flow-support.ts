@@ -1,0 +1,104 @@
+/**
+ * Shared steps of the compact-handoff flow suites (flow*.e2e.ts): a session with the
+ * plugins loaded from the working tree, ordinary scripted turns, and readers over the
+ * mock's request log.
+ */
+import { join } from 'node:path'
+import { expect } from 'vitest'
+import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
+import { createRunDir, pollUntil, repoRoot, startSession, type RunDir, type Session } from '../harness/session.js'
+import { e2eRunRoot } from './lifecycle.js'
+
+export const HANDOFF_MOD = 'compact-handoff@inline'
+export const ANSWER_MOD = 'compact-handoff-answer@inline'
+
+export const PLUGIN_DIRS = {
+  handoff: join(repoRoot(), 'packages', 'compact-handoff'),
+  answer: join(repoRoot(), 'packages', 'compact-handoff-answer'),
+  skills: join(repoRoot(), 'skills'),
+} as const
+
+export interface Flow {
+  run: RunDir
+  mock: MockApi
+  session: Session
+}
+
+/** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod out. */
+export async function startFlow(
+  name: string,
+  track: (run: RunDir, session?: Session) => void,
+  options: { withAnswer?: boolean } = {},
+): Promise<Flow> {
+  const withAnswer = options.withAnswer ?? true
+  const run = createRunDir(name, e2eRunRoot())
+  track(run)
+  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
+  const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [PLUGIN_DIRS.handoff, PLUGIN_DIRS.skills]
+  const session = await startSession({ run, plugins, mock })
+  track(run, session)
+  const ms = await session.waitForReady({ mods: withAnswer ? [HANDOFF_MOD, ANSWER_MOD] : [HANDOFF_MOD] })
+  console.log(`e2e ${name}: run dir ${run.dir}; ready after ${ms} ms`)
+  return { run, mock, session }
+}
+
+/** The request's whole `messages`, as text, for "holds / does not hold" checks. */
+export function messagesText(request: MockRequest): string {
+  return JSON.stringify(request.body?.messages ?? [])
+}
+
+/** Text blocks of every `role: "user"` message, in order. The engine merges the stub,
+ * its context reminders and the continue-prompt into one user message, one block each. */
+export function userBlocks(request: MockRequest): string[] {
+  return (request.body?.messages ?? [])
+    .filter((m) => m.role === 'user')
+    .flatMap((m) =>
+      typeof m.content === 'string'
+        ? [m.content]
+        : Array.isArray(m.content)
+          ? m.content.flatMap((b: { type?: string; text?: string }) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
+          : [],
+    )
+}
+
+/** Checks the request after a swap: the stub naming `files`, then the continue-prompt as the last user block. */
+export function expectSwapped(request: MockRequest, continuePrompt: string, stubLines: readonly string[]): void {
+  const blocks = userBlocks(request)
+  expect(blocks.at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(continuePrompt)
+  const stub = blocks.find((b) => b.startsWith('The earlier conversation was replaced here by compact-handoff'))
+  expect(stub, 'the stub is a user block').toBeDefined()
+  for (const line of stubLines) expect(stub).toContain(line)
+  expect(blocks.indexOf(stub!)).toBeLessThan(blocks.length - 1)
+}
+
+/** The turn.complete hook of compact-handoff settled after `since` (so the mod saw the turn end). */
+export async function turnSettled(session: Session, since: number, timeoutMs = 20_000): Promise<void> {
+  await session.waitForDebugLog(/hooks module compact-handoff@inline turn\.complete settled/, { since, timeoutMs })
+}
+
+/** One ordinary exchange: types `ask <tag>`, waits for the scripted answer on screen and the mod's turn.complete hook. */
+export async function ordinaryTurn(flow: Flow, tag: string, extra: { inputTokens?: number } = {}): Promise<MockRequest> {
+  const { mock, session } = flow
+  mock.script({ when: `ask ${tag}`, text: `REPLY-${tag}`, ...extra })
+  const mark = session.logMark()
+  await session.type(`ask ${tag}`)
+  const request = await mock.waitForRequest((r) => r.lastUserText.includes(`ask ${tag}`), 30_000)
+  await session.waitForScreen(new RegExp(`REPLY-${tag}`), 30_000)
+  await turnSettled(session, mark)
+  return request
+}
+
+/** The first request after `afterSeq` whose last user text holds `text`. */
+export function requestAfter(mock: MockApi, afterSeq: number, text: string, timeoutMs = 30_000): Promise<MockRequest> {
+  return mock.waitForRequest((r) => r.seq > afterSeq && r.lastUserText.includes(text), timeoutMs)
+}
+
+/** Checks that a later typed prompt still carries every earlier tag: the conversation was not replaced. */
+export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[]): Promise<void> {
+  const request = await ordinaryTurn(flow, probe)
+  const text = messagesText(request)
+  for (const tag of earlierTags) expect(text, `the conversation still holds "${tag}"`).toContain(`REPLY-${tag}`)
+  expect(flow.mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+}
+
+export { pollUntil }
