@@ -30,6 +30,11 @@ describe('intentOf for /compact-handoffplan', () => {
     expect(intentOf(PLAN_COMMAND, ' split  the parser ')).toEqual({ kind: 'start', mode: 'plan', focus: 'split the parser' })
   })
 
+  test('takes the same control words as /compact-handoff', () => {
+    expect(intentOf(PLAN_COMMAND, 'cancel')).toEqual({ kind: 'cancel' })
+    expect(intentOf(PLAN_COMMAND, ' status ')).toEqual({ kind: 'status' })
+  })
+
   test('starts a plan run with no focus when given no arguments', () => {
     expect(intentOf(PLAN_COMMAND, '')).toEqual({ kind: 'start', mode: 'plan', focus: '' })
   })

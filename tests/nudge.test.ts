@@ -13,7 +13,7 @@ describe('nudgePercentOf', () => {
     expect(nudgePercentOf(option)).toBe(percent)
   })
 
-  test.each([0, 0.5, 99.5, 100, -10, Number.NaN, Number.POSITIVE_INFINITY, undefined, null, '', '  ', 'seventy', '70%', {}])(
+  test.each([0, 0.5, 99.5, 100, -10, Number.NaN, Number.POSITIVE_INFINITY, undefined, null, '', '  ', 'seventy', '70%', {}, true, [50], '0x32'])(
     'falls back to the default for %j',
     (option) => {
       expect(DEFAULT_NUDGE_PERCENT).toBe(70)

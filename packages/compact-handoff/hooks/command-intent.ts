@@ -14,8 +14,8 @@ export type Intent =
 
 export function intentOf(command: string, args: string): Intent {
   const focus = args.trim().replace(/\s+/g, ' ')
-  if (command === PLAN_COMMAND) return { kind: 'start', mode: 'plan', focus }
+  // Either command takes the control words: "/compact-handoffplan cancel" means cancel.
   if (focus === 'cancel') return { kind: 'cancel' }
   if (focus === 'status') return { kind: 'status' }
-  return { kind: 'start', mode: 'resume', focus }
+  return { kind: 'start', mode: command === PLAN_COMMAND ? 'plan' : 'resume', focus }
 }
