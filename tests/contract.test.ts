@@ -26,7 +26,8 @@ import {
   type FileKind,
   type Mode,
 } from '../packages/compact-handoff/hooks/protocol.js'
-import { formatProblems, HANDOFF_STATUSES, NO_PARENT } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../packages/compact-handoff/hooks/protocol.js'
 import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..')

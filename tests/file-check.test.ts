@@ -1,7 +1,8 @@
 // Judging the facts the wiring gathered about a handoff or plan file on disk:
 // every refusal names the file, and a good file written in this run passes.
 import { describe, expect, test } from 'vitest'
-import { MAX_HANDOFF_BYTES, fileProblemsOf, isReadable, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
+import { fileProblemsOf, isReadable, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
+import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
 import type { Run } from '../packages/compact-handoff/hooks/run.js'
 import { handoffTextOf, planTextOf } from './support/handoff-text.js'

@@ -5,7 +5,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatProblems, MAX_FILE_BYTES } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
 import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
 import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
 
@@ -102,7 +103,7 @@ describe('variants of every good fixture', () => {
 
 test('a file over the size cap is refused by both, without parsing it', () => {
   const base = cases.find((c) => c.name === 'handoff')!.text
-  const padding = `${'- a line of padding that keeps the file growing\n'.repeat(Math.ceil(MAX_FILE_BYTES / 48))}`
+  const padding = `${'- a line of padding that keeps the file growing\n'.repeat(Math.ceil(MAX_HANDOFF_BYTES / 48))}`
   const huge = base.replace('## Verify\n', `## Verify\n${padding}`)
   const { diagnostics, mod } = judge(huge, 'handoff')
   expect(diagnostics.map((d) => d.ruleId)).toEqual(['file-too-large'])
@@ -112,8 +113,8 @@ test('a file over the size cap is refused by both, without parsing it', () => {
 
 test('multi-byte text is measured in UTF-8 bytes, as on disk', () => {
   const base = cases.find((c) => c.name === 'handoff')!.text
-  const justOver = base.replace('## Verify\n', `## Verify\n${'é'.repeat(Math.ceil((MAX_FILE_BYTES - base.length) / 2) + 1)}\n`)
-  expect(Buffer.byteLength(justOver)).toBeGreaterThan(MAX_FILE_BYTES)
-  expect(justOver.length).toBeLessThan(MAX_FILE_BYTES)
+  const justOver = base.replace('## Verify\n', `## Verify\n${'é'.repeat(Math.ceil((MAX_HANDOFF_BYTES - base.length) / 2) + 1)}\n`)
+  expect(Buffer.byteLength(justOver)).toBeGreaterThan(MAX_HANDOFF_BYTES)
+  expect(justOver.length).toBeLessThan(MAX_HANDOFF_BYTES)
   expect(judge(justOver, 'handoff').modVerdict).toBe('bad')
 })

@@ -1,12 +1,9 @@
 // Decides whether a handoff or plan file on disk may replace the conversation.
 // The wiring gathers the facts ($.fs.stat with resolve, $.fs.read); this
 // judges them, so every refusal is testable without an engine.
-import { HANDOFF_DIRS, type HandoffPath } from './protocol.js'
+import { HANDOFF_DIRS, MAX_HANDOFF_BYTES, type HandoffPath } from './protocol.js'
 import { formatProblems } from './handoff-format.js'
 import type { Run } from './run.js'
-
-/** Larger than any real handoff; keeps a runaway file out of the next context. */
-export const MAX_HANDOFF_BYTES = 256 * 1024
 
 export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
 

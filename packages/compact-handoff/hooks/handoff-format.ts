@@ -13,18 +13,10 @@ import {
   PLAN_SECTIONS,
   fileKindOfName,
   type FileKind,
+  HANDOFF_STATUSES,
+  MAX_HANDOFF_BYTES,
+  NO_PARENT,
 } from './protocol.js'
-
-/** Far above any real handoff (the largest seen in use are under 20 KiB); a
- * file past it would crowd the context it is meant to free. */
-export const MAX_FILE_BYTES = 256 * 1024
-
-/** What a handoff says about its work: still going, stopped until the user
- * answers (its Next step starts "Wait for the user:"), or finished. */
-export const HANDOFF_STATUSES = ['in-progress', 'waiting-for-user', 'done'] as const
-
-/** `parent` of the first handoff of a chain. */
-export const NO_PARENT = 'none'
 
 /** Frontmatter values are ISO 8601 date-times with a zone, as the skills write them. */
 const CREATED_RE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
@@ -241,7 +233,7 @@ function phaseProblems(headings: readonly Heading[], hasContent: ReadonlySet<num
  * empty when none. Each says what is wrong and how to fix it. */
 export function formatProblems(text: string, kind: FileKind): string[] {
   const bytes = utf8Bytes(text)
-  if (bytes > MAX_FILE_BYTES) return [`is ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte cap: keep to what the next session needs`]
+  if (bytes > MAX_HANDOFF_BYTES) return [`is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs`]
   const problems: string[] = []
   const nonBlank = text.replace(/^\uFEFF/, '').replace(/\s+/g, '').length
   if (nonBlank < MIN_NONBLANK_CHARS) problems.push(`holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed`)

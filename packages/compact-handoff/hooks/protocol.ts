@@ -221,3 +221,14 @@ const MAYBE_HANDOFF_NAME_RE = /[\\/](?:HANDOFF|PLAN)_[^\\/]*\.md(?:[\\/]|\s*$)/
 export function mayBeHandoffPath(path: string): boolean {
   return MAYBE_HANDOFF_DIR_RE.test(path) && MAYBE_HANDOFF_NAME_RE.test(path)
 }
+
+/** Far above any real handoff (the largest seen in use are under 20 KiB); a
+ * file past it would crowd the context it is meant to free. */
+export const MAX_HANDOFF_BYTES = 256 * 1024
+
+/** What a handoff says about its work: still going, stopped until the user
+ * answers (its Next step starts "Wait for the user:"), or finished. */
+export const HANDOFF_STATUSES = ['in-progress', 'waiting-for-user', 'done'] as const
+
+/** `parent` of the first handoff of a chain. */
+export const NO_PARENT = 'none'

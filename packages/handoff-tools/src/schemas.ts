@@ -7,7 +7,7 @@ import {
   HANDOFF_DIRS,
   fileKindOfName,
 } from '../../compact-handoff/hooks/protocol.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../../compact-handoff/hooks/handoff-format.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../../compact-handoff/hooks/protocol.js'
 
 const toolList = z.union([z.string(), z.array(z.string())])
 

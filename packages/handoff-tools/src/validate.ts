@@ -13,7 +13,7 @@ import {
   PLAN_SECTIONS,
   type FileKind,
 } from '../../compact-handoff/hooks/protocol.js'
-import { MAX_FILE_BYTES } from '../../compact-handoff/hooks/handoff-format.js'
+import { MAX_HANDOFF_BYTES } from '../../compact-handoff/hooks/protocol.js'
 import { diagnostic, START, type Diagnostic, type Position } from './diagnostics.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from './schemas.js'
 
@@ -84,7 +84,7 @@ function schemaProblems(
 function sizeProblems(text: string): Diagnostic[] {
   const problems: Diagnostic[] = []
   const bytes = Buffer.byteLength(text, 'utf8')
-  if (bytes > MAX_FILE_BYTES) problems.push(diagnostic('file-too-large', `file is ${bytes} bytes, over the ${MAX_FILE_BYTES}-byte cap`))
+  if (bytes > MAX_HANDOFF_BYTES) problems.push(diagnostic('file-too-large', `file is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`))
   const nonBlank = text.replace(/^\uFEFF/, '').replace(/\s+/g, '').length
   if (nonBlank < MIN_NONBLANK_CHARS) {
     problems.push(diagnostic('too-short', `file holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed`))
