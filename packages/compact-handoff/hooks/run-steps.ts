@@ -4,7 +4,7 @@
 // Every step that runs later (a timer, the next turn) first checks that the
 // phase still belongs to its run: a cancel may have come in between.
 import { atom, read, update, type CommandRunResult, type EngineInterface } from 'claude-code'
-import { IDLE, STAGE_TEXT, isAt, isStale, runOf, withFileRecorded, withRefusal, type Phase, type Run } from './run.js'
+import { IDLE, STAGE_TEXT, isAt, isStale, runOf, withFileRecorded, withRefusal, type Phase, type Run, type Stage } from './run.js'
 import { ARMED, nudgeDueAt, nudgeTextOf, type Nudge } from './nudge.js'
 import { GO_COMMAND, intentOf } from './command-intent.js'
 import { SKILL_OF_MODE, classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from './protocol.js'
@@ -36,6 +36,20 @@ function messageOf(error: unknown): string {
 async function setPhase($: $, phase: Phase): Promise<void> {
   await update($, phaseAtom, () => phase)
   $.ui.status(phase.kind === 'idle' ? undefined : `handoff: ${STAGE_TEXT[phase.kind]}`)
+}
+
+/** Moves run `id` from `from` to `next` only while it is still at `from`, in one
+ * compare-and-set: a queued `/compact-handoff cancel` typed during the skill's
+ * turn runs right as that turn ends, while the checks are under way, and a plain
+ * write here would overwrite its idle phase and swap anyway. Whether it moved. */
+async function advance($: $, id: string, from: Stage, next: Phase): Promise<boolean> {
+  let moved = false
+  await update($, phaseAtom, (p) => {
+    moved = isAt(p, from, id)
+    return moved ? next : p
+  })
+  if (moved) $.ui.status(next.kind === 'idle' ? undefined : `handoff: ${STAGE_TEXT[next.kind]}`)
+  return moved
 }
 
 /** Ends run `id` without touching the conversation, and says why. */
@@ -88,7 +102,7 @@ export async function launchSkill($: $, id: string): Promise<void> {
   const commands = await $.command.list().catch(() => [])
   const name = skillCommandOf(commands, run.mode)
   // Recording starts before the skill's turn can write anything.
-  await setPhase($, { kind: 'writing', run, skillCommand: name ?? SKILL_OF_MODE[run.mode] })
+  if (!(await advance($, id, 'launching', { kind: 'writing', run, skillCommand: name ?? SKILL_OF_MODE[run.mode] }))) return
   let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
   if (name !== undefined) {
     try {
@@ -138,18 +152,17 @@ async function factsOf($: $, file: HandoffPath, cwd: string, cwdRealPath: string
 async function checkSkillTurn($: $, run: Run, end: TurnEnd): Promise<void> {
   const verdict = verdictOf(end, run)
   if (verdict.kind === 'abort') return abortRun($, run.id, verdict.why)
-  await setPhase($, { kind: 'checking', run })
+  if (!(await advance($, run.id, 'writing', { kind: 'checking', run }))) return
   const cwdStat = await $.fs.stat(run.cwd, { resolve: true }).catch(() => undefined)
   const cwdRealPath = cwdStat?.realPath ?? run.cwd
   const files = verdict.plan ? [verdict.handoff, verdict.plan] : [verdict.handoff]
   const problems: string[] = []
   for (const file of files) problems.push(...fileProblemsOf(await factsOf($, file, run.cwd, cwdRealPath), run))
   if (problems.length > 0) return abortRun($, run.id, problems.join('; '))
-  if (!isAt(await read($, phaseAtom), 'checking', run.id)) return
-  for (const notice of verdict.notices) $.ui.log(`compact-handoff: ${notice}`)
   const names = { handoff: verdict.handoff.relPath, ...(verdict.plan ? { plan: verdict.plan.relPath } : {}) }
   const swap = { ...names, instructions: compactInstructionsOf(stubOf(names)), continuePrompt: verdict.continuePrompt, refusals: 0 }
-  await setPhase($, { kind: 'swapping', run, swap })
+  if (!(await advance($, run.id, 'checking', { kind: 'swapping', run, swap }))) return
+  for (const notice of verdict.notices) $.ui.log(`compact-handoff: ${notice}`)
   // Not awaited: a queued command runs once the session is idle, after this hook.
   $.command.run({ command: GO_COMMAND, args: run.id }).catch((error: unknown) =>
     abortRun($, run.id, `could not queue the swap (${messageOf(error)})`),
