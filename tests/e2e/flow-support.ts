@@ -97,7 +97,8 @@ export function requestAfter(mock: MockApi, afterSeq: number, text: string, time
 export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[]): Promise<void> {
   const request = await ordinaryTurn(flow, probe)
   const text = messagesText(request)
-  for (const tag of earlierTags) expect(text, `the conversation still holds "${tag}"`).toContain(`REPLY-${tag}`)
+  const missing = earlierTags.filter((tag) => !text.includes(`REPLY-${tag}`))
+  expect(missing, `earlier turns missing from request ${request.seq} (the conversation was replaced)`).toEqual([])
   expect(flow.mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
 }
 
