@@ -3,10 +3,11 @@
  * plugins loaded from the working tree, ordinary scripted turns, and readers over the
  * mock's request log.
  */
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
-import { createRunDir, pollUntil, repoRoot, startSession, type RunDir, type Session } from '../harness/session.js'
+import { createRunDir, pollUntil, repoRoot, stageCopy, startSession, type RunDir, type Session } from '../harness/session.js'
 import { e2eRunRoot } from './lifecycle.js'
 
 export const HANDOFF_MOD = 'compact-handoff@inline'
@@ -24,6 +25,21 @@ export interface Flow {
   session: Session
 }
 
+/**
+ * A staged copy of compact-handoff whose manifest no longer depends on the answer mod:
+ * with the dependency the engine refuses to load the plugin at all ("Dependency
+ * compact-handoff-answer is not installed"), which is not the case under test (an answer
+ * mod that is present but disabled, or answered by another mod, looks the same to the run).
+ */
+function withoutAnswerDependency(run: RunDir): string {
+  const dir = stageCopy(PLUGIN_DIRS.handoff, join(run.plugins, 'compact-handoff'))
+  const manifestPath = join(dir, '.claude-plugin', 'plugin.json')
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { dependencies?: string[] }
+  manifest.dependencies = (manifest.dependencies ?? []).filter((d) => d !== 'compact-handoff-answer')
+  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2))
+  return dir
+}
+
 /** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod out. */
 export async function startFlow(
   name: string,
@@ -34,7 +50,7 @@ export async function startFlow(
   const run = createRunDir(name, e2eRunRoot())
   track(run)
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
-  const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [PLUGIN_DIRS.handoff, PLUGIN_DIRS.skills]
+  const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
   const session = await startSession({ run, plugins, mock })
   track(run, session)
   const ms = await session.waitForReady({ mods: withAnswer ? [HANDOFF_MOD, ANSWER_MOD] : [HANDOFF_MOD] })
