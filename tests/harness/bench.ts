@@ -358,6 +358,7 @@ async function main(): Promise<void> {
       "The mock's summary is the handoff file's text, so both sides carry the same content. " +
       "Sizes are JSON bytes of what the mock received (body, or its messages array, the engine's role:\"system\" entries included); tokens are estimated as bytes / 4. " +
       "For `/compact-handoff` the requests before the swap are the skill's turn (its Write, then its final answer); they carry the whole conversation, as a summariser request would. " +
+      `After \`/compact-handoff\` the model still has to read the handoff file (${kb(Buffer.byteLength(handoffFileText({ focus: FOCUS })))} here) with one Read call; after \`/compact\` the engine has re-attached the files read last as synthetic Read results, which is most of its post-swap size. ` +
       `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; typing it and its Enter-to-request took ${spread(followUp, ms)} of that. ` +
       'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself.',
   )
