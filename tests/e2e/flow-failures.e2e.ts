@@ -37,42 +37,46 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
 
   it('(a) the skill ends with COMPACT-HANDOFF-FAILED', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     flow.mock.script(failedSkillTurn('nothing worth handing off yet'))
     await startRun('a-focus')
     await expectAbortToast(/the handoff skill reported failure: nothing worth handing off yet/, mark)
-    await expectConversationKept(flow, 'PROBE-A', kept)
+    await expectConversationKept(flow, 'PROBE-A', kept, start)
     kept.push('PROBE-A')
     console.log(`e2e failures: (a) ${Date.now() - t0} ms`)
   })
 
   it('(b) the skill names a file it never wrote', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'never-written' }, skipHandoffWrite: true })
     flow.mock.script(...turn.replies)
     await startRun('b-focus')
     await expectAbortToast(new RegExp(`${turn.handoffPath.replace(/[.]/g, '\\.')} does not exist`), mark)
-    await expectConversationKept(flow, 'PROBE-B', kept)
+    await expectConversationKept(flow, 'PROBE-B', kept, start)
     kept.push('PROBE-B')
     console.log(`e2e failures: (b) ${Date.now() - t0} ms`)
   })
 
   it('(c) the handoff lacks required sections', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     const doc = { slug: 'no-next-step' }
     const turn = skillTurn({ proj: flow.run.proj, doc, handoffText: handoffFileText(doc, { omit: ['Next step', 'Verify'] }) })
     flow.mock.script(...turn.replies)
     await startRun('c-focus')
     await expectAbortToast(/missing section "## Next step"/, mark)
-    await expectConversationKept(flow, 'PROBE-C', kept)
+    await expectConversationKept(flow, 'PROBE-C', kept, start)
     kept.push('PROBE-C')
     console.log(`e2e failures: (c) ${Date.now() - t0} ms`)
   })
 
   it('(d) /compact-handoff cancel while the skill turn runs', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'cancelled-run' } })
     turn.replies[0] = { ...turn.replies[0], delayMs: SLOW_MS }
     flow.mock.script(...turn.replies)
@@ -83,7 +87,7 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
     // The held reply then completes the skill's turn with a READY sentinel: it must not swap.
     await flow.session.waitForScreen(/COMPACT-HANDOFF-READY/, 30_000)
     await turnSettled(flow.session, mark)
-    await expectConversationKept(flow, 'PROBE-D', kept)
+    await expectConversationKept(flow, 'PROBE-D', kept, start)
     kept.push('PROBE-D')
     expect(flow.session.toasts(mark).filter((t) => t.mod === 'compact-handoff')).toEqual([])
     console.log(`e2e failures: (d) ${Date.now() - t0} ms`)
@@ -91,6 +95,7 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
 
   it('(e) Escape interrupts the skill turn', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'interrupted-run' } })
     turn.replies[0] = { ...turn.replies[0], delayMs: 30_000 }
     flow.mock.script(...turn.replies)
@@ -98,13 +103,14 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
     const mark = flow.session.logMark()
     flow.session.pressKeys('Escape')
     await expectAbortToast(/the handoff turn was interrupted/, mark)
-    await expectConversationKept(flow, 'PROBE-E', kept)
+    await expectConversationKept(flow, 'PROBE-E', kept, start)
     kept.push('PROBE-E')
     console.log(`e2e failures: (e) ${Date.now() - t0} ms`)
   })
 
   it('a second /compact-handoff while one is under way is refused', async () => {
     const t0 = Date.now()
+    const start = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'second-run' } })
     turn.replies[0] = { ...turn.replies[0], delayMs: SLOW_MS }
     flow.mock.script(...turn.replies)

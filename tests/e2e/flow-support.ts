@@ -96,9 +96,10 @@ export async function turnSettled(session: Session, since: number, timeoutMs = 2
 export async function ordinaryTurn(flow: Flow, tag: string, extra: { inputTokens?: number } = {}): Promise<MockRequest> {
   const { mock, session } = flow
   mock.script({ when: `ask ${tag}`, text: `REPLY-${tag}`, ...extra })
-  const mark = session.logMark()
   await session.type(`ask ${tag}`)
   const request = await mock.waitForRequest((r) => r.lastUserText.includes(`ask ${tag}`), 30_000)
+  // Marked once the request is out, so an earlier turn's hook settling late is not taken for this one's.
+  const mark = session.logMark()
   await session.waitForScreen(new RegExp(`REPLY-${tag}`), 30_000)
   await turnSettled(session, mark)
   return request
@@ -109,13 +110,15 @@ export function requestAfter(mock: MockApi, afterSeq: number, text: string, time
   return mock.waitForRequest((r) => r.seq > afterSeq && r.lastUserText.includes(text), timeoutMs)
 }
 
-/** Checks that a later typed prompt still carries every earlier tag: the conversation was not replaced. */
-export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[]): Promise<void> {
+/** Checks that a later typed prompt still carries every earlier tag and that the mod
+ * asked for no compaction since `since`: the conversation was not replaced. */
+export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[], since: number): Promise<void> {
   const request = await ordinaryTurn(flow, probe)
   const text = messagesText(request)
   const missing = earlierTags.filter((tag) => !text.includes(`REPLY-${tag}`))
   expect(missing, `earlier turns missing from request ${request.seq} (the conversation was replaced)`).toEqual([])
   expect(flow.mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+  expect(flow.session.debugLog().slice(since), 'no compaction was asked for').not.toMatch(/\$\.session\.compact \(compact-handoff\)/)
 }
 
 export { pollUntil }
