@@ -8,7 +8,8 @@ export const PLAN_COMMAND = 'compact-handoffplan'
 export const GO_COMMAND = 'compact-handoff-go'
 
 export type Intent =
-  | { kind: 'start'; mode: Mode; focus: string }
+  | { kind: 'start'; mode: Mode; focus: string; apply: 'now' | 'review' }
+  | { kind: 'apply' }
   | { kind: 'cancel' }
   | { kind: 'status' }
 
@@ -17,5 +18,9 @@ export function intentOf(command: string, args: string): Intent {
   // Either command takes the control words: "/compact-handoffplan cancel" means cancel.
   if (focus === 'cancel') return { kind: 'cancel' }
   if (focus === 'status') return { kind: 'status' }
-  return { kind: 'start', mode: command === PLAN_COMMAND ? 'plan' : 'resume', focus }
+  if (focus === 'apply') return { kind: 'apply' }
+  const mode = command === PLAN_COMMAND ? 'plan' : 'resume'
+  const review = /^review(?:\s+|$)/.exec(focus)
+  if (review) return { kind: 'start', mode, focus: focus.slice(review[0].length), apply: 'review' }
+  return { kind: 'start', mode, focus, apply: 'now' }
 }

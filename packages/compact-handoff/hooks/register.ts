@@ -2,7 +2,10 @@
 import type { Register } from 'claude-code'
 import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
-import { answerCommand, answerGo, finishTurn, rearmNudge, recordWrite } from './run-steps.js'
+import { answerGo, finishTurn, recordWrite } from './run-steps.js'
+import { answerCommand } from './command-steps.js'
+import { rearmNudge } from './nudge-steps.js'
+import { takePrompt } from './prompt-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -13,12 +16,12 @@ export const register: Register = (on, options) => {
     await $.command.register({
       name: RESUME_COMMAND,
       description: 'Write a handoff, check it, and replace the conversation with it',
-      argumentHint: '[focus] | cancel | status',
+      argumentHint: '[review] [focus] | apply | cancel | status',
     })
     await $.command.register({
       name: PLAN_COMMAND,
       description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
-      argumentHint: '[focus]',
+      argumentHint: '[review] [focus]',
     })
     await $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true })
     return started
@@ -26,6 +29,11 @@ export const register: Register = (on, options) => {
 
   on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, nudgePercent))
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args))
+
+  on('prompt.submit', async ($, e, next) => {
+    const action = await takePrompt($, e)
+    return action === 'hold' ? { drop: 'held by compact-handoff until its swap is done' } : next(e)
+  }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
   on('tool.call', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
     const outcome = await next(e)

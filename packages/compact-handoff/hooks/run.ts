@@ -18,14 +18,19 @@ export type Run = {
   cwd: string
   /** Handoff and plan files the skill's turn wrote (successful main-loop Write/Edit). */
   files: HandoffPath[]
+  /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
+  apply: 'now' | 'review'
+  /** Prompts the person typed while the run was under way, held for the continue-prompt. */
+  held: string[]
+  /** Context use when the run started, for the swap log; null when unknown. */
+  contextPercentBefore: number | null
 }
 
 /** What the checks settled on, and what the swap will install. */
 export type Swap = {
   handoff: string
   plan?: string
-  /** The instructions for `$.session.compact`: marker line, then the stub. */
-  instructions: string
+  /** From the skill's block, or the fallback; held prompts are added when it is sent. */
   continuePrompt: string
   /** Compaction attempts refused so far. */
   refusals: number
@@ -39,6 +44,8 @@ export type Phase =
   | { kind: 'writing'; run: Run; skillCommand: string }
   /** The skill's turn ended; the sentinel and the files are being checked. */
   | { kind: 'checking'; run: Run }
+  /** Checked, and stopped for the person to review and edit the files. */
+  | { kind: 'reviewed'; run: Run; swap: Swap }
   /** Checked; the go-command is queued and the compaction is being applied. */
   | { kind: 'swapping'; run: Run; swap: Swap }
 
@@ -50,6 +57,7 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
   launching: 'starting the handoff skill',
   writing: 'the handoff skill is writing',
   checking: 'checking the handoff files',
+  reviewed: 'waiting for /compact-handoff apply',
   swapping: 'replacing the conversation',
 }
 
@@ -74,6 +82,19 @@ export function withFileRecorded(phase: Phase, file: HandoffPath): Phase {
   const isKnown = phase.run.files.some((f) => f.relPath === file.relPath)
   if (isKnown) return phase
   return { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } }
+}
+
+/** Whether a prompt the person types now must be held rather than run: from the
+ * start of a run until its continue-prompt is sent, a prompt would be answered
+ * and then erased by the swap (seen live in 2.1.332). A reviewed run waits for
+ * the person, who may talk to Claude meanwhile. */
+export function isHoldingPrompts(phase: Phase): boolean {
+  return phase.kind !== 'idle' && phase.kind !== 'reviewed'
+}
+
+export function withHeld(phase: Phase, text: string): Phase {
+  if (phase.kind === 'idle') return phase
+  return { ...phase, run: { ...phase.run, held: [...phase.run.held, text] } }
 }
 
 export function withRefusal(phase: Phase): Phase {

@@ -1,7 +1,21 @@
 // The text of /compact-handoff status.
 import { STAGE_TEXT, type Phase } from './run.js'
 
-export type StatusFacts = { phase: Phase; nowMs: number; contextPercent: number | undefined; nudgePercent: number }
+export type StatusFacts = {
+  phase: Phase
+  nowMs: number
+  contextPercent: number | undefined
+  nudgePercent: number
+  words: { count: number; chars: number }
+  /** Newest swap-log lines, oldest first. */
+  recentLog: readonly string[]
+}
+
+function tailOf(facts: StatusFacts): string[] {
+  const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
+  if (facts.recentLog.length > 0) lines.push('Recent runs:', ...facts.recentLog.map((l) => `  ${l}`))
+  return lines
+}
 
 function durationText(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000))
@@ -11,13 +25,15 @@ function durationText(ms: number): string {
 export function statusTextOf(facts: StatusFacts): string {
   const { phase } = facts
   const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%`
-  if (phase.kind === 'idle') return `No handoff run under way; ${context}.`
+  if (phase.kind === 'idle') return [`No handoff run under way; ${context}.`, ...tailOf(facts)].join('\n')
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')
   return [
     `Run ${phase.kind} (${STAGE_TEXT[phase.kind]}), ${run.mode} mode${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
     `Files recorded: ${files}.`,
+    `Messages typed during the run, held until the swap: ${run.held.length}.`,
     `${context[0]?.toUpperCase()}${context.slice(1)}.`,
-    'Cancel with /compact-handoff cancel.',
+    ...tailOf(facts),
+    phase.kind === 'reviewed' ? 'Apply with /compact-handoff apply, or drop it with /compact-handoff cancel.' : 'Cancel with /compact-handoff cancel.',
   ].join('\n')
 }

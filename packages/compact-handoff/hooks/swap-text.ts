@@ -1,15 +1,24 @@
 // The texts a swap installs: the stub that replaces the conversation (carried
 // to the answer mod behind the marker line) and the fallback continue-prompt.
 import { MARKER, type Mode } from './protocol.js'
+import { userWordsSectionOf, type UserWords } from './user-words.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
-export function stubOf(files: SwapFiles): string {
+/** The newest swap of this session; compact-handoff-answer points an engine
+ * summary at its handoff. */
+export type LastSwap = { kind: 'none' } | ({ kind: 'swapped' } & SwapFiles)
+
+export const NO_SWAP: LastSwap = { kind: 'none' }
+
+export function stubOf(files: SwapFiles, words: UserWords): string {
   const lines = [
     'The earlier conversation was replaced here by compact-handoff, right after the handoff skill wrote a full handoff of the session.',
     `Handoff file: ${files.handoff}`,
   ]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
+  const wordsSection = userWordsSectionOf(words)
+  if (wordsSection !== undefined) lines.push('', wordsSection, '')
   lines.push('Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }
@@ -32,4 +41,16 @@ export function fallbackContinuePromptOf(mode: Mode, files: SwapFiles): string {
     `The handoff skill has already run; do not run it again. Read the handoff ${files.handoff} and continue from its Next step.`,
     'First check its Verify commands against the repository (the repository wins over the note), summarize in a few lines where things stand, and wait for my go-ahead before changing anything.',
   ].join(' ')
+}
+
+/** The continue-prompt with the prompts the person typed while the handoff was
+ * being written and applied, which were held back so the swap would not erase them. */
+export function continuePromptWithHeld(prompt: string, held: readonly string[]): string {
+  if (held.length === 0) return prompt
+  return [
+    prompt,
+    '',
+    'The user wrote the following while the handoff was being written and applied. It comes first if it changes the plan:',
+    ...held.map((text, i) => `[held message ${i + 1}]\n${text}`),
+  ].join('\n')
 }

@@ -112,7 +112,9 @@ describe('/compact-handoff status', () => {
   test('says when nothing runs', async ($, on) => {
     world(on)
     await startSession($)
-    expect((await typeCommand($, 'compact-handoff', 'status')).text).toBe('No handoff run under way; context unknown; nudge at 70%.')
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toBe(
+      'No handoff run under way; context unknown; nudge at 70%.\nUser messages recorded for the next stub: 0 (0 characters).',
+    )
   })
 })
 

@@ -98,6 +98,11 @@ export function world(on: On, options: WorldOptions = {}) {
       value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: realPath !== e.path, realPath },
     }
   })
+  on('fs.write', (_$, e) => {
+    files.set(e.path, { text: e.text, mtimeMs: clock.now() })
+    return { value: undefined }
+  })
+  on('session.id', () => ({ value: 'session-1' }))
   on('fs.read', (_$, e) => {
     const file = files.get(e.path)
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }

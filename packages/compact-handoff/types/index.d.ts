@@ -1,26 +1,28 @@
 // The state this mod keeps in the session ($.state). Session-scoped, so a hot
-// reload (which re-runs register and empties module variables) keeps both.
+// reload (which re-runs register and empties module variables) keeps it all.
 // The engine wants this contract self-contained (no imports), so the shapes are
-// spelled out here; hooks/run-steps.ts reads and writes them as hooks/run.ts's
-// Phase and hooks/nudge.ts's Nudge, and the mods' type-check fails if the two
-// spellings drift apart.
+// spelled out here; hooks/state.ts reads and writes them as the hooks' own
+// types (run.ts Phase, nudge.ts Nudge, user-words.ts UserWords, swap-text.ts
+// LastSwap), and the mods' type-check fails if the two spellings drift apart.
+// compact-handoff-answer declares its own read-only view of run, words and lastSwap.
 
 declare module 'claude-code' {
   interface PluginState {
     'compact-handoff': {
-      /** The handoff run under way, or idle (hooks/run.ts Phase). */
-      run:
-        | { kind: 'idle' }
-        | { kind: 'launching'; run: CompactHandoffRun }
-        | { kind: 'writing'; run: CompactHandoffRun; skillCommand: string }
-        | { kind: 'checking'; run: CompactHandoffRun }
-        | {
-            kind: 'swapping'
-            run: CompactHandoffRun
-            swap: { handoff: string; plan?: string; instructions: string; continuePrompt: string; refusals: number }
-          }
-      /** Whether this context window was already nudged (hooks/nudge.ts Nudge). */
-      nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
+    /** The handoff run under way, or idle (hooks/run.ts Phase). */
+    run:
+      | { kind: 'idle' }
+      | { kind: 'launching'; run: CompactHandoffRun }
+      | { kind: 'writing'; run: CompactHandoffRun; skillCommand: string }
+      | { kind: 'checking'; run: CompactHandoffRun }
+      | { kind: 'reviewed'; run: CompactHandoffRun; swap: CompactHandoffSwap }
+      | { kind: 'swapping'; run: CompactHandoffRun; swap: CompactHandoffSwap }
+    /** Whether this context window was already nudged (hooks/nudge.ts Nudge). */
+    nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
+    /** The person's own prompts, bounded (hooks/user-words.ts UserWords). */
+    words: { messages: string[]; dropped: number }
+    /** The newest swap of this session (hooks/swap-text.ts LastSwap). */
+    lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
     }
   }
 
@@ -32,5 +34,11 @@ declare module 'claude-code' {
     startedAtMs: number
     cwd: string
     files: { kind: 'handoff' | 'plan'; relPath: string }[]
+    apply: 'now' | 'review'
+    held: string[]
+    contextPercentBefore: number | null
   }
+
+  /** hooks/run.ts Swap. */
+  type CompactHandoffSwap = { handoff: string; plan?: string; continuePrompt: string; refusals: number }
 }

@@ -1,0 +1,42 @@
+// Writes the swap log (swap-log.ts decides its lines). A log that cannot be
+// written costs the run nothing: it is a record, not a step of the swap.
+import type { EngineInterface } from 'claude-code'
+import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type Outcome } from './swap-log.js'
+import type { Run } from './run.js'
+
+type $ = EngineInterface
+
+function inProject(run: Run, relPath: string): string {
+  return `${run.cwd.replace(/[\\/]+$/, '')}/${relPath}`
+}
+
+export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
+  try {
+    const sized = []
+    for (const path of files) {
+      const stat = await $.fs.stat(inProject(run, path)).catch(() => undefined)
+      sized.push({ path, bytes: stat?.size ?? 0 })
+    }
+    const logPath = inProject(run, SWAP_LOG_PATH)
+    const existing = await $.fs.read(logPath).catch(() => '')
+    const entry = {
+      time: new Date(await $.clock.now()).toISOString(),
+      sessionId: await $.session.id(),
+      mode: run.mode,
+      trigger: run.apply === 'review' ? ('apply' as const) : ('command' as const),
+      files: sized,
+      contextPercentBefore: run.contextPercentBefore,
+      outcome,
+      ...(reason !== undefined ? { reason } : {}),
+      messagesHeld: run.held.length,
+    }
+    await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', entry))
+  } catch (error) {
+    $.ui.log(`compact-handoff: could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+  }
+}
+
+export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
+  const text = await $.fs.read(`${cwd.replace(/[\\/]+$/, '')}/${SWAP_LOG_PATH}`).catch(() => '')
+  return recentLogLinesOf(typeof text === 'string' ? text : '', count)
+}

@@ -1,0 +1,46 @@
+// One JSON line per swap or abort in the project's .claude/handoffs/, so a
+// person can see afterwards what each run did. Bounded: the oldest lines go.
+import type { Mode } from './protocol.js'
+
+export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
+export const MAX_LOG_LINES = 1_000
+
+export type Outcome = 'swapped' | 'engine-summarized' | 'aborted'
+
+export type LogEntry = {
+  time: string
+  sessionId: string
+  mode: Mode
+  /** How the swap was asked for: straight from the command, or /compact-handoff apply after a review. */
+  trigger: 'command' | 'apply'
+  files: { path: string; bytes: number }[]
+  contextPercentBefore: number | null
+  outcome: Outcome
+  reason?: string
+  messagesHeld: number
+}
+
+/** The log's text with `entry` appended and only the newest MAX_LOG_LINES kept. */
+export function logTextWith(existing: string, entry: LogEntry): string {
+  const lines = existing.split('\n').filter((line) => line.trim() !== '')
+  lines.push(JSON.stringify(entry))
+  return `${lines.slice(-MAX_LOG_LINES).join('\n')}\n`
+}
+
+/** One line per recent entry, newest last, for /compact-handoff status. Lines
+ * that are not entries (a hand edit) are skipped. */
+export function recentLogLinesOf(text: string, count: number): string[] {
+  const out: string[] = []
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const e = JSON.parse(line) as Partial<LogEntry>
+      if (typeof e.time !== 'string' || typeof e.outcome !== 'string') continue
+      const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
+      out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
+    } catch {
+      continue
+    }
+  }
+  return out.slice(-count)
+}
