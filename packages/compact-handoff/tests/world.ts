@@ -152,6 +152,11 @@ export function skillWrite($: Engine, relPath: string, content: string, agentId?
   return $.tool.call({ tool: 'Write', tool_use_id: `tu-${relPath}`, file_path: `${CWD}/${relPath}`, content, ...(agentId ? { agentId } : {}) })
 }
 
+/** A prompt as the engine raises it; `kind` is where it came from. */
+export function submitPrompt($: Engine, text: string, kind: 'composer' | 'sdk' | 'bridge' | 'task-notification' = 'composer') {
+  return $.prompt.submit({ text, wait: false, origin: { kind } })
+}
+
 export function endTurn($: Engine, answer: string, reason: 'answer' | 'aborted' | 'error' = 'answer', agentId?: string) {
   return $.turn.complete({ answer, durationMs: 1200, isAborted: reason === 'aborted', turnId: 't-skill', reason, ...(agentId ? { agentId } : {}) })
 }

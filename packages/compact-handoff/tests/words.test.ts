@@ -1,0 +1,193 @@
+import { describe, expect, test } from 'claude-code/testing'
+import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, skillWrite, submitPrompt, typeCommand, world } from './world.js'
+import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+
+const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
+
+function logEntries(w: ReturnType<typeof world>): Record<string, unknown>[] {
+  return (w.files.get(LOG)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+}
+
+async function swapOnce($: Parameters<typeof startSession>[0], w: ReturnType<typeof world>) {
+  await typeAndLaunch($, w, 'compact-handoff', '')
+  w.writeFile(HANDOFF, handoffText())
+  await skillWrite($, HANDOFF, handoffText())
+  await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+}
+
+describe("the user's own words", () => {
+  test('are recorded from the prompt box, the SDK and remote control, and carried verbatim in the stub', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await submitPrompt($, 'Rewrite the parser; never touch parse() signatures.')
+    await submitPrompt($, 'Also keep the old error codes.', 'sdk')
+    await submitPrompt($, 'From my phone: ship it today.', 'bridge')
+    await submitPrompt($, 'Background task finished.', 'task-notification')
+    await swapOnce($, w)
+    const stub = w.seen.compactions[0]?.instructions ?? ''
+    expect(stub).toContain("They are the user's exact words and win over anything else")
+    expect(stub).toContain('[user message 1]\nRewrite the parser; never touch parse() signatures.')
+    expect(stub).toContain('[user message 2]\nAlso keep the old error codes.')
+    expect(stub).toContain('[user message 3]\nFrom my phone: ship it today.')
+    expect(stub, 'a task notification is not the user typing').not.toContain('Background task finished.')
+  })
+
+  test('survive a swap: the next stub still holds the first request', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await submitPrompt($, 'The first request: make the parser fast.')
+    await swapOnce($, w)
+    await submitPrompt($, 'After the swap: now add tests.')
+    await swapOnce($, w)
+    const second = w.seen.compactions[1]?.instructions ?? ''
+    expect(second).toContain('[user message 1]\nThe first request: make the parser fast.')
+    expect(second).toContain('[user message 2]\nAfter the swap: now add tests.')
+  })
+
+  test('are counted in /compact-handoff status', async ($, on) => {
+    world(on)
+    await startSession($)
+    await submitPrompt($, 'twelve chars')
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).toContain('User messages recorded for the next stub: 1 (12 characters).')
+  })
+})
+
+describe('a message typed while a run is under way', () => {
+  test('is held, not run, and delivered after the continue-prompt', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    const held = await submitPrompt($, 'Actually, rename the module first.')
+    expect(held, 'the engine never runs it now').toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    expect(w.seen.toasts).toEqual([expect.stringContaining('your message is held and will be delivered right after it')])
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    const sent = w.seen.submits.filter((s) => s.asUser)
+    expect(sent.length).toBe(1)
+    expect(sent[0]?.text).toMatch(/^Go on\.\n\nThe user wrote the following while the handoff was being written and applied\. It comes first if it changes the plan:\n\[held message 1\]\nActually, rename the module first\.$/)
+  })
+
+  test('goes back to the prompt box when the run aborts', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await submitPrompt($, 'one')
+    await submitPrompt($, 'two')
+    await finishSkill($, w, 'COMPACT-HANDOFF-FAILED: nothing to hand off')
+    expect(w.seen.fills).toEqual(['one\n\ntwo'])
+    expect(w.seen.toasts.at(-1)).toContain('Your 2 held message(s) are back in the prompt box.')
+  })
+
+  test('goes back to the prompt box when the run is cancelled', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await submitPrompt($, 'keep me')
+    const cancelled = await typeCommand($, 'compact-handoff', 'cancel')
+    expect(cancelled.text).toBe('Handoff run cancelled. The conversation is unchanged. Your 1 held message(s) are back in the prompt box.')
+    expect(w.seen.fills).toEqual(['keep me'])
+  })
+
+  test('is not held when it is a slash command or comes from a plugin', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    const fromPlugin = await $.prompt.submit({ text: 'from a plugin', wait: false, origin: { kind: 'plugin', name: 'other' } })
+    expect(fromPlugin).toEqual({ text: 'from a plugin' })
+    const command = await $.prompt.submit({ text: '/help', wait: false, origin: { kind: 'composer' }, command: { name: 'help', args: '' } })
+    expect(command).toEqual({ text: '/help' })
+  })
+})
+
+describe('review before apply', () => {
+  test('stops after the checks, shows the stub and continue-prompt, and swaps on apply', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    const started = await typeAndLaunch($, w, 'compact-handoff', 'review the parser')
+    expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoff', args: 'compact-mode the parser' }])
+    expect(started.text).toContain('you review them before anything is replaced')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    expect(w.seen.compactAttempts, 'nothing replaced before apply').toBe(0)
+    const review = w.seen.logs.at(-1) ?? ''
+    expect(review).toContain(`Files: ${HANDOFF}`)
+    expect(review).toContain(`Handoff file: ${HANDOFF}`)
+    expect(review).toContain('Go on.')
+    expect(review).toContain('/compact-handoff apply')
+
+    const applied = await typeCommand($, 'compact-handoff', 'apply')
+    expect(applied.text).toBe('Files check out; replacing the conversation now.')
+    await w.clock.advance(100)
+    await w.clock.settle()
+    expect(w.seen.compactions.length).toBe(1)
+    expect(w.seen.submits.filter((s) => s.asUser)).toEqual([{ text: 'Go on.', asUser: true }])
+  })
+
+  test('a plan review run that wrote no plan aborts before the review', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoffplan', 'review')
+    expect(w.seen.commandRuns[0]?.args).toBe('compact-mode')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
+    expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('plan mode, but no plan file was written')])
+  })
+
+  test('apply refuses an edited handoff that lost a section, and cancel drops the reviewed run', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', 'review')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, readyAnswer([HANDOFF]))
+    w.writeFile(HANDOFF, handoffText().replace(/## Decisions\n[^\n]*\n/, ''))
+    const applied = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
+    expect(applied).toContain('Not applied; the conversation is unchanged.')
+    expect(applied).toContain('missing section "## Decisions"')
+    await w.clock.advance(1000)
+    expect(w.seen.compactAttempts).toBe(0)
+    expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toBe('Handoff run cancelled. The conversation is unchanged.')
+    expect((await typeCommand($, 'compact-handoff', 'apply')).text).toContain('Nothing to apply')
+  })
+
+  test('a reviewed run goes stale after 30 minutes like any other', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', 'review')
+    w.writeFile(HANDOFF, handoffText())
+    await skillWrite($, HANDOFF, handoffText())
+    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await w.clock.advance(31 * 60_000)
+    const next = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
+    expect(next).toContain('was stale and has been cleared')
+    expect(next).toContain('Nothing to apply')
+  })
+})
+
+describe('the swap log', () => {
+  test('gets one line per outcome: swapped, engine summarized, aborted', async ($, on) => {
+    const w = world(on, { contextPercent: 81 })
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await finishSkill($, w, 'COMPACT-HANDOFF-FAILED: not enough to say')
+    await swapOnce($, w)
+    const entries = logEntries(w)
+    expect(entries.map((e) => e.outcome)).toEqual(['aborted', 'engine-summarized'])
+    expect(entries[0]).toMatchObject({ mode: 'resume', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
+    expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).toContain('Recent runs:')
+    expect(status).toMatch(/resume engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
+  })
+
+  test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await swapOnce($, w)
+    expect(logEntries(w).map((e) => e.outcome)).toEqual(['swapped'])
+  })
+})
