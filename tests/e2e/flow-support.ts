@@ -77,11 +77,32 @@ export function userBlocks(request: MockRequest): string[] {
     )
 }
 
+const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
+
+/**
+ * Checks that the earlier exchanges of `tags` (typed `ask <tag>`, answered `REPLY-<tag>`)
+ * are gone from a request: no answer survives anywhere, and the user's words survive only
+ * inside the stub, which carries them verbatim on purpose.
+ */
+export function expectTurnsGone(request: MockRequest, tags: readonly string[], alsoGone: readonly string[] = []): void {
+  const withoutStub = JSON.stringify(
+    (request.body?.messages ?? []).map((m) =>
+      Array.isArray(m.content) ? { ...m, content: m.content.filter((b: { text?: unknown }) => !(typeof b.text === 'string' && b.text.startsWith(STUB_START))) } : m,
+    ),
+  )
+  const all = messagesText(request)
+  for (const tag of tags) {
+    expect(all, `the answer REPLY-${tag} is gone`).not.toContain(`REPLY-${tag}`)
+    expect(withoutStub, `"ask ${tag}" survives only inside the stub`).not.toContain(`ask ${tag}`)
+  }
+  for (const text of alsoGone) expect(all, `"${text}" is gone`).not.toContain(text)
+}
+
 /** Checks the request after a swap: the stub naming `files`, then the continue-prompt as the last user block. */
 export function expectSwapped(request: MockRequest, continuePrompt: string, stubLines: readonly string[]): void {
   const blocks = userBlocks(request)
   expect(blocks.at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(continuePrompt)
-  const stub = blocks.find((b) => b.startsWith('The earlier conversation was replaced here by compact-handoff'))
+  const stub = blocks.find((b) => b.startsWith(STUB_START))
   expect(stub, 'the stub is a user block').toBeDefined()
   for (const line of stubLines) expect(stub).toContain(line)
   expect(blocks.indexOf(stub!)).toBeLessThan(blocks.length - 1)
