@@ -62,12 +62,17 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => T |
 /**
  * Ready as Session.waitForReady defines it (prompt box drawn, and every mod's
  * `session.start` hook settled, or loaded when it has none), polled every 20 ms instead
- * of 100 ms. Resolves with performance.now() at the moment it was seen.
+ * of 100 ms. Resolves with performance.now() when the prompt box was first seen and when
+ * the whole was.
  */
-export async function readyAt(session: Session, timeoutMs = 45_000): Promise<number> {
+export async function readyAt(session: Session, timeoutMs = 45_000): Promise<{ box: number; ready: number }> {
   const mods = session.modIds.map((id) => ({ id, loaded: new RegExp(`hooks module ${escapeRe(id)} loaded .*; events: (.*)$`, 'm') }))
-  return until('the session to be ready', timeoutMs, () => {
-    if (!PROMPT_RE.test(session.screen())) return undefined
+  let box: number | undefined
+  const ready = await until('the session to be ready', timeoutMs, () => {
+    if (box === undefined) {
+      if (!PROMPT_RE.test(session.screen())) return undefined
+      box = performance.now()
+    }
     const log = mods.length > 0 ? session.debugLog() : ''
     for (const mod of mods) {
       const loaded = mod.loaded.exec(log)
@@ -77,6 +82,7 @@ export async function readyAt(session: Session, timeoutMs = 45_000): Promise<num
     }
     return performance.now()
   })
+  return { box: box ?? ready, ready }
 }
 
 function escapeRe(s: string): string {
