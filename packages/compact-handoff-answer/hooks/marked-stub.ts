@@ -1,6 +1,6 @@
 // Decides whether a compaction is compact-handoff's own and, if so, what the
 // conversation becomes. Pure and free of 'claude-code' so vitest can load it
-// under Node; register.ts applies the answer.
+// under Node; route.ts routes on it and register.ts applies the answer.
 import { MARKER } from './marker.js'
 
 /** The parts of a `session.compact` input the decision reads. */

@@ -1,0 +1,24 @@
+// Reads compact-handoff's session state (declared as a read-only view in
+// ../types/index.d.ts). Any plugin reads any value; compact-handoff alone writes
+// these. The engine lists what a module reads by scanning each read for an atom
+// declared in the same file, so every state access lives here.
+import { atom, read, type EngineInterface } from 'claude-code'
+import type { RunView } from './route.js'
+import type { PartnerView } from './foreign-instructions.js'
+
+type $ = EngineInterface
+
+// The initials stand in when compact-handoff never wrote a key (not installed,
+// or nothing happened yet): no run, no words, no swap.
+const runAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, { kind: 'idle' })
+const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, { messages: [], dropped: 0 })
+const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, { kind: 'none' })
+
+export function readRun($: $): Promise<RunView> {
+  return read($, runAtom)
+}
+
+export async function readPartnerView($: $): Promise<PartnerView> {
+  const [words, lastSwap] = await Promise.all([read($, wordsAtom), read($, lastSwapAtom)])
+  return { words, lastSwap }
+}

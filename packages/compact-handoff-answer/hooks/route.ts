@@ -1,0 +1,44 @@
+// Decides what this mod does with a compaction, before any state is read.
+// Pure and free of 'claude-code' so vitest can load it under Node; register.ts
+// applies the route.
+import { stubOf, type CompactionFacts } from './marked-stub.js'
+
+export type Route =
+  /** compact-handoff's marked compaction: the stub replaces the conversation. */
+  | { kind: 'answer'; stub: string }
+  /** The main loop's ahead-of-time summary: vetoed while a run is pending. */
+  | { kind: 'precompute' }
+  /** The engine summarises the main loop (/compact or the threshold): the
+   * handoff pointer and the person's words go into its instructions. */
+  | { kind: 'summary' }
+  /** Everything else (a subagent's, another plugin's) goes on untouched. */
+  | { kind: 'pass' }
+
+export function routeOf(facts: CompactionFacts): Route {
+  const stub = stubOf(facts)
+  if (stub !== undefined) return { kind: 'answer', stub }
+  // A subagent or fork compacts its own transcript: compact-handoff's run and
+  // the person's words belong to the main loop.
+  if (facts.agentId !== undefined) return { kind: 'pass' }
+  if (facts.trigger === 'precompute') return { kind: 'precompute' }
+  if (facts.trigger === 'manual' || facts.trigger === 'auto') return { kind: 'summary' }
+  return { kind: 'pass' }
+}
+
+/** compact-handoff's run phase as this mod reads it: any kind but 'idle' is a
+ * run under way. */
+export type RunView = { kind: string }
+
+/**
+ * Why a precompute is vetoed, or undefined to let it run.
+ *
+ * A run ends in a swap that replaces the whole conversation, so a summary
+ * computed ahead of time now would describe a conversation that is gone, and
+ * the engine could install it at the next compaction. Any kind but 'idle'
+ * counts, a kind compact-handoff adds later included: a vetoed precompute only
+ * costs the engine doing the work when it actually compacts.
+ */
+export function precomputeSkipOf(run: RunView): string | undefined {
+  if (run.kind === 'idle') return undefined
+  return `compact-handoff run pending (${run.kind}): a summary computed now would be stale once the handoff swaps in`
+}

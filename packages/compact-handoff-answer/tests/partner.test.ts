@@ -1,0 +1,180 @@
+// The main loop's other compactions, around compact-handoff's runs: this mod
+// reads compact-handoff's state to veto a precompute while a run is pending and
+// to tell the engine's summariser where the handoff is and what the person wrote.
+import { describe, expect, test, type Engine } from 'claude-code/testing'
+import type { On, PluginState, SessionCompactInput, SessionMessage } from 'claude-code'
+import { MARKER } from '../hooks/marker.js'
+
+type PartnerState = Partial<PluginState['compact-handoff']>
+
+const TRANSCRIPT: SessionMessage[] = [
+  { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
+  { role: 'assistant', text: 'Found the race.', toolUses: [] },
+]
+
+const ENGINE_SUMMARY: SessionMessage = { role: 'user', text: 'summary written by the engine', toolUses: [] }
+
+const HANDOFF = 'plans/handoffs/HANDOFF_upload-race_2026-11-29.md'
+const PLAN = 'plans/handoffs/PLAN_upload-race_2026-11-29.md'
+const FIRST_REQUEST = 'Fix the flaky upload test.\nDo not touch the retry logic.'
+const LATEST_REQUEST = 'Also keep the log format as it is.'
+
+/** Stands in for compact-handoff, the owner of the state this mod reads: only
+ * the owner may write it, so the test asks it to, through `/partner-state
+ * <json>`. Self-contained, as the kit requires of an inline plugin. */
+const PARTNER = {
+  name: 'compact-handoff',
+  register(on: On) {
+    on('command.run', { command: 'partner-state' }, async ($, e) => {
+      const state = JSON.parse(e.args) as PartnerState
+      if (state.run !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'run' } as const, state.run)
+      if (state.words !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'words' } as const, state.words)
+      if (state.lastSwap !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'lastSwap' } as const, state.lastSwap)
+      return { text: 'written' }
+    })
+  },
+}
+
+/** Stands in for core beneath every plugin: records each compaction that
+ * reaches it and answers with a summary the mod never produces. */
+function engine(on: On): { reached: SessionCompactInput[] } {
+  const reached: SessionCompactInput[] = []
+  on('session.compact', (_$, e) => {
+    reached.push(e)
+    return { messages: [ENGINE_SUMMARY] }
+  })
+  return { reached }
+}
+
+async function partnerWrites($: Engine, state: PartnerState): Promise<void> {
+  const answer = await $.command.run({
+    command: 'partner-state',
+    args: JSON.stringify(state),
+    origin: { kind: 'composer' },
+    presentation: { isFullscreen: false, columns: 80 },
+  })
+  expect(answer.text, 'the stand-in must have written the state').toBe('written')
+}
+
+const PENDING_KINDS = ['launching', 'writing', 'checking', 'reviewed', 'swapping']
+
+describe('a precompute of the main loop', () => {
+  for (const kind of PENDING_KINDS) {
+    test(`is skipped while a compact-handoff run is ${kind}`, { plugins: [PARTNER] }, async ($, on) => {
+      const core = engine(on)
+      await partnerWrites($, { run: { kind } })
+      const result = await $.session.compact({ trigger: 'precompute', messages: TRANSCRIPT })
+      expect(result.skip, 'a stale precomputed summary must not be computed').toContain(kind)
+      expect(core.reached.length, 'nothing may be summarised ahead of the swap').toBe(0)
+    })
+  }
+
+  test('goes on to the engine unchanged once the run is idle', { plugins: [PARTNER] }, async ($, on) => {
+    const core = engine(on)
+    await partnerWrites($, { run: { kind: 'idle' } })
+    const input: SessionCompactInput = { trigger: 'precompute', messages: TRANSCRIPT }
+    const result = await $.session.compact(input)
+    expect(result).toEqual({ messages: [ENGINE_SUMMARY] })
+    expect(core.reached).toEqual([input])
+  })
+
+  test('goes on to the engine unchanged when compact-handoff never wrote its state', async ($, on) => {
+    const core = engine(on)
+    const input: SessionCompactInput = { trigger: 'precompute', messages: TRANSCRIPT }
+    const result = await $.session.compact(input)
+    expect(result).toEqual({ messages: [ENGINE_SUMMARY] })
+    expect(core.reached).toEqual([input])
+  })
+
+  test("of a subagent is untouched even while a run is pending", { plugins: [PARTNER] }, async ($, on) => {
+    const core = engine(on)
+    await partnerWrites($, { run: { kind: 'writing' } })
+    const input: SessionCompactInput = { trigger: 'precompute', agentId: 'agent-1', messages: TRANSCRIPT }
+    await $.session.compact(input)
+    expect(core.reached).toEqual([input])
+  })
+})
+
+const SWAPPED_WITH_PLAN: PartnerState = {
+  lastSwap: { kind: 'swapped', handoff: HANDOFF, plan: PLAN },
+  words: { messages: [FIRST_REQUEST, LATEST_REQUEST], dropped: 3 },
+}
+
+/** Runs one compaction after the stand-in wrote `state` and returns the one
+ * that reached the engine. */
+async function reachingEngine($: Engine, on: On, state: PartnerState, input: SessionCompactInput) {
+  const core = engine(on)
+  await partnerWrites($, state)
+  const result = await $.session.compact(input)
+  expect(result, "the engine's own summary must come back").toEqual({ messages: [ENGINE_SUMMARY] })
+  expect(core.reached.length, 'the engine must run the compaction').toBe(1)
+  return core.reached[0]!
+}
+
+describe('a manual or automatic compaction of the main loop', () => {
+  test("reaches the engine with the person's instructions first, then the handoff and their words", { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'manual', instructions: 'keep the plan', messages: TRANSCRIPT }
+    const reached = await reachingEngine($, on, SWAPPED_WITH_PLAN, input)
+    expect(reached, 'only the instructions may change').toEqual({ ...input, instructions: expect.any(String) })
+    const text = reached.instructions!
+    expect(text.startsWith('keep the plan\n\n'), 'the person leads').toBe(true)
+    expect(text).toContain(`Handoff file: ${HANDOFF}`)
+    expect(text).toContain(`Plan file: ${PLAN}`)
+    const first = text.indexOf(`[user message 1]\n${FIRST_REQUEST}\n`)
+    const latest = text.indexOf(`[user message 2]\n${LATEST_REQUEST}`)
+    expect(first, 'the first request, verbatim').toBeGreaterThan(0)
+    expect(latest, 'the latest request, verbatim and after the first').toBeGreaterThan(first)
+    expect(text).toContain('[3 earlier message(s) after this one were dropped')
+  })
+
+  test('reaches the engine with the additions alone when the person gave no instructions', { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'auto', messages: TRANSCRIPT }
+    const reached = await reachingEngine($, on, SWAPPED_WITH_PLAN, input)
+    expect(reached).toEqual({ ...input, instructions: expect.any(String) })
+    expect(reached.instructions).toContain(`Handoff file: ${HANDOFF}`)
+    expect(reached.instructions).toContain(LATEST_REQUEST)
+  })
+
+  test('gets the words alone before any swap, and no dropped note when none were dropped', { plugins: [PARTNER] }, async ($, on) => {
+    const state: PartnerState = { lastSwap: { kind: 'none' }, words: { messages: [FIRST_REQUEST], dropped: 0 } }
+    const reached = await reachingEngine($, on, state, { trigger: 'auto', messages: TRANSCRIPT })
+    expect(reached.instructions).toContain(FIRST_REQUEST)
+    expect(reached.instructions).not.toContain('Handoff file:')
+    expect(reached.instructions).not.toContain('dropped')
+  })
+
+  test('gets the handoff alone, without a plan line, when no words were recorded', { plugins: [PARTNER] }, async ($, on) => {
+    const state: PartnerState = { lastSwap: { kind: 'swapped', handoff: HANDOFF }, words: { messages: [], dropped: 0 } }
+    const reached = await reachingEngine($, on, state, { trigger: 'manual', instructions: 'be brief', messages: TRANSCRIPT })
+    expect(reached.instructions).toContain(`Handoff file: ${HANDOFF}`)
+    expect(reached.instructions).not.toContain('Plan file:')
+    expect(reached.instructions).not.toContain('[user message')
+  })
+
+  test('reaches the engine unchanged when there is nothing to add', { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'manual', instructions: 'keep the plan', messages: TRANSCRIPT }
+    const reached = await reachingEngine($, on, { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 } }, input)
+    expect(reached).toEqual(input)
+  })
+})
+
+describe('with compact-handoff state present', () => {
+  test("a subagent's manual compaction is untouched", { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'manual', agentId: 'agent-1', instructions: 'keep the plan', messages: TRANSCRIPT }
+    expect(await reachingEngine($, on, SWAPPED_WITH_PLAN, input)).toEqual(input)
+  })
+
+  test("another plugin's unmarked compaction is untouched", { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'plugin', instructions: 'keep the plan', messages: TRANSCRIPT }
+    expect(await reachingEngine($, on, SWAPPED_WITH_PLAN, input)).toEqual(input)
+  })
+
+  test('our marked compaction is still answered with the stub alone while the run swaps', { plugins: [PARTNER] }, async ($, on) => {
+    const core = engine(on)
+    await partnerWrites($, { ...SWAPPED_WITH_PLAN, run: { kind: 'swapping' } })
+    const stub = `Continue from ${HANDOFF}.`
+    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
+    expect(result).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
+    expect(core.reached.length, 'the summariser must not run for our own compaction').toBe(0)
+  })
+})
