@@ -13,7 +13,7 @@ const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF
 const PLAN: HandoffPath = { kind: 'plan', relPath: '.claude/handoffs/PLAN_parser_2026-11-29.md' }
 
 function runWith(files: HandoffPath[]): Run {
-  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files }
+  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files, apply: 'now', held: [], contextPercentBefore: null }
 }
 
 function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {

@@ -1,17 +1,35 @@
 // The run's state-machine helpers: which phase a timer or late hook may still
-// act on, when a run is stale, and how recorded files and refusals accumulate.
+// act on, when a run is stale, how recorded files and refusals accumulate, and
+// when a prompt the person types is held for the continue-prompt.
 import { describe, expect, test } from 'vitest'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
-import { IDLE, STALE_RUN_MS, isAt, isStale, runOf, withFileRecorded, withRefusal, type Phase, type Run, type Swap } from '../packages/compact-handoff/hooks/run.js'
+import {
+  IDLE,
+  STAGE_TEXT,
+  STALE_RUN_MS,
+  isAt,
+  isHoldingPrompts,
+  isStale,
+  runOf,
+  withFileRecorded,
+  withHeld,
+  withRefusal,
+  type Phase,
+  type Run,
+  type Stage,
+  type Swap,
+} from '../packages/compact-handoff/hooks/run.js'
 
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a.md' }
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_a.md' }
 
-function runOfId(id: string, files: HandoffPath[] = []): Run {
-  return { id, mode: 'resume', focus: '', startedAtMs: 1_000, cwd: '/srv/proj', files }
+function runOfId(id: string, files: HandoffPath[] = [], held: string[] = []): Run {
+  return { id, mode: 'resume', focus: '', startedAtMs: 1_000, cwd: '/srv/proj', files, apply: 'now', held, contextPercentBefore: 72 }
 }
 
-const SWAP: Swap = { handoff: HANDOFF.relPath, instructions: 'compact-handoff:v1\nstub', continuePrompt: 'go on', refusals: 0 }
+const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'go on', refusals: 0 }
+
+const STAGES: readonly Stage[] = ['launching', 'writing', 'checking', 'reviewed', 'swapping']
 
 type RunningPhase = Exclude<Phase, { kind: 'idle' }>
 
@@ -20,14 +38,28 @@ function phasesOf(run: Run): RunningPhase[] {
     { kind: 'launching', run },
     { kind: 'writing', run, skillCommand: 'compact-handoff-skills:handoff' },
     { kind: 'checking', run },
+    { kind: 'reviewed', run, swap: SWAP },
     { kind: 'swapping', run, swap: SWAP },
   ]
 }
 
+describe('phasesOf (this suite\'s fixture)', () => {
+  test('covers every stage once, in order', () => {
+    expect(phasesOf(runOfId('r1')).map((p) => p.kind)).toEqual(STAGES)
+    expect(Object.keys(STAGE_TEXT).sort()).toEqual([...STAGES].sort())
+  })
+})
+
+describe('STAGE_TEXT', () => {
+  test('says a reviewed run waits for /compact-handoff apply', () => {
+    expect(STAGE_TEXT.reviewed).toBe('waiting for /compact-handoff apply')
+  })
+})
+
 describe('isAt', () => {
   test('holds for the run id at its own stage and at no other', () => {
     for (const phase of phasesOf(runOfId('r1'))) {
-      for (const stage of ['launching', 'writing', 'checking', 'swapping'] as const) {
+      for (const stage of STAGES) {
         expect(isAt(phase, stage, 'r1'), `${phase.kind} asked about ${stage}`).toBe(stage === phase.kind)
       }
     }
@@ -95,10 +127,60 @@ describe('withRefusal', () => {
     expect(twice.kind === 'swapping' ? twice.swap.refusals : undefined).toBe(2)
   })
 
-  test('changes nothing in any other stage', () => {
+  test('changes nothing in any other stage, a reviewed run included', () => {
     for (const phase of [IDLE, ...phasesOf(runOfId('r1')).filter((p) => p.kind !== 'swapping')]) {
       expect(withRefusal(phase), phase.kind).toBe(phase)
     }
+  })
+})
+
+describe('isHoldingPrompts', () => {
+  test('holds from the start of a run until its continue-prompt is sent', () => {
+    for (const kind of ['launching', 'writing', 'checking', 'swapping'] as const) {
+      const phase = phasesOf(runOfId('r1')).find((p) => p.kind === kind)
+      expect(phase && isHoldingPrompts(phase), kind).toBe(true)
+    }
+  })
+
+  test('does not hold while a reviewed run waits for the person', () => {
+    const reviewed = phasesOf(runOfId('r1')).find((p) => p.kind === 'reviewed')
+    expect(reviewed && isHoldingPrompts(reviewed)).toBe(false)
+  })
+
+  test('does not hold when idle', () => {
+    expect(isHoldingPrompts(IDLE)).toBe(false)
+  })
+})
+
+describe('withHeld', () => {
+  test('appends the prompt after the ones already held, in every running stage', () => {
+    for (const phase of phasesOf(runOfId('r1', [], ['first']))) {
+      const after = withHeld(phase, 'second')
+      expect(after.kind, phase.kind).toBe(phase.kind)
+      expect(runOf(after)?.held, phase.kind).toEqual(['first', 'second'])
+    }
+  })
+
+  test('keeps the text verbatim, and a repeated text twice', () => {
+    const phase: Phase = { kind: 'writing', run: runOfId('r1'), skillCommand: 'handoff' }
+    const text = '  also: keep the /api prefix\n\n(and the tests)  '
+    expect(runOf(withHeld(withHeld(phase, text), text))?.held).toEqual([text, text])
+  })
+
+  test('changes nothing else in the phase', () => {
+    const phase: Phase = { kind: 'swapping', run: runOfId('r1', [HANDOFF]), swap: SWAP }
+    const after = withHeld(phase, 'x')
+    expect(after).toEqual({ ...phase, run: { ...phase.run, held: ['x'] } })
+  })
+
+  test('leaves the phase it was given unchanged', () => {
+    const phase: Phase = { kind: 'checking', run: runOfId('r1') }
+    withHeld(phase, 'x')
+    expect(runOf(phase)?.held).toEqual([])
+  })
+
+  test('holds nothing when idle', () => {
+    expect(withHeld(IDLE, 'x')).toBe(IDLE)
   })
 })
 

@@ -1,49 +1,82 @@
 // The text of /compact-handoff status.
 import { describe, expect, test } from 'vitest'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
-import { IDLE, type Phase, type Run } from '../packages/compact-handoff/hooks/run.js'
-import { statusTextOf } from '../packages/compact-handoff/hooks/status-report.js'
+import { IDLE, type Phase, type Run, type Swap } from '../packages/compact-handoff/hooks/run.js'
+import { statusTextOf, type StatusFacts } from '../packages/compact-handoff/hooks/status-report.js'
 
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a.md' }
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_a.md' }
 const STARTED_MS = 10_000
+const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'y', refusals: 1 }
+const NO_WORDS_LINE = 'User messages recorded for the next stub: 0 (0 characters).'
 
 function runWith(changes: Partial<Run> = {}): Run {
-  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files: [], ...changes }
+  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files: [], apply: 'now', held: [], contextPercentBefore: null, ...changes }
 }
 
 function writing(run: Run): Phase {
   return { kind: 'writing', run, skillCommand: 'compact-handoff-skills:handoff' }
 }
 
+function factsWith(changes: Partial<StatusFacts> & Pick<StatusFacts, 'phase'>): StatusFacts {
+  return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
+}
+
 describe('statusTextOf when idle', () => {
-  test('says no run is under way, with the context and the threshold', () => {
-    expect(statusTextOf({ phase: IDLE, nowMs: 0, contextPercent: 41.6, nudgePercent: 70 })).toBe('No handoff run under way; context 42%; nudge at 70%.')
+  test('says no run is under way, with the context, the threshold and the words held', () => {
+    expect(statusTextOf(factsWith({ phase: IDLE, nowMs: 0, contextPercent: 41.6, nudgePercent: 70 })).split('\n')).toEqual([
+      'No handoff run under way; context 42%; nudge at 70%.',
+      NO_WORDS_LINE,
+    ])
   })
 
   test('says the context is unknown when it is', () => {
-    expect(statusTextOf({ phase: IDLE, nowMs: 0, contextPercent: undefined, nudgePercent: 85 })).toBe(
+    expect(statusTextOf(factsWith({ phase: IDLE, contextPercent: undefined, nudgePercent: 85 })).split('\n')[0]).toBe(
       'No handoff run under way; context unknown; nudge at 85%.',
     )
+  })
+
+  test('says how many of the user\'s messages are recorded and their size', () => {
+    const text = statusTextOf(factsWith({ phase: IDLE, words: { count: 3, chars: 1_234 } }))
+    expect(text.split('\n')[1]).toBe('User messages recorded for the next stub: 3 (1234 characters).')
+  })
+
+  test('lists the recent runs, oldest first, indented under a heading', () => {
+    const recentLog = ['2026-11-29T10:00:00.000Z resume swapped: plans/handoffs/HANDOFF_a.md', '2026-11-29T11:00:00.000Z plan aborted (no handoff file was written)']
+    expect(statusTextOf(factsWith({ phase: IDLE, recentLog })).split('\n')).toEqual([
+      'No handoff run under way; context 50%; nudge at 70%.',
+      NO_WORDS_LINE,
+      'Recent runs:',
+      `  ${recentLog[0]}`,
+      `  ${recentLog[1]}`,
+    ])
+  })
+
+  test('leaves out the heading when there are no recent runs', () => {
+    expect(statusTextOf(factsWith({ phase: IDLE }))).not.toContain('Recent runs')
   })
 })
 
 describe('statusTextOf during a run', () => {
-  test('gives stage, mode, focus, elapsed time, files, context, threshold and how to cancel', () => {
-    const phase = writing(runWith({ mode: 'plan', focus: 'the parser', files: [HANDOFF, PLAN] }))
-    expect(statusTextOf({ phase, nowMs: STARTED_MS + 125_000, contextPercent: 88, nudgePercent: 70 }).split('\n')).toEqual([
+  test('gives stage, mode, focus, elapsed time, files, held messages, context, threshold, words and how to cancel', () => {
+    const phase = writing(runWith({ mode: 'plan', focus: 'the parser', files: [HANDOFF, PLAN], held: ['one', 'two'] }))
+    const facts = factsWith({ phase, nowMs: STARTED_MS + 125_000, contextPercent: 88, nudgePercent: 70, words: { count: 2, chars: 40 } })
+    expect(statusTextOf(facts).split('\n')).toEqual([
       'Run writing (the handoff skill is writing), plan mode, focus "the parser", running for 2 min 5 s.',
       `Files recorded: ${HANDOFF.relPath}, ${PLAN.relPath}.`,
+      'Messages typed during the run, held until the swap: 2.',
       'Context 88%; nudge at 70%.',
+      'User messages recorded for the next stub: 2 (40 characters).',
       'Cancel with /compact-handoff cancel.',
     ])
   })
 
   test('leaves out an empty focus and says no files yet', () => {
-    const text = statusTextOf({ phase: { kind: 'launching', run: runWith() }, nowMs: STARTED_MS + 4_000, contextPercent: undefined, nudgePercent: 70 })
-    expect(text.split('\n').slice(0, 3)).toEqual([
+    const text = statusTextOf(factsWith({ phase: { kind: 'launching', run: runWith() }, nowMs: STARTED_MS + 4_000, contextPercent: undefined }))
+    expect(text.split('\n').slice(0, 4)).toEqual([
       'Run launching (starting the handoff skill), resume mode, running for 4 s.',
       'Files recorded: none yet.',
+      'Messages typed during the run, held until the swap: 0.',
       'Context unknown; nudge at 70%.',
     ])
   })
@@ -54,13 +87,34 @@ describe('statusTextOf during a run', () => {
     [3_600_000, '60 min 0 s'],
     [-5_000, '0 s'],
   ])('shows %d ms as %s', (elapsedMs, shown) => {
-    const text = statusTextOf({ phase: { kind: 'checking', run: runWith() }, nowMs: STARTED_MS + elapsedMs, contextPercent: 50, nudgePercent: 70 })
+    const text = statusTextOf(factsWith({ phase: { kind: 'checking', run: runWith() }, nowMs: STARTED_MS + elapsedMs }))
     expect(text).toContain(`running for ${shown}.`)
   })
 
   test('names the swapping stage', () => {
-    const swap = { handoff: HANDOFF.relPath, instructions: 'x', continuePrompt: 'y', refusals: 1 }
-    const text = statusTextOf({ phase: { kind: 'swapping', run: runWith(), swap }, nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70 })
+    const text = statusTextOf(factsWith({ phase: { kind: 'swapping', run: runWith(), swap: SWAP } }))
     expect(text.split('\n')[0]).toBe('Run swapping (replacing the conversation), resume mode, running for 0 s.')
+  })
+
+  test('puts the recent runs after the words and before how to cancel', () => {
+    const text = statusTextOf(factsWith({ phase: writing(runWith()), recentLog: ['line one'] }))
+    expect(text.split('\n').slice(-4)).toEqual([NO_WORDS_LINE, 'Recent runs:', '  line one', 'Cancel with /compact-handoff cancel.'])
+  })
+})
+
+describe('statusTextOf for a reviewed run', () => {
+  const phase: Phase = { kind: 'reviewed', run: runWith({ apply: 'review', focus: 'the parser', files: [HANDOFF] }), swap: SWAP }
+
+  test('names the reviewed stage and says how to apply or cancel', () => {
+    const lines = statusTextOf(factsWith({ phase, nowMs: STARTED_MS + 61_000 })).split('\n')
+    expect(lines[0]).toBe('Run reviewed (waiting for /compact-handoff apply), resume mode, focus "the parser", running for 1 min 1 s.')
+    expect(lines[1]).toBe(`Files recorded: ${HANDOFF.relPath}.`)
+    expect(lines.at(-1)).toBe('Apply with /compact-handoff apply, or drop it with /compact-handoff cancel.')
+  })
+
+  test('no running stage offers apply', () => {
+    for (const running of [{ kind: 'launching', run: runWith() }, writing(runWith()), { kind: 'checking', run: runWith() }, { kind: 'swapping', run: runWith(), swap: SWAP }] as Phase[]) {
+      expect(statusTextOf(factsWith({ phase: running })), running.kind).not.toContain('/compact-handoff apply')
+    }
   })
 })

@@ -12,7 +12,7 @@ const LATER_HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/H
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_parser_2026-11-29.md' }
 
 function runWith(mode: Run['mode'], files: HandoffPath[]): Run {
-  return { id: 'r1', mode, focus: '', startedAtMs: 1_000, cwd: CWD, files }
+  return { id: 'r1', mode, focus: '', startedAtMs: 1_000, cwd: CWD, files, apply: 'now', held: [], contextPercentBefore: null }
 }
 
 function answered(...lines: string[]): TurnEnd {
@@ -147,6 +147,14 @@ describe('verdictOf and the continue-prompt', () => {
     const prompt = verdict.kind === 'check' ? verdict.continuePrompt : ''
     expect(prompt).toContain(`Read the plan ${PLAN.relPath} and the handoff ${HANDOFF.relPath}.`)
     expect(prompt).toContain('start Phase 1 of the plan')
+  })
+
+  test('leaves held messages out: they are added when the prompt is sent, and a review run reads the same', () => {
+    const end = answered(PROMPT_BLOCK, `${READY_PREFIX} ${HANDOFF.relPath}`)
+    const plain = verdictOf(end, runWith('resume', [HANDOFF]))
+    const reviewedWithHeld = verdictOf(end, { ...runWith('resume', [HANDOFF]), apply: 'review', held: ['also fix the README'], contextPercentBefore: 91 })
+    expect(reviewedWithHeld).toEqual(plain)
+    expect(JSON.stringify(reviewedWithHeld)).not.toContain('also fix the README')
   })
 })
 

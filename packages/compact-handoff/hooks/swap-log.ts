@@ -42,5 +42,6 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       continue
     }
   }
-  return out.slice(-count)
+  // slice(-0) would be the whole log: asked for none, give none.
+  return count > 0 ? out.slice(-count) : []
 }
