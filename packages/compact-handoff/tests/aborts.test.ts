@@ -1,6 +1,6 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { CWD, HANDOFF, PLAN, endTurn, handoffText, readyAnswer, skillWrite, world, type DiskFile } from './world.js'
-import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 /** Every abort says why, leaves the conversation alone and sends nothing. */
 function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
@@ -22,9 +22,7 @@ describe('the skill turn', () => {
       const w = world(on)
       await startSession($)
       await typeAndLaunch($, w, 'compact-handoff', '')
-      w.writeFile(HANDOFF, handoffText())
-      await skillWrite($, HANDOFF, handoffText())
-      await finishSkill($, w, readyAnswer([HANDOFF]), reason)
+      await skillWritesHandoff($, w, readyAnswer([HANDOFF]), reason)
       expectAborted(w, why)
     })
   }
@@ -49,9 +47,7 @@ describe('the skill turn', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoffplan', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     expectAborted(w, /plan mode, but no plan file was written/)
   })
 
@@ -123,9 +119,7 @@ describe('the files on disk', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, 'Written.')
+    await skillWritesHandoff($, w, 'Written.')
     expect(w.seen.logs).toEqual(['compact-handoff: the skill printed no sentinel line; using the files it wrote'])
     expect(w.seen.compactions[0]?.instructions).toContain(HANDOFF)
   })
@@ -149,9 +143,7 @@ describe('recording', () => {
     await endTurn($, 'subagent done', 'answer', 'agent-7')
     await w.clock.settle()
     expect(w.seen.toasts, 'the run goes on').toEqual([])
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     expect(w.seen.compactions.length).toBe(1)
   })
 

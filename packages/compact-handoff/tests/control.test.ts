@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { ANSWER_STAND_IN, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, typeCommand, world } from './world.js'
-import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const MINUTE_MS = 60_000
 
@@ -47,9 +47,7 @@ describe('/compact-handoff cancel', () => {
     const w = world(on, { compactRefusals: 1000 })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     expect(w.seen.compactAttempts).toBe(1)
     await typeCommand($, 'compact-handoff', 'cancel')
     await w.clock.advance(5000)

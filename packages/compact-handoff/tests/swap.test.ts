@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { ANSWER_STAND_IN, HANDOFF, PLAN, handoffText, planText, readyAnswer, skillWrite, world } from './world.js'
-import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }
 
@@ -12,9 +12,7 @@ describe('a resume run', () => {
     expect(started.text).toContain('Writing a handoff')
     expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoff', args: 'compact-mode finish the parser' }])
 
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF], 'Read the handoff and go on.'))
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Read the handoff and go on.'))
 
     expect(w.seen.toasts, 'no abort toast').toEqual([])
     expect(w.seen.compactions.length, 'the answer mod answers; the engine must not summarize').toBe(0)
@@ -27,9 +25,7 @@ describe('a resume run', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(w.seen.commandRuns[0]?.args, 'an empty focus leaves only the mode').toBe('compact-mode')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
 
     const instructions = w.seen.compactions[0]?.instructions ?? ''
     const [marker, ...stub] = instructions.split('\n')
@@ -42,9 +38,7 @@ describe('a resume run', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, `Done.\nCOMPACT-HANDOFF-READY: ${HANDOFF}`)
+    await skillWritesHandoff($, w, `Done.\nCOMPACT-HANDOFF-READY: ${HANDOFF}`)
     const prompt = w.seen.submits[0]?.text ?? ''
     expect(prompt).toContain(`Read the handoff ${HANDOFF}`)
     expect(prompt).toContain('wait for my go-ahead')
@@ -77,9 +71,7 @@ describe('applying the compaction', () => {
     const w = world(on, { compactRefusals: 3 })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     expect(w.seen.compactAttempts).toBe(1)
     await w.clock.advance(499)
     expect(w.seen.compactAttempts, 'no retry before 500 ms').toBe(1)
@@ -96,9 +88,7 @@ describe('applying the compaction', () => {
     const w = world(on, { compactRefusals: 1000 })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     for (let i = 0; i < 45; i++) {
       await w.clock.advance(500)
       await w.clock.settle()
@@ -112,9 +102,7 @@ describe('applying the compaction', () => {
     const w = world(on, { engineCompact: 'skip' })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     expect(w.seen.toasts).toEqual(['compact-handoff: the compaction was skipped (a PreCompact hook blocked it). Context unchanged.'])
     expect(w.seen.submits).toEqual([])
   })
@@ -123,9 +111,7 @@ describe('applying the compaction', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.compactions.length).toBe(1)
     expect(w.seen.toasts).toEqual([expect.stringContaining('compact-handoff-answer did not answer, so the engine summarized')])
     expect(w.seen.submits, 'the continue-prompt still follows').toEqual([{ text: 'Go on.', asUser: true }])
@@ -135,9 +121,7 @@ describe('applying the compaction', () => {
     const w = world(on, { refuseSubmit: true })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.fills).toEqual(['Go on.'])
     expect(w.seen.toasts).toEqual([expect.stringContaining('the continue-prompt could not be sent')])
   })

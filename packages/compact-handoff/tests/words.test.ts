@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, skillWrite, submitPrompt, typeCommand, world } from './world.js'
-import { finishSkill, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
 
@@ -10,9 +10,7 @@ function logEntries(w: ReturnType<typeof world>): Record<string, unknown>[] {
 
 async function swapOnce($: Parameters<typeof startSession>[0], w: ReturnType<typeof world>) {
   await typeAndLaunch($, w, 'compact-handoff', '')
-  w.writeFile(HANDOFF, handoffText())
-  await skillWrite($, HANDOFF, handoffText())
-  await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+  await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
 }
 
 describe("the user's own words", () => {
@@ -61,9 +59,7 @@ describe('a message typed while a run is under way', () => {
     const held = await submitPrompt($, 'Actually, rename the module first.')
     expect(held, 'the engine never runs it now').toEqual({ drop: 'held by compact-handoff until its swap is done' })
     expect(w.seen.toasts).toEqual([expect.stringContaining('your message is held and will be delivered right after it')])
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     const sent = w.seen.submits.filter((s) => s.asUser)
     expect(sent.length).toBe(1)
     expect(sent[0]?.text).toMatch(/^Go on\.\n\nThe user wrote the following while the handoff was being written and applied\. It comes first if it changes the plan:\n\[held message 1\]\nActually, rename the module first\.$/)
@@ -108,9 +104,7 @@ describe('review before apply', () => {
     const started = await typeAndLaunch($, w, 'compact-handoff', 'review the parser')
     expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoff', args: 'compact-mode the parser' }])
     expect(started.text).toContain('you review them before anything is replaced')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.compactAttempts, 'nothing replaced before apply').toBe(0)
     const review = w.seen.logs.at(-1) ?? ''
     expect(review).toContain(`Files: ${HANDOFF}`)
@@ -131,9 +125,7 @@ describe('review before apply', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoffplan', 'review')
     expect(w.seen.commandRuns[0]?.args).toBe('compact-mode')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
+    await skillWritesHandoff($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
     expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('plan mode, but no plan file was written')])
   })
 
@@ -141,9 +133,7 @@ describe('review before apply', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'review')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     w.writeFile(HANDOFF, handoffText().replace(/## Decisions\n[^\n]*\n/, ''))
     const applied = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
     expect(applied).toContain('Not applied; the conversation is unchanged.')
@@ -158,9 +148,7 @@ describe('review before apply', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'review')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
-    await finishSkill($, w, readyAnswer([HANDOFF]))
+    await skillWritesHandoff($, w)
     await w.clock.advance(31 * 60_000)
     const next = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
     expect(next).toContain('was stale and has been cleared')
