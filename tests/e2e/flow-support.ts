@@ -132,14 +132,16 @@ export function requestAfter(mock: MockApi, afterSeq: number, text: string, time
 }
 
 /** Checks that a later typed prompt still carries every earlier tag and that the mod
- * asked for no compaction since `since`: the conversation was not replaced. */
-export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[], since: number): Promise<void> {
+ * asked for no compaction since `since`: the conversation was not replaced. Returns the
+ * probe's request. */
+export async function expectConversationKept(flow: Flow, probe: string, earlierTags: readonly string[], since: number): Promise<MockRequest> {
   const request = await ordinaryTurn(flow, probe)
   const text = messagesText(request)
   const missing = earlierTags.filter((tag) => !text.includes(`REPLY-${tag}`))
   expect(missing, `earlier turns missing from request ${request.seq} (the conversation was replaced)`).toEqual([])
   expect(flow.mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
   expect(flow.session.debugLog().slice(since), 'no compaction was asked for').not.toMatch(/\$\.session\.compact \(compact-handoff\)/)
+  return request
 }
 
 export { pollUntil }

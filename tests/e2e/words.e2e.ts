@@ -1,0 +1,202 @@
+/**
+ * Issue 5 in a real session, model scripted: nothing is lost in a swap.
+ * - The user's own words ride in every stub, verbatim, across two swaps.
+ * - A message typed while the skill's turn runs is held (not sent to the model before
+ *   the swap) and delivered inside the continue-prompt after it.
+ * - Review, an edit by hand, apply: the files are written and shown, nothing is
+ *   replaced until /compact-handoff apply, a broken edit is refused, a fixed one swaps.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { carriesToolResult, skillTurn, type SkillTurn } from '../harness/handoff-script.js'
+import type { MockRequest } from '../harness/mock-api.js'
+import { continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { trackRuns } from './lifecycle.js'
+import {
+  expectConversationKept,
+  expectSwapped,
+  expectTurnsGone,
+  ordinaryTurn,
+  requestAfter,
+  startFlow,
+  turnSettled,
+  userBlocks,
+  type Flow,
+} from './flow-support.js'
+
+const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
+
+/** The stub block of a request's user messages. */
+function stubBlockOf(request: MockRequest): string {
+  const stub = userBlocks(request).find((b) => b.startsWith(STUB_START))
+  expect(stub, `request ${request.seq} holds the stub`).toBeDefined()
+  return stub!
+}
+
+/** Types `text` as the person, answered by `reply`; waits for the answer and the mod's turn end. */
+async function saidTurn(flow: Flow, text: string, reply: string): Promise<MockRequest> {
+  const { mock, session } = flow
+  mock.script({ when: text, text: reply })
+  await session.type(text)
+  const request = await mock.waitForRequest((r) => r.lastUserText.includes(text), 30_000)
+  const mark = session.logMark()
+  await session.waitForScreen(new RegExp(reply), 30_000)
+  await turnSettled(session, mark)
+  return request
+}
+
+/** `/compact-handoff <focus>` through to the swap; returns the first request after it,
+ * once the continue-prompt's own turn has ended (so the next prompt is not queued). */
+async function swap(flow: Flow, turn: SkillTurn, focus: string): Promise<{ skill: MockRequest; next: MockRequest }> {
+  const { mock, session } = flow
+  mock.script(...turn.replies)
+  const before = mock.requests.length
+  await session.type(`/compact-handoff ${focus}`)
+  const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes(`compact-mode ${focus}`), 30_000)
+  const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
+  const mark = session.logMark()
+  await turnSettled(session, mark)
+  return { skill, next }
+}
+
+describe('the user\'s words survive two swaps verbatim', () => {
+  const { track } = trackRuns()
+  let flow: Flow
+
+  beforeAll(async () => {
+    flow = await startFlow('words', track)
+  })
+
+  it('the first request, and every later one, rides in the stub after the second swap', async () => {
+    const { mock, run } = flow
+    const t0 = Date.now()
+    const first = `Rename "parseExpr" to 'parse_expr' in src/parser.ts; keep the v2 API (no breaking changes), and don't touch tests/fixtures!`
+    const second = 'Also: the CRLF case must pass -- see "issue #12", item (b).'
+    const third = `After that, add 'strict' mode; errors report line:column.`
+    await saidTurn(flow, first, 'REPLY-FIRST')
+    await saidTurn(flow, second, 'REPLY-SECOND')
+    await ordinaryTurn(flow, 'WORDS-ONE')
+
+    const one = skillTurn({ proj: run.proj, doc: { slug: 'words-one', focus: 'parser rename' } })
+    const swap1 = await swap(flow, one, 'parser rename')
+    const typedBefore1 = [first, second, 'ask WORDS-ONE']
+    expect(stubBlockOf(swap1.next).trimEnd()).toBe(stubOf({ handoff: one.handoffPath }, { messages: typedBefore1, dropped: 0 }))
+    console.log(`e2e words: first swap ${Date.now() - t0} ms`)
+
+    await saidTurn(flow, third, 'REPLY-THIRD')
+    await ordinaryTurn(flow, 'WORDS-TWO')
+    const two = skillTurn({ proj: run.proj, doc: { slug: 'words-two', focus: 'strict mode' } })
+    const swap2 = await swap(flow, two, 'strict mode')
+    console.log(`e2e words: second swap ${Date.now() - t0} ms`)
+
+    // Only what the person typed, oldest first: no continue-prompt, no slash command.
+    const typed = [...typedBefore1, third, 'ask WORDS-TWO']
+    const stub = stubBlockOf(swap2.next)
+    expect(stub).toContain(`[user message 1]\n${first}\n`)
+    expect(stub.trimEnd()).toBe(stubOf({ handoff: two.handoffPath }, { messages: typed, dropped: 0 }))
+    expectSwapped(swap2.next, two.continuePrompt, [`Handoff file: ${two.handoffPath}`])
+    // The earlier turns are gone; the words survive only inside the stub.
+    expectTurnsGone(swap2.next, ['WORDS-ONE', 'WORDS-TWO'], ['REPLY-FIRST', 'REPLY-SECOND', 'REPLY-THIRD', one.continuePrompt, one.handoffPath])
+    expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+  })
+})
+
+describe('a message typed while the skill runs is held for the continue-prompt', () => {
+  const { track } = trackRuns()
+  let flow: Flow
+
+  beforeAll(async () => {
+    flow = await startFlow('words-held', track)
+    await ordinaryTurn(flow, 'HELD-ONE')
+  })
+
+  it('not sent before the swap, a toast says so, delivered after the continue-prompt', async () => {
+    const { mock, session, run } = flow
+    const t0 = Date.now()
+    const held = 'Wait, also keep the old parseExpr name as a deprecated alias.'
+    const turn = skillTurn({ proj: run.proj, doc: { slug: 'held-run', focus: 'held run' } })
+    // Hold the skill's final answer: the turn is still running while the message is typed.
+    const writeId = turn.replies[0]!.toolUses![0]!.id!
+    turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
+    mock.script(...turn.replies)
+    const mark = session.logMark()
+    const before = mock.requests.length
+    await session.type('/compact-handoff held run')
+    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode held run'), 30_000)
+    await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
+    await session.type(held)
+
+    const toast = await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    expect(toast.text).toMatch(/delivered right after/)
+    const next = await requestAfter(mock, skill.seq, turn.continuePrompt, 40_000)
+    console.log(`e2e words: held run ${Date.now() - t0} ms`)
+
+    const early = mock.requests.filter((r) => r.seq < next.seq && r.lastUserText.includes(held))
+    expect(early.map((r) => r.seq), 'no request before the swap carries the held message').toEqual([])
+    expect(session.debugLog().slice(mark), 'the prompt was dropped by compact-handoff').toMatch(/held by compact-handoff until its swap is done/)
+    const blocks = userBlocks(next)
+    expect(blocks.at(-1)?.trim()).toBe(continuePromptWithHeld(turn.continuePrompt, [held]))
+    expect(blocks.at(-1)).toContain(`The user wrote the following while the handoff was being written and applied. It comes first if it changes the plan:\n[held message 1]\n${held}`)
+    expect(stubBlockOf(next)).toContain(`Handoff file: ${turn.handoffPath}`)
+    expectTurnsGone(next, ['HELD-ONE'])
+    expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+  })
+})
+
+describe('review, an edit by hand, apply', () => {
+  const { track } = trackRuns()
+  let flow: Flow
+  const kept = ['REVIEW-ONE']
+
+  beforeAll(async () => {
+    flow = await startFlow('words-review', track)
+    await ordinaryTurn(flow, 'REVIEW-ONE')
+  })
+
+  it('review writes and shows the files without replacing anything; a broken edit is refused; a fixed one applies', async () => {
+    const { mock, session, run } = flow
+    const t0 = Date.now()
+    const start = session.logMark()
+    const turn = skillTurn({ proj: run.proj, doc: { slug: 'review-run', focus: 'finish the parser' } })
+    mock.script(...turn.replies)
+    const before = mock.requests.length
+    await session.type('/compact-handoff review finish the parser')
+    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode finish the parser'), 30_000)
+    expect(skill.lastUserText).not.toMatch(/compact-mode review/)
+    await session.waitForDebugLog(/compact-handoff: review, then apply\. Files: /, { since: start, timeoutMs: 30_000 })
+    await session.waitForScreen(/review, then apply/, 30_000)
+    const original = readFileSync(turn.handoffFile, 'utf8')
+    console.log(`e2e words: review shown ${Date.now() - t0} ms`)
+
+    // Nothing replaced: a later prompt still carries the earlier turns (prompts pass while reviewed).
+    await expectConversationKept(flow, 'REVIEW-TWO', kept, start)
+    kept.push('REVIEW-TWO')
+
+    // A broken edit: the Next step section removed. Apply lists it and replaces nothing.
+    const broken = original.replace(/## Next step\n\n[^\n]*\n\n/, '')
+    expect(broken).not.toBe(original)
+    writeFileSync(turn.handoffFile, broken)
+    const refused = session.logMark()
+    await session.type('/compact-handoff apply')
+    await session.waitForScreen(/Not applied; the conversation is unchanged/, 30_000)
+    // The command's answer wraps on screen; the next request carries it whole.
+    const probe = await expectConversationKept(flow, 'REVIEW-THREE', kept, refused)
+    expect(userBlocks(probe).join('\n')).toMatch(/Not applied; the conversation is unchanged\.[^]*HANDOFF_review-run_2026-11-29\.md: missing section "## Next step"/)
+    kept.push('REVIEW-THREE')
+
+    // Fixed, with a line added by hand under Next step: apply swaps.
+    const added = 'Then also rename parseExpr to parse_expr (added by hand in review).'
+    const edited = original.replace(/(## Next step\n\n[^\n]*\n)/, `$1${added}\n`)
+    expect(edited).toContain(added)
+    writeFileSync(turn.handoffFile, edited)
+    const applyMark = mock.requests.length
+    await session.type('/compact-handoff apply')
+    const next = await requestAfter(mock, applyMark, turn.continuePrompt)
+    console.log(`e2e words: review, edit, apply ${Date.now() - t0} ms`)
+
+    expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
+    expectTurnsGone(next, kept, ['compact-mode'])
+    expect(readFileSync(turn.handoffFile, 'utf8'), 'the edit by hand is what the next context reads').toContain(added)
+    expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+  })
+})
