@@ -127,7 +127,7 @@ interface SwapSample {
   /** Calls other than POST /v1/messages (count_tokens), answered 404 by the mock. */
   otherCalls: number
   wallMs: number
-  /** /compact only: Enter on the follow-up prompt to its request (part of wallMs). */
+  /** /compact only: first key of the follow-up prompt to its request (part of wallMs). */
   followUpMs?: number
 }
 
@@ -156,8 +156,8 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       // Compaction is over when the prompt is back and the screen says it compacted.
       await until('/compact to finish', 60_000, () => (/Compacted/.test(session!.screen()) ? true : undefined))
       mock.script({ when: FOLLOW_UP, text: 'Continuing.' })
-      await session.type(FOLLOW_UP)
       const typedAt = performance.now()
+      await session.type(FOLLOW_UP)
       // Compaction sends count_tokens calls for the files it re-attaches; the mock 404s them.
       after = await mock.waitForRequest((r) => r.seq > summary.seq && isMessages(r) && r.kind === 'main', 30_000)
       followUpMs = (at.get(after) ?? NaN) - typedAt
@@ -371,7 +371,7 @@ async function main(): Promise<void> {
       "Sizes are JSON bytes of what the mock received (body, or its messages array, the engine's role:\"system\" entries included); tokens are estimated as bytes / 4. " +
       "For `/compact-handoff` the requests before the swap are the skill's turn (its Write, then its final answer); they carry the whole conversation, as a summariser request would. " +
       `After \`/compact-handoff\` the model still has to read the handoff file (${kb(Buffer.byteLength(handoffFileText({ focus: FOCUS })))} here) with one Read call; after \`/compact\` the engine has re-attached the files read last as synthetic Read results, which is most of its post-swap size. ` +
-      `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; typing it and its Enter-to-request took ${spread(followUp, ms)} of that. ` +
+      `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; from its first key to its request took ${spread(followUp, ms)} of that. ` +
       'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself.',
   )
   out.push('')
