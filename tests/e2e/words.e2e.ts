@@ -16,11 +16,13 @@ import {
   expectConversationKept,
   expectSwapped,
   expectTurnsGone,
+  messagesText,
   ordinaryTurn,
   requestAfter,
   startFlow,
   turnSettled,
   userBlocks,
+  pollUntil,
   type Flow,
 } from './flow-support.js'
 
@@ -31,6 +33,15 @@ function stubBlockOf(request: MockRequest): string {
   const stub = userBlocks(request).find((b) => b.startsWith(STUB_START))
   expect(stub, `request ${request.seq} holds the stub`).toBeDefined()
   return stub!
+}
+
+/** The text in the prompt box: after the last prompt glyph, up to the rule under it. */
+function promptBoxOf(screen: string): string {
+  const at = screen.lastIndexOf('❯\u00a0')
+  if (at < 0) return ''
+  const lines = screen.slice(at + 2).split('\n')
+  const end = lines.findIndex((line) => /^─{20,}$/.test(line.trim()))
+  return (end < 0 ? lines : lines.slice(0, end)).join('\n').trim()
 }
 
 /** Types `text` as the person, answered by `reply`; waits for the answer and the mod's turn end. */
@@ -110,36 +121,54 @@ describe('a message typed while the skill runs is held for the continue-prompt',
     await ordinaryTurn(flow, 'HELD-ONE')
   })
 
-  it('not sent before the swap, a toast says so, delivered after the continue-prompt', async () => {
+  /**
+   * Starts a run whose reply `slow` (0: the Write tool_use, 1: the final answer) is held
+   * by the mock, types `held` while it waits, and checks the message was held: dropped at
+   * prompt.submit with a toast, carried by no request before the swap, and delivered under
+   * the held heading after the continue-prompt in the first request after it.
+   */
+  async function expectHeld(focus: string, slug: string, slow: 0 | 1, held: string): Promise<void> {
     const { mock, session, run } = flow
     const t0 = Date.now()
-    const held = 'Wait, also keep the old parseExpr name as a deprecated alias.'
-    const turn = skillTurn({ proj: run.proj, doc: { slug: 'held-run', focus: 'held run' } })
-    // Hold the skill's final answer: the turn is still running while the message is typed.
+    const turn = skillTurn({ proj: run.proj, doc: { slug, focus } })
     const writeId = turn.replies[0]!.toolUses![0]!.id!
-    turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
+    turn.replies[slow] = { ...turn.replies[slow]!, delayMs: 5_000 }
     mock.script(...turn.replies)
     const mark = session.logMark()
     const before = mock.requests.length
-    await session.type('/compact-handoff held run')
-    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode held run'), 30_000)
-    await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
+    await session.type(`/compact-handoff ${focus}`)
+    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes(`compact-mode ${focus}`), 30_000)
+    // The request whose reply the mock is holding is out: the skill's turn is running.
+    if (slow === 1) await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
     await session.type(held)
 
     const toast = await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
     expect(toast.text).toMatch(/delivered right after/)
+    // The engine leaves a dropped prompt in the box; the mod clears it, or Enter would send it twice.
+    await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()).includes(held.slice(0, 30)) ? undefined : true))
     const next = await requestAfter(mock, skill.seq, turn.continuePrompt, 40_000)
-    console.log(`e2e words: held run ${Date.now() - t0} ms`)
+    console.log(`e2e words: held during ${slow === 0 ? 'the Write step' : 'the final answer'} ${Date.now() - t0} ms`)
 
-    const early = mock.requests.filter((r) => r.seq < next.seq && r.lastUserText.includes(held))
+    const early = mock.requests.filter((r) => r.seq < next.seq && messagesText(r).includes(held))
     expect(early.map((r) => r.seq), 'no request before the swap carries the held message').toEqual([])
-    expect(session.debugLog().slice(mark), 'the prompt was dropped by compact-handoff').toMatch(/held by compact-handoff until its swap is done/)
+    expect(session.debugLog().slice(mark)).toContain('prompt.submit: dropped (held by compact-handoff until its swap is done)')
     const blocks = userBlocks(next)
     expect(blocks.at(-1)?.trim()).toBe(continuePromptWithHeld(turn.continuePrompt, [held]))
     expect(blocks.at(-1)).toContain(`The user wrote the following while the handoff was being written and applied. It comes first if it changes the plan:\n[held message 1]\n${held}`)
     expect(stubBlockOf(next)).toContain(`Handoff file: ${turn.handoffPath}`)
-    expectTurnsGone(next, ['HELD-ONE'])
+    expect(stubBlockOf(next), 'the held message is not in the stub').not.toContain(held)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+    await turnSettled(session, session.logMark())
+    expect(promptBoxOf(session.screen()), 'the prompt box is empty after the swap').toBe('')
+  }
+
+  it('typed while the final answer is on its way: held, then delivered after the continue-prompt', async () => {
+    await expectHeld('held run', 'held-run', 1, 'Wait, also keep the old parseExpr name as a deprecated alias.')
+    expectTurnsGone(flow.mock.requests.at(-1)!, ['HELD-ONE'])
+  })
+
+  it('typed while the Write tool_use is on its way: held too', async () => {
+    await expectHeld('held write', 'held-write', 0, 'One more thing: the alias must log a deprecation warning.')
   })
 })
 
