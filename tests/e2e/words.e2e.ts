@@ -170,6 +170,32 @@ describe('a message typed while the skill runs is held for the continue-prompt',
   it('typed while the Write tool_use is on its way: held too', async () => {
     await expectHeld('held write', 'held-write', 0, 'One more thing: the alias must log a deprecation warning.')
   })
+
+  it('a cancelled run gives the held message back to the prompt box, once', async () => {
+    const { mock, session, run } = flow
+    const t0 = Date.now()
+    const held = 'Never mind the alias; drop parseExpr outright.'
+    const turn = skillTurn({ proj: run.proj, doc: { slug: 'held-cancel', focus: 'held cancel' } })
+    turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
+    mock.script(...turn.replies)
+    const mark = session.logMark()
+    const before = mock.requests.length
+    await session.type('/compact-handoff held cancel')
+    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode held cancel'), 30_000)
+    await session.type(held)
+    await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
+    await session.type('/compact-handoff cancel')
+    await session.waitForScreen(/Handoff run cancelled\. The conversation is unchanged\./, 30_000)
+    await pollUntil('the held text back in the prompt box', 15_000, () => (promptBoxOf(session.screen()) === held ? true : undefined))
+    // The held reply then ends the skill's turn with READY: it must not swap.
+    await session.waitForScreen(/COMPACT-HANDOFF-READY: \.claude\/handoffs\/HANDOFF_held-cancel/, 30_000)
+    await turnSettled(session, mark)
+    console.log(`e2e words: held then cancelled ${Date.now() - t0} ms`)
+    expect(mock.requests.filter((r) => r.seq > skill.seq && messagesText(r).includes(held)).map((r) => r.seq), 'never sent').toEqual([])
+    expect(session.debugLog().slice(mark), 'no compaction').not.toMatch(/\$\.session\.compact \(compact-handoff\)/)
+    expect(promptBoxOf(session.screen())).toBe(held)
+  })
 })
 
 describe('review, an edit by hand, apply', () => {
