@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { stubOf as answeredStubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { MARKER } from '../packages/compact-handoff/hooks/protocol.js'
-import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, stubOf } from '../packages/compact-handoff/hooks/swap-text.js'
+import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, stubOf, reviewLinesOf } from '../packages/compact-handoff/hooks/swap-text.js'
 import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../packages/compact-handoff/hooks/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -148,5 +148,21 @@ describe('continuePromptWithHeld', () => {
   test('never starts with a slash when the prompt does not', () => {
     const prompt = fallbackContinuePromptOf('resume', { handoff: HANDOFF })
     expect(continuePromptWithHeld(prompt, ['/compact-handoff status'])).not.toMatch(/^\//)
+  })
+})
+
+describe('reviewLinesOf', () => {
+  test('shows the files, the stub and the continue-prompt, one line each, and how to go on', () => {
+    const lines = reviewLinesOf({ handoff: 'plans/handoffs/HANDOFF_a_2026-11-29.md', plan: 'plans/handoffs/PLAN_a_2026-11-29.md', continuePrompt: 'Read it.\nThen start.' }, 'stub one\nstub two')
+    expect(lines).toEqual([
+      'review, then apply. Files: plans/handoffs/HANDOFF_a_2026-11-29.md, plans/handoffs/PLAN_a_2026-11-29.md. You may edit them now.',
+      'The conversation would become this stub:',
+      '  stub one',
+      '  stub two',
+      'and this would be sent next:',
+      '  Read it.',
+      '  Then start.',
+      '/compact-handoff apply re-checks the files and swaps; /compact-handoff cancel drops the run.',
+    ])
   })
 })

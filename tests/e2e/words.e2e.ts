@@ -218,7 +218,7 @@ describe('review, an edit by hand, apply', () => {
     await session.type('/compact-handoff review finish the parser')
     const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode finish the parser'), 30_000)
     expect(skill.lastUserText).not.toMatch(/compact-mode review/)
-    await session.waitForDebugLog(/compact-handoff: review, then apply\. Files: /, { since: start, timeoutMs: 30_000 })
+    await session.waitForDebugLog(/review, then apply\. Files: /, { since: start, timeoutMs: 30_000 })
     await session.waitForScreen(/review, then apply/, 30_000)
     const original = readFileSync(turn.handoffFile, 'utf8')
     console.log(`e2e words: review shown ${Date.now() - t0} ms`)

@@ -11,7 +11,7 @@ import { SKILL_OF_MODE, classifyHandoffPath, mayBeHandoffPath, type HandoffPath 
 import { skillArgsOf, skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { fileProblemsOf, isReadable, type FileFacts } from './file-check.js'
-import { compactInstructionsOf, continuePromptWithHeld, stubOf, type SwapFiles } from './swap-text.js'
+import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
 import { advance, readPhase, readWords, setLastSwap, setNudge, setPhase, updatePhase, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
@@ -77,7 +77,7 @@ export async function launchSkill($: $, id: string): Promise<void> {
   }
   try {
     await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, run.focus) })
-    $.ui.log(`compact-handoff: ${why}; asked Claude to run the skill instead.`)
+    $.ui.log(`${why}; asked Claude to run the skill instead.`)
   } catch (error) {
     await abortRun($, id, `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})`)
   }
@@ -139,7 +139,7 @@ async function checkSkillTurn($: $, run: Run, end: TurnEnd): Promise<void> {
   const swap: Swap = { ...names, continuePrompt: verdict.continuePrompt, refusals: 0 }
   const isReview = run.apply === 'review'
   if (!(await advance($, run.id, 'checking', { kind: isReview ? 'reviewed' : 'swapping', run, swap }))) return
-  for (const notice of verdict.notices) $.ui.log(`compact-handoff: ${notice}`)
+  for (const notice of verdict.notices) $.ui.log(notice)
   if (isReview) return showReview($, swap)
   // Not awaited: a queued command runs once the session is idle, after this hook.
   $.command.run({ command: GO_COMMAND, args: run.id }).catch((error: unknown) =>
@@ -147,18 +147,10 @@ async function checkSkillTurn($: $, run: Run, end: TurnEnd): Promise<void> {
   )
 }
 
+/** `$.ui.log` draws one transcript line per call (a newline shows as a stray
+ * glyph), so the review goes out line by line. */
 async function showReview($: $, swap: Swap): Promise<void> {
-  const stub = stubOf(swap, await readWords($))
-  $.ui.log(
-    [
-      `compact-handoff: review, then apply. Files: ${[swap.handoff, swap.plan].filter(Boolean).join(', ')}. You may edit them now.`,
-      'The conversation would become this stub:',
-      stub,
-      'and this would be sent next:',
-      swap.continuePrompt,
-      '/compact-handoff apply re-checks the files and swaps; /compact-handoff cancel drops the run.',
-    ].join('\n'),
-  )
+  for (const line of reviewLinesOf(swap, stubOf(swap, await readWords($)))) $.ui.log(line)
 }
 
 /** The hidden go-command: by the time a queued command runs the session is

@@ -32,7 +32,7 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
     }
     await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', entry))
   } catch (error) {
-    $.ui.log(`compact-handoff: could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+    $.ui.log(`could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
 }
 

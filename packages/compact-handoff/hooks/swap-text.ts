@@ -54,3 +54,17 @@ export function continuePromptWithHeld(prompt: string, held: readonly string[]):
     ...held.map((text, i) => `[held message ${i + 1}]\n${text}`),
   ].join('\n')
 }
+
+/** What a review shows, one transcript line each: the files, the stub and the
+ * continue-prompt that would be used, and how to go on. */
+export function reviewLinesOf(swap: SwapFiles & { continuePrompt: string }, stub: string): string[] {
+  const files = swap.plan === undefined ? swap.handoff : `${swap.handoff}, ${swap.plan}`
+  return [
+    `review, then apply. Files: ${files}. You may edit them now.`,
+    'The conversation would become this stub:',
+    ...stub.split('\n').map((line) => `  ${line}`),
+    'and this would be sent next:',
+    ...swap.continuePrompt.split('\n').map((line) => `  ${line}`),
+    '/compact-handoff apply re-checks the files and swaps; /compact-handoff cancel drops the run.',
+  ]
+}

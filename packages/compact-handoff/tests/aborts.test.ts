@@ -111,7 +111,7 @@ describe('the files on disk', () => {
     const w = world(on)
     await runNaming($, w, { text: handoffText(), mtimeMs: 1_000_050 }, false)
     expect(w.seen.toasts).toEqual([expect.stringContaining('engine summarized')])
-    expect(w.seen.logs).toEqual([`compact-handoff: ${HANDOFF} was named by the skill but not written by it in this run; checking it anyway`])
+    expect(w.seen.logs).toEqual([`${HANDOFF} was named by the skill but not written by it in this run; checking it anyway`])
     expect(w.seen.compactions.length).toBe(1)
   })
 
@@ -120,7 +120,7 @@ describe('the files on disk', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, 'Written.')
-    expect(w.seen.logs).toEqual(['compact-handoff: the skill printed no sentinel line; using the files it wrote'])
+    expect(w.seen.logs).toEqual(['the skill printed no sentinel line; using the files it wrote'])
     expect(w.seen.compactions[0]?.instructions).toContain(HANDOFF)
   })
 })

@@ -106,7 +106,8 @@ describe('review before apply', () => {
     expect(started.text).toContain('you review them before anything is replaced')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.compactAttempts, 'nothing replaced before apply').toBe(0)
-    const review = w.seen.logs.at(-1) ?? ''
+    expect(w.seen.logs.filter((line) => line.includes('\n')), 'one transcript line per log call').toEqual([])
+    const review = w.seen.logs.join('\n')
     expect(review).toContain(`Files: ${HANDOFF}`)
     expect(review).toContain(`Handoff file: ${HANDOFF}`)
     expect(review).toContain('Go on.')
