@@ -4,12 +4,16 @@
  * screen capture, debug log and mock log on disk for post-mortem.
  */
 import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach } from 'vitest'
-import { repoRoot, type RunDir, type Session } from '../harness/session.js'
+import type { RunDir, Session } from '../harness/session.js'
 
+/** Outside the repository: a session whose folder sits inside a git work tree
+ * reads that tree's status into its system prompt, so runs under the repo would
+ * see this project's own git state. */
 export function e2eRunRoot(): string {
-  return join(repoRoot(), '.run')
+  return join(tmpdir(), 'compact-handoff-e2e')
 }
 
 /** Registers the hooks; call `track` on every run dir and session the file creates. */
