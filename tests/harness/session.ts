@@ -132,12 +132,12 @@ export function writeMod(run: RunDir, name: string, files: Record<string, string
   return root
 }
 
-const SKIPPED_IN_COPIES = new Set(['node_modules', '.git', '.run', 'dist', '.types'])
+const SKIPPED_IN_COPIES = new Set(['node_modules', '.git', 'dist', '.types'])
 
 /**
- * Copies a plugin or marketplace folder, leaving out dependencies, build output, run dirs
- * and the types the engine wrote into the working tree on an earlier load. Walked by hand:
- * `cpSync` refuses any destination inside the source, and run dirs live in `<repo>/.run`.
+ * Copies a plugin or marketplace folder, leaving out dependencies, build output and the
+ * types the engine wrote into the working tree on an earlier load. Walked by hand, so
+ * that the skip list applies at every depth.
  */
 export function stageCopy(src: string, dest: string): string {
   mkdirSync(dest, { recursive: true })
