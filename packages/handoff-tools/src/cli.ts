@@ -38,6 +38,9 @@ export async function runCli(paths: readonly string[]): Promise<{ lines: string[
 }
 
 export async function main(args: readonly string[]): Promise<void> {
+  // `pnpm handoff-check` runs from the workspace root; INIT_CWD is where the
+  // person typed it, so their relative paths mean what they meant there.
+  if (process.env.INIT_CWD !== undefined) process.chdir(process.env.INIT_CWD)
   const { lines, exitCode } = await runCli(args)
   for (const line of lines) console.log(line)
   process.exitCode = exitCode
