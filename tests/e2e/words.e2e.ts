@@ -5,6 +5,8 @@
  *   the swap) and delivered inside the continue-prompt after it.
  * - Review, an edit by hand, apply: the files are written and shown, nothing is
  *   replaced until /compact-handoff apply, a broken edit is refused, a fixed one swaps.
+ * - A /compact of the person's own after a swap still reaches the engine, told by
+ *   compact-handoff-answer where the newest handoff is and what the person wrote.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -253,5 +255,31 @@ describe('review, an edit by hand, apply', () => {
     expectTurnsGone(next, kept, ['compact-mode'])
     expect(readFileSync(turn.handoffFile, 'utf8'), 'the edit by hand is what the next context reads').toContain(added)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+  })
+})
+
+describe("a /compact of the person's own, after a swap", () => {
+  const { track } = trackRuns()
+  let flow: Flow
+
+  beforeAll(async () => {
+    flow = await startFlow('words-foreign', track)
+  })
+
+  it("is left to the engine, whose summariser is told the newest handoff and the user's words", async () => {
+    const { mock, run, session } = flow
+    const first = 'Port the tokenizer to Rust; keep the public API byte-for-byte.'
+    await saidTurn(flow, first, 'REPLY-PORT')
+    const turn = skillTurn({ proj: run.proj, doc: { slug: 'rust-port', focus: 'tokenizer port' } })
+    await swap(flow, turn, 'tokenizer port')
+    await ordinaryTurn(flow, 'FOREIGN-ONE')
+
+    const before = mock.requests.length
+    await session.type('/compact keep the benchmarks')
+    const summary = await mock.waitForRequest((r) => r.seq > before && r.kind === 'summary', 30_000)
+    const asked = summary.lastUserText
+    expect(asked, "the person's own instructions lead").toMatch(/keep the benchmarks\n\ncompact-handoff-answer adds, so the summary keeps them:/)
+    expect(asked).toContain(`Handoff file: ${turn.handoffPath}`)
+    expect(asked).toContain(`[user message 1]\n${first}`)
   })
 })
