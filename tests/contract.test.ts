@@ -27,6 +27,7 @@ import {
   type Mode,
 } from '../packages/compact-handoff/hooks/protocol.js'
 import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { SKILL_PACK_PLUGIN } from '../packages/compact-handoff/hooks/skill-command.js'
 import { HANDOFF_STATUSES, NO_PARENT } from '../packages/compact-handoff/hooks/protocol.js'
 import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../packages/handoff-tools/src/validate.js'
 
@@ -178,5 +179,6 @@ describe('the marketplace', () => {
     expect(read('skills/.claude-plugin/plugin.json').skills).toEqual(['./'])
     const compactHandoff = read('packages/compact-handoff/.claude-plugin/plugin.json')
     expect(compactHandoff.dependencies, 'installing compact-handoff brings the skills').toContain(pack.name)
+    expect(pack.name, 'the mod looks its skills up under this plugin name first').toBe(SKILL_PACK_PLUGIN)
   })
 })

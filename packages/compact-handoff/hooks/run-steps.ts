@@ -24,10 +24,10 @@ type $ = EngineInterface
  * while its hook is still settling is held to the same rule. */
 export const LAUNCH_DELAY_MS = 100
 /** Compaction is refused while a turn runs; a refusal is retried this often... */
-export const COMPACT_RETRY_MS = 500
+const COMPACT_RETRY_MS = 500
 /** ...this many times in all, about 20 s, before the run gives up. */
-export const MAX_COMPACT_TRIES = 40
-export const LONG_TOAST_MS = 10_000
+const MAX_COMPACT_TRIES = 40
+const LONG_TOAST_MS = 10_000
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -47,7 +47,7 @@ export async function returnHeld($: $, held: readonly string[]): Promise<string>
 }
 
 /** Ends run `id` without touching the conversation, and says why. */
-export async function abortRun($: $, id: string, why: string): Promise<void> {
+async function abortRun($: $, id: string, why: string): Promise<void> {
   const phase = await readPhase($)
   const run = runOf(phase)
   if (run?.id !== id) return
