@@ -1,6 +1,6 @@
 // What /compact-handoff and /compact-handoffplan ask for.
 import { describe, expect, test } from 'vitest'
-import { PLAN_COMMAND, RESUME_COMMAND, intentOf } from '../packages/compact-handoff/hooks/command-intent.js'
+import { PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf, intentOf } from '../packages/compact-handoff/hooks/command-intent.js'
 
 describe('intentOf for /compact-handoff', () => {
   test('starts a resume run that applies at once, with no focus, when given no arguments', () => {
@@ -72,5 +72,17 @@ describe('intentOf for /compact-handoffplan', () => {
 
   test('starts a plan run with no focus when given no arguments', () => {
     expect(intentOf(PLAN_COMMAND, '')).toEqual({ kind: 'start', mode: 'plan', focus: '', apply: 'now' })
+  })
+})
+
+describe('commandFailureTextOf', () => {
+  test('says the command failed, why, that nothing changed, and where to look', () => {
+    expect(commandFailureTextOf('disk gone')).toBe(
+      'compact-handoff: the command failed (disk gone). The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.',
+    )
+  })
+
+  test('leaves out an empty reason', () => {
+    expect(commandFailureTextOf(undefined)).toMatch(/^compact-handoff: the command failed\. /)
   })
 })

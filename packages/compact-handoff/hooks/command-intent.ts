@@ -24,3 +24,8 @@ export function intentOf(command: string, args: string): Intent {
   if (review) return { kind: 'start', mode, focus: focus.slice(review[0].length), apply: 'review' }
   return { kind: 'start', mode, focus, apply: 'now' }
 }
+
+/** What a command says when its own hook failed: nothing changed, and where to look. */
+export function commandFailureTextOf(message: string | undefined): string {
+  return `compact-handoff: the command failed${message ? ` (${message})` : ''}. The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.`
+}

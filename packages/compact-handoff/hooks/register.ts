@@ -1,6 +1,6 @@
-// Wiring only: each engine event to the step that handles it (run-steps.ts).
+// Wiring only: each engine event to the step that handles it (the *-steps.ts files).
 import type { Register } from 'claude-code'
-import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND } from './command-intent.js'
+import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
 import { answerGo, finishTurn, recordWrite } from './run-steps.js'
 import { answerCommand } from './command-steps.js'
@@ -27,8 +27,12 @@ export const register: Register = (on, options) => {
     return started
   })
 
-  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, nudgePercent))
-  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args))
+  // Fail closed with a message: nothing below answers our commands, and the
+  // person should learn that the command broke, not see a bare engine notice.
+  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, nudgePercent)).catch(
+    ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
+  )
+  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args)).catch(($, e, next) => ({ text: commandFailureTextOf(next.error.message) }))
 
   on('prompt.submit', async ($, e, next) => {
     const action = await takePrompt($, e)

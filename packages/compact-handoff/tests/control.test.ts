@@ -116,6 +116,17 @@ describe('/compact-handoff status', () => {
   })
 })
 
+describe('a command whose own hook fails', () => {
+  test('says so, and nothing starts', async ($, on) => {
+    const w = world(on, { refuseCwd: true })
+    await startSession($)
+    const answer = (await typeCommand($, 'compact-handoff', '')).text ?? ''
+    expect(answer).toMatch(/^compact-handoff: the command failed \(.*session\.cwd refused.*\)\. The conversation is unchanged;/)
+    await w.clock.advance(1000)
+    expect(w.seen.commandRuns).toEqual([])
+  })
+})
+
 describe('the hidden go-command', () => {
   test('typed by hand with no checked run, does nothing', async ($, on) => {
     const w = world(on)

@@ -38,6 +38,8 @@ export type WorldOptions = {
   /** Whether running the skill's command and submitting prompts are refused. */
   refuseCommandRun?: boolean
   refuseSubmit?: boolean
+  /** Whether the engine refuses to say the session's folder (a broken engine call). */
+  refuseCwd?: boolean
   files?: Record<string, DiskFile>
 }
 
@@ -85,7 +87,7 @@ export function world(on: On, options: WorldOptions = {}) {
     seen.logs.push(e.text)
     return { value: undefined }
   })
-  on('session.cwd', () => ({ value: CWD }))
+  on('session.cwd', () => (options.refuseCwd ? { deny: 'session.cwd refused' } : { value: CWD }))
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(state.contextPercent === undefined ? {} : { percent: state.contextPercent }) }, rateLimits: [] },
   }))
