@@ -11,19 +11,23 @@ export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
 
   // One session.start hook: a second unmatched registration refuses the module.
+  // The registrations go out together: each is a hop to the engine, and the
+  // session's start waits on this hook.
   on('session.start', async ($, e, next) => {
     const started = await next(e)
-    await $.command.register({
-      name: RESUME_COMMAND,
-      description: 'Write a handoff, check it, and replace the conversation with it',
-      argumentHint: '[review] [focus] | apply | cancel | status',
-    })
-    await $.command.register({
-      name: PLAN_COMMAND,
-      description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
-      argumentHint: '[review] [focus]',
-    })
-    await $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true })
+    await Promise.all([
+      $.command.register({
+        name: RESUME_COMMAND,
+        description: 'Write a handoff, check it, and replace the conversation with it',
+        argumentHint: '[review] [focus] | apply | cancel | status',
+      }),
+      $.command.register({
+        name: PLAN_COMMAND,
+        description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
+        argumentHint: '[review] [focus]',
+      }),
+      $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true }),
+    ])
     return started
   })
 
