@@ -1,6 +1,7 @@
 import { describe, expect, mock, test, type Engine } from 'claude-code/testing'
 import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
+import { ENGINE_SUMMARY, engine } from './engine.js'
 
 const TRANSCRIPT: SessionMessage[] = [
   { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
@@ -8,19 +9,6 @@ const TRANSCRIPT: SessionMessage[] = [
 ]
 
 const STUB = 'Continue from plans/handoffs/HANDOFF_upload-race_2026-11-29.md.\nRead it first.'
-
-const ENGINE_SUMMARY: SessionMessage = { role: 'user', text: 'summary written by the engine', toolUses: [] }
-
-/** Stands in for core beneath every plugin: records each compaction that
- * reaches it and answers with a summary the mod never produces. */
-function engine(on: On): { reached: SessionCompactInput[] } {
-  const reached: SessionCompactInput[] = []
-  on('session.compact', (_$, e) => {
-    reached.push(e)
-    return { messages: [ENGINE_SUMMARY] }
-  })
-  return { reached }
-}
 
 describe('a marked plugin compaction of the main loop', () => {
   test('is answered with one user message holding the stub, without reaching the engine', async ($, on) => {

@@ -4,6 +4,7 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import type { On, PluginState, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
+import { ENGINE_SUMMARY, engine } from './engine.js'
 
 type PartnerState = Partial<PluginState['compact-handoff']>
 
@@ -11,8 +12,6 @@ const TRANSCRIPT: SessionMessage[] = [
   { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
   { role: 'assistant', text: 'Found the race.', toolUses: [] },
 ]
-
-const ENGINE_SUMMARY: SessionMessage = { role: 'user', text: 'summary written by the engine', toolUses: [] }
 
 const HANDOFF = 'plans/handoffs/HANDOFF_upload-race_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_upload-race_2026-11-29.md'
@@ -33,17 +32,6 @@ const PARTNER = {
       return { text: 'written' }
     })
   },
-}
-
-/** Stands in for core beneath every plugin: records each compaction that
- * reaches it and answers with a summary the mod never produces. */
-function engine(on: On): { reached: SessionCompactInput[] } {
-  const reached: SessionCompactInput[] = []
-  on('session.compact', (_$, e) => {
-    reached.push(e)
-    return { messages: [ENGINE_SUMMARY] }
-  })
-  return { reached }
 }
 
 async function partnerWrites($: Engine, state: PartnerState): Promise<void> {

@@ -1,0 +1,16 @@
+// The engine beneath the plugins for this mod's kit tests. Not a test file:
+// `claude plugin test` runs every *.test.ts it finds.
+import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
+
+export const ENGINE_SUMMARY: SessionMessage = { role: 'user', text: 'summary written by the engine', toolUses: [] }
+
+/** Stands in for core beneath every plugin: records each compaction that
+ * reaches it and answers with a summary the mod never produces. */
+export function engine(on: On): { reached: SessionCompactInput[] } {
+  const reached: SessionCompactInput[] = []
+  on('session.compact', (_$, e) => {
+    reached.push(e)
+    return { messages: [ENGINE_SUMMARY] }
+  })
+  return { reached }
+}
