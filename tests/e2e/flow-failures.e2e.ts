@@ -110,7 +110,6 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
 
   it('a second /compact-handoff while one is under way is refused', async () => {
     const t0 = Date.now()
-    const start = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'second-run' } })
     turn.replies[0] = { ...turn.replies[0], delayMs: SLOW_MS }
     flow.mock.script(...turn.replies)

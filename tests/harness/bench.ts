@@ -42,8 +42,6 @@ const FOCUS = 'finish the parser'
 const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
 const FOLLOW_UP = 'Carry on with the parser from where we were'
 
-type Stamps = Map<MockRequest, number>
-
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`)
 }

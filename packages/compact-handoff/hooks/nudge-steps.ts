@@ -1,6 +1,6 @@
 // The context nudge's effects; the decision is in nudge.ts.
 import type { EngineInterface } from 'claude-code'
-import { ARMED, nudgeDueAt, nudgeTextOf, type Nudge } from './nudge.js'
+import { ARMED, nudgeDueAt, nudgeTextOf } from './nudge.js'
 import { readNudge, setNudge } from './state.js'
 
 type $ = EngineInterface

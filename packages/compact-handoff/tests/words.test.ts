@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, skillWrite, submitPrompt, typeCommand, world } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, submitPrompt, typeCommand, world } from './world.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
