@@ -37,39 +37,36 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
 
   it('(a) the skill ends with COMPACT-HANDOFF-FAILED', async () => {
     const t0 = Date.now()
-    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     flow.mock.script(failedSkillTurn('nothing worth handing off yet'))
     await startRun('a-focus')
     await expectAbortToast(/the handoff skill reported failure: nothing worth handing off yet/, mark)
-    await expectConversationKept(flow, 'PROBE-A', kept, start)
+    await expectConversationKept(flow, 'PROBE-A', kept, mark)
     kept.push('PROBE-A')
     console.log(`e2e failures: (a) ${Date.now() - t0} ms`)
   })
 
   it('(b) the skill names a file it never wrote', async () => {
     const t0 = Date.now()
-    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'never-written' }, skipHandoffWrite: true })
     flow.mock.script(...turn.replies)
     await startRun('b-focus')
     await expectAbortToast(new RegExp(`${turn.handoffPath.replace(/[.]/g, '\\.')} does not exist`), mark)
-    await expectConversationKept(flow, 'PROBE-B', kept, start)
+    await expectConversationKept(flow, 'PROBE-B', kept, mark)
     kept.push('PROBE-B')
     console.log(`e2e failures: (b) ${Date.now() - t0} ms`)
   })
 
   it('(c) the handoff lacks required sections', async () => {
     const t0 = Date.now()
-    const start = flow.session.logMark()
     const mark = flow.session.logMark()
     const doc = { slug: 'no-next-step' }
     const turn = skillTurn({ proj: flow.run.proj, doc, handoffText: handoffFileText(doc, { omit: ['Next step', 'Verify'] }) })
     flow.mock.script(...turn.replies)
     await startRun('c-focus')
     await expectAbortToast(/missing section "## Next step"/, mark)
-    await expectConversationKept(flow, 'PROBE-C', kept, start)
+    await expectConversationKept(flow, 'PROBE-C', kept, mark)
     kept.push('PROBE-C')
     console.log(`e2e failures: (c) ${Date.now() - t0} ms`)
   })

@@ -6,9 +6,9 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
 import { createRunDir, pollUntil, repoRoot, stageCopy, startSession, type RunDir, type Session } from '../harness/session.js'
-import { e2eRunRoot } from './lifecycle.js'
 
 export const HANDOFF_MOD = 'compact-handoff@inline'
 export const ANSWER_MOD = 'compact-handoff-answer@inline'
@@ -47,7 +47,7 @@ export async function startFlow(
   options: { withAnswer?: boolean } = {},
 ): Promise<Flow> {
   const withAnswer = options.withAnswer ?? true
-  const run = createRunDir(name, e2eRunRoot())
+  const run = createRunDir(name)
   track(run)
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
   const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
@@ -77,7 +77,6 @@ export function userBlocks(request: MockRequest): string[] {
     )
 }
 
-const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
 
 /**
  * Checks that the earlier exchanges of `tags` (typed `ask <tag>`, answered `REPLY-<tag>`)
@@ -87,7 +86,7 @@ const STUB_START = 'The earlier conversation was replaced here by compact-handof
 export function expectTurnsGone(request: MockRequest, tags: readonly string[], alsoGone: readonly string[] = []): void {
   const withoutStub = JSON.stringify(
     (request.body?.messages ?? []).map((m) =>
-      Array.isArray(m.content) ? { ...m, content: m.content.filter((b: { text?: unknown }) => !(typeof b.text === 'string' && b.text.startsWith(STUB_START))) } : m,
+      Array.isArray(m.content) ? { ...m, content: m.content.filter((b: { text?: unknown }) => !(typeof b.text === 'string' && b.text.startsWith(STUB_OPENING))) } : m,
     ),
   )
   const all = messagesText(request)
@@ -102,7 +101,7 @@ export function expectTurnsGone(request: MockRequest, tags: readonly string[], a
 export function expectSwapped(request: MockRequest, continuePrompt: string, stubLines: readonly string[]): void {
   const blocks = userBlocks(request)
   expect(blocks.at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(continuePrompt)
-  const stub = blocks.find((b) => b.startsWith(STUB_START))
+  const stub = blocks.find((b) => b.startsWith(STUB_OPENING))
   expect(stub, 'the stub is a user block').toBeDefined()
   for (const line of stubLines) expect(stub).toContain(line)
   expect(blocks.indexOf(stub!)).toBeLessThan(blocks.length - 1)

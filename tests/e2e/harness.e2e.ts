@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockApi, type MockApi } from '../harness/mock-api.js'
 import { createRunDir, startSession, writeMod, type RunDir, type Session } from '../harness/session.js'
-import { e2eRunRoot, trackRuns } from './lifecycle.js'
+import { trackRuns } from './lifecycle.js'
 
 const PROBE_MOD = `import type { Register } from 'claude-code'
 
@@ -33,7 +33,7 @@ describe('harness against the real claude binary', () => {
   let session: Session
 
   beforeAll(async () => {
-    run = createRunDir('harness', e2eRunRoot())
+    run = createRunDir('harness')
     track(run)
     mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
     const probe = writeMod(run, 'e2e-probe', { 'hooks/register.ts': PROBE_MOD })

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockApi, type MockApi } from '../harness/mock-api.js'
 import { createRunDir, repoRoot, runClaude, startSession, type RunDir, type Session } from '../harness/session.js'
-import { e2eRunRoot, trackRuns } from './lifecycle.js'
+import { trackRuns } from './lifecycle.js'
 
 const MARKETPLACE = 'compact-handoff'
 const MOD_IDS = [`compact-handoff@${MARKETPLACE}`, `compact-handoff-answer@${MARKETPLACE}`]
@@ -21,7 +21,7 @@ describe('marketplace install of compact-handoff', () => {
   let session: Session
 
   beforeAll(async () => {
-    run = createRunDir('install', e2eRunRoot())
+    run = createRunDir('install')
     track(run)
     mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
     const t0 = Date.now()

@@ -4,17 +4,8 @@
  * screen capture, debug log and mock log on disk for post-mortem.
  */
 import { rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach } from 'vitest'
 import type { RunDir, Session } from '../harness/session.js'
-
-/** Outside the repository: a session whose folder sits inside a git work tree
- * reads that tree's status into its system prompt, so runs under the repo would
- * see this project's own git state. */
-export function e2eRunRoot(): string {
-  return join(tmpdir(), 'compact-handoff-e2e')
-}
 
 /** Registers the hooks; call `track` on every run dir and session the file creates. */
 export function trackRuns(): { track: (run: RunDir, session?: Session) => void } {

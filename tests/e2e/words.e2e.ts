@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { carriesToolResult, skillTurn, type SkillTurn } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
-import { continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { STUB_OPENING, continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import {
   expectConversationKept,
@@ -28,11 +28,10 @@ import {
   type Flow,
 } from './flow-support.js'
 
-const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
 
 /** The stub block of a request's user messages. */
 function stubBlockOf(request: MockRequest): string {
-  const stub = userBlocks(request).find((b) => b.startsWith(STUB_START))
+  const stub = userBlocks(request).find((b) => b.startsWith(STUB_OPENING))
   expect(stub, `request ${request.seq} holds the stub`).toBeDefined()
   return stub!
 }

@@ -11,14 +11,16 @@
  *
  * Prints markdown tables to stdout. `--runs N` sets the swap repeats (start repeats are 2N).
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { basename, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { carriesToolResult, handoffFileText, skillTurn } from './handoff-script.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply } from './mock-api.js'
-import { claudeVersion, createRunDir, startSession, type RunDir, type Session } from './session.js'
-import { bytesOf, conversationOf, median, pluginDirs, readyAt, removeRun, runRoot, sleep, stampArrivals, textOf, until } from './showcase-kit.js'
+import { claudeVersion, createRunDir, pollUntil, startSession, type RunDir, type Session } from './session.js'
+import { bytesOf, conversationOf, median, pluginDirs, readyAt, removeRun, runRoot, stampArrivals, textOf, TIMING_POLL_MS } from './showcase-kit.js'
 
 const runsArg = process.argv.indexOf('--runs')
 const SWAP_RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 1) : 5
@@ -39,7 +41,6 @@ const PLAIN_WRITES = 20
 const HANDOFF_PATH_WRITES = 10
 const WRITE_SESSIONS = 2
 const FOCUS = 'finish the parser'
-const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
 const FOLLOW_UP = 'Carry on with the parser from where we were'
 
 function log(line: string): void {
@@ -101,7 +102,7 @@ async function haveConversation(session: Session, mock: MockApi, proj: string): 
   for (const [p, replies] of conversationScript(proj).entries()) {
     mock.script(...replies)
     await session.type(promptText(p))
-    await until(`pass ${p + 1} to finish`, 90_000, () => (mock.pending() === 0 ? true : undefined), 50)
+    await pollUntil(`pass ${p + 1} to finish`, 90_000, () => (mock.pending() === 0 ? true : undefined), 50)
     await session.waitForScreen(new RegExp(`End\\s+of\\s+pass\\s+${p + 1}\\.`), 30_000)
   }
   const last = mock.requests.at(-1)
@@ -152,7 +153,7 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       t0 = performance.now()
       const summary = await mock.waitForRequest((r) => r.seq > before && r.kind === 'summary', 60_000)
       // Compaction is over when the prompt is back and the screen says it compacted.
-      await until('/compact to finish', 60_000, () => (/Compacted/.test(session!.screen()) ? true : undefined))
+      await pollUntil('/compact to finish', 60_000, () => (/Compacted/.test(session!.screen()) ? true : undefined), TIMING_POLL_MS)
       mock.script({ when: FOLLOW_UP, text: 'Continuing.' })
       const typedAt = performance.now()
       await session.type(FOLLOW_UP)
@@ -164,7 +165,7 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       mock.script(...turn.replies, { when: turn.continuePrompt, text: 'Continuing.' })
       await session.type(`/compact-handoff ${FOCUS}`)
       t0 = performance.now()
-      after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_START)), 60_000)
+      after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_OPENING)), 60_000)
     }
     const between = mock.requests.filter((r) => r.seq > before && r.seq < after.seq)
     const during = between.filter(isMessages)

@@ -6,19 +6,20 @@
  * handoff file the skill wrote, and what the model was sent after the swap. Exits 1 if
  * the flow did not complete.
  */
+import { setTimeout as sleep } from 'node:timers/promises'
 import { existsSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { carriesToolResult, skillTurn } from './handoff-script.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { startMockApi, type MockRequest } from './mock-api.js'
 import { claudeVersion, createRunDir, startSession, type Session } from './session.js'
-import { PLUGIN_PATHS, conversationOf, foldReminders, indent, pluginDirs, removeRun, runRoot, sleep, textOf, trimScreen } from './showcase-kit.js'
+import { PLUGIN_PATHS, conversationOf, foldReminders, indent, pluginDirs, removeRun, runRoot, textOf, trimScreen } from './showcase-kit.js'
 
 const FOCUS = 'finish the parser'
 const FIRST_PROMPT = 'Add binary operators to the parser in src/parser.ts'
 const FIRST_ANSWER = 'Binary operators are in src/parser.ts; error recovery is next.'
 const AFTER_ANSWER = 'I read the handoff. Next step: add the error-recovery case to src/parser.ts, then run pnpm test parser.'
 /** The stub compact-handoff installs in place of the conversation starts with this. */
-const STUB_START = 'The earlier conversation was replaced here by compact-handoff'
 
 let step = 0
 function heading(title: string): void {
@@ -38,7 +39,7 @@ function showRequest(request: MockRequest, continuePrompt: string): void {
     console.log(`[${m.role} message, ${blocks.length} block(s)]`)
     for (const block of blocks) {
       const text = block.type === 'text' ? (block.text ?? '') : `[${block.type ?? 'block'}]`
-      const label = text.includes(STUB_START)
+      const label = text.includes(STUB_OPENING)
         ? 'the stub compact-handoff-answer put in place of the conversation'
         : text.trim() === continuePrompt.trim()
           ? 'the continue-prompt, submitted as the user'
@@ -99,7 +100,7 @@ async function main(): Promise<number> {
     await sleep(700)
     const during = session.screen()
     console.log(`(the mock holds its answer to request #${heldRequest.seq}, the Write's tool_result, for 1.5 s so the screen can be read)`)
-    const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_START)), 45_000)
+    const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_OPENING)), 45_000)
     showScreen('while the skill runs (its Write has run, its final answer is due)', during)
 
     heading('After the swap')
@@ -121,14 +122,14 @@ async function main(): Promise<number> {
     const allText = conversationOf(after).map(textOf).join('\n')
     check(written !== undefined, `the handoff file exists in the project (${relative(run.proj, turn.handoffFile)})`)
     check(mock.requests.every((r) => r.kind !== 'summary'), 'no summariser request was made')
-    check(allText.includes(STUB_START) && allText.includes(turn.handoffPath), "the stub naming the handoff leads the model's next request")
+    check(allText.includes(STUB_OPENING) && allText.includes(turn.handoffPath), "the stub naming the handoff leads the model's next request")
     check(allText.includes(turn.continuePrompt), 'the continue-prompt was submitted as the next user message')
     // The stub may quote the user's own earlier words; nothing else from before may survive.
     const blocks = conversationOf(after).flatMap((m) =>
       typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? (m.content as Array<{ type?: string; text?: string }>) : [],
     )
     const outsideStub = blocks
-      .filter((b) => b.type === 'text' && !(b.text ?? '').includes(STUB_START))
+      .filter((b) => b.type === 'text' && !(b.text ?? '').includes(STUB_OPENING))
       .map((b) => b.text ?? '')
       .join('\n')
     check(

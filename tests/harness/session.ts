@@ -79,7 +79,9 @@ export interface RunDir {
 /**
  * Makes `<root>/<name>-<n>` (first free n) with a seeded HOME. Each seeded key answers a
  * screen that otherwise blocks startup (onboarding needs the network; custom API key,
- * bypass-permissions warning and workspace-trust dialogs default to "no").
+ * bypass-permissions warning and workspace-trust dialogs default to "no"). The default root
+ * is outside any git work tree: a session inside one reads that tree's status into its
+ * system prompt, so runs under this repository would see the project's own git state.
  */
 export function createRunDir(name: string, root = join(tmpdir(), 'compact-handoff-e2e')): RunDir {
   mkdirSync(root, { recursive: true })
@@ -368,13 +370,13 @@ export class Session {
  * Polls `probe` until it returns a value. Every wait in the harness goes through here with
  * a deadline: on a busy 2-core machine a fixed sleep is either too short or wasted.
  */
-export async function pollUntil<T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> {
+export async function pollUntil<T>(what: string, timeoutMs: number, probe: () => T | undefined, everyMs = POLL_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const hit = probe()
     if (hit !== undefined) return hit
     if (Date.now() > deadline) throw new Error(`harness: timed out after ${timeoutMs} ms waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, POLL_MS))
+    await new Promise((r) => setTimeout(r, everyMs))
   }
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { MockApi, MockRequest } from './mock-api.js'
-import { PROMPT_RE, repoRoot, type Session } from './session.js'
+import { PROMPT_RE, pollUntil, repoRoot, type Session } from './session.js'
 
 /** The two mods and the skill pack, as a user loading them from a clone would. */
 export const PLUGIN_PATHS = ['packages/compact-handoff', 'packages/compact-handoff-answer', 'skills'] as const
@@ -24,6 +24,9 @@ export function pluginDirs(): string[] {
 export function runRoot(): string {
   return join(tmpdir(), 'compact-handoff-showcase')
 }
+
+/** Polls this often where a figure is being timed, finer than the tests' polling. */
+export const TIMING_POLL_MS = 20
 
 export function removeRun(dir: string): void {
   rmSync(dir, { recursive: true, force: true })
@@ -45,20 +48,6 @@ export function stampArrivals(mock: MockApi): Map<MockRequest, number> {
   return at
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms))
-}
-
-export async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined, everyMs = 20): Promise<T> {
-  const deadline = performance.now() + timeoutMs
-  for (;;) {
-    const hit = probe()
-    if (hit !== undefined) return hit
-    if (performance.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
-    await sleep(everyMs)
-  }
-}
-
 /**
  * Ready as Session.waitForReady defines it (prompt box drawn, and every mod's
  * `session.start` hook settled, or loaded when it has none), polled every 20 ms instead
@@ -68,7 +57,7 @@ export async function until<T>(what: string, timeoutMs: number, probe: () => T |
 export async function readyAt(session: Session, timeoutMs = 45_000): Promise<{ box: number; ready: number }> {
   const mods = session.modIds.map((id) => ({ id, loaded: new RegExp(`hooks module ${escapeRe(id)} loaded .*; events: (.*)$`, 'm') }))
   let box: number | undefined
-  const ready = await until('the session to be ready', timeoutMs, () => {
+  const ready = await pollUntil('the session to be ready', timeoutMs, () => {
     if (box === undefined) {
       if (!PROMPT_RE.test(session.screen())) return undefined
       box = performance.now()
@@ -81,7 +70,7 @@ export async function readyAt(session: Session, timeoutMs = 45_000): Promise<{ b
       if (hooksStart && !log.includes(`hooks module ${mod.id} session.start settled`)) return undefined
     }
     return performance.now()
-  })
+  }, TIMING_POLL_MS)
   return { box: box ?? ready, ready }
 }
 

@@ -9,8 +9,8 @@ import { SKILL_OF_MODE } from './protocol.js'
 import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from './user-words.js'
 import { advance, readPhase, readWords, setPhase } from './state.js'
-import { LAUNCH_DELAY_MS, compactNow, fileProblemsOnDisk, handoffPathsOf, launchSkill, returnHeld } from './run-steps.js'
-import { appendSwapLog, recentSwapLog } from './swap-log-steps.js'
+import { LAUNCH_DELAY_MS, compactNow, dropRun, fileProblemsOnDisk, handoffPathsOf, launchSkill } from './run-steps.js'
+import { recentSwapLog } from './swap-log-steps.js'
 
 type $ = EngineInterface
 
@@ -22,9 +22,7 @@ export async function answerCommand($: $, command: string, args: string, nudgePe
   let phase = await readPhase($)
   const lines: string[] = []
   if (isStale(phase, nowMs) && phase.kind !== 'idle') {
-    await setPhase($, IDLE)
-    const heldNote = await returnHeld($, phase.run.held)
-    await appendSwapLog($, phase.run, 'aborted', phase.run.files.map((f) => f.relPath), 'stale')
+    const heldNote = await dropRun($, phase.run, 'stale')
     lines.push(`A handoff run left at "${STAGE_TEXT[phase.kind]}" for over 30 minutes was stale and has been cleared.${heldNote}`)
     phase = IDLE
   }
@@ -45,9 +43,7 @@ export async function answerCommand($: $, command: string, args: string, nudgePe
   } else if (intent.kind === 'cancel') {
     if (phase.kind === 'idle') lines.push('No handoff run to cancel.')
     else {
-      await setPhase($, IDLE)
-      const heldNote = await returnHeld($, phase.run.held)
-      await appendSwapLog($, phase.run, 'aborted', phase.run.files.map((f) => f.relPath), 'cancelled')
+      const heldNote = await dropRun($, phase.run, 'cancelled')
       lines.push(`Handoff run cancelled. The conversation is unchanged.${heldNote}`)
     }
   } else if (intent.kind === 'apply') {

@@ -78,6 +78,11 @@ export function relativeToCwd(path: string, cwd: string): string | undefined {
 
 export type HandoffPath = { kind: FileKind; relPath: string }
 
+/** The absolute path of `relPath` inside `folder` (a session folder as the engine reports it). */
+export function inFolder(folder: string, relPath: string): string {
+  return `${folder.replace(/[\\/]+$/, '')}/${relPath}`
+}
+
 /** Classifies a written path: a handoff or plan file directly under one of the
  * handoff folders of the session's folder, or undefined. Lexical only; the
  * on-disk check resolves symlinks before anything is replaced. */

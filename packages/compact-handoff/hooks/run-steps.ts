@@ -7,7 +7,7 @@ import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { IDLE, isAt, runOf, withFileRecorded, withRefusal, type Run, type Swap } from './run.js'
 import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
-import { SKILL_OF_MODE, classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from './protocol.js'
+import { SKILL_OF_MODE, classifyHandoffPath, inFolder, mayBeHandoffPath, type HandoffPath } from './protocol.js'
 import { skillArgsOf, skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { fileProblemsOf, isReadable, type FileFacts } from './file-check.js'
@@ -35,7 +35,7 @@ export function messageOf(error: unknown): string {
 
 /** Gives held prompts back to the person, never silently lost: into the prompt
  * box, or, when that is refused, submitted as they were. Says which. */
-export async function returnHeld($: $, held: readonly string[]): Promise<string> {
+async function returnHeld($: $, held: readonly string[]): Promise<string> {
   if (held.length === 0) return ''
   const filled = await $.prompt.fill({ text: held.join('\n\n'), mode: 'append' }).catch(() => undefined)
   if (filled?.isFilled === true) return ` Your ${held.length} held message(s) are back in the prompt box.`
@@ -46,15 +46,21 @@ export async function returnHeld($: $, held: readonly string[]): Promise<string>
     : ` ${held.length - sent} of your held message(s) could not be put back: ${held.join(' / ')}`
 }
 
-/** Ends run `id` without touching the conversation, and says why. */
-async function abortRun($: $, id: string, why: string): Promise<void> {
-  const phase = await readPhase($)
-  const run = runOf(phase)
-  if (run?.id !== id) return
+/** Drops `run` without touching the conversation: idle again, held prompts
+ * given back, the abort logged. Returns what to tell the person of their held prompts. */
+export async function dropRun($: $, run: Run, reason: string): Promise<string> {
   await setPhase($, IDLE)
   const heldNote = await returnHeld($, run.held)
+  await appendSwapLog($, run, 'aborted', run.files.map((f) => f.relPath), reason)
+  return heldNote
+}
+
+/** Ends run `id` without touching the conversation, and says why. */
+async function abortRun($: $, id: string, why: string): Promise<void> {
+  const run = runOf(await readPhase($))
+  if (run?.id !== id) return
+  const heldNote = await dropRun($, run, why)
   $.ui.toast(`compact-handoff: ${why}. Context unchanged.${heldNote}`, { timeoutMs: LONG_TOAST_MS })
-  await appendSwapLog($, run, 'aborted', run.files.map((f) => f.relPath), why)
 }
 
 /** Timer: runs the skill for the run's mode, else asks Claude to, else aborts. */
@@ -106,7 +112,7 @@ export async function finishTurn($: $, end: TurnEnd, nudgePercent: number): Prom
 }
 
 async function factsOf($: $, file: HandoffPath, cwd: string, cwdRealPath: string): Promise<FileFacts> {
-  const path = `${cwd.replace(/[\\/]+$/, '')}/${file.relPath}`
+  const path = inFolder(cwd, file.relPath)
   const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
   const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
   return { file, stat, cwdRealPath, text: typeof text === 'string' ? text : undefined }

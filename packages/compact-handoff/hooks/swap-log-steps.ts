@@ -3,21 +3,18 @@
 import type { EngineInterface } from 'claude-code'
 import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
+import { inFolder } from './protocol.js'
 
 type $ = EngineInterface
-
-function inProject(run: Run, relPath: string): string {
-  return `${run.cwd.replace(/[\\/]+$/, '')}/${relPath}`
-}
 
 export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
   try {
     const sized = []
     for (const path of files) {
-      const stat = await $.fs.stat(inProject(run, path)).catch(() => undefined)
+      const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)
       sized.push({ path, bytes: stat?.size ?? 0 })
     }
-    const logPath = inProject(run, SWAP_LOG_PATH)
+    const logPath = inFolder(run.cwd, SWAP_LOG_PATH)
     const existing = await $.fs.read(logPath).catch(() => '')
     const entry = {
       time: new Date(await $.clock.now()).toISOString(),
@@ -37,6 +34,6 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
 }
 
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  const text = await $.fs.read(`${cwd.replace(/[\\/]+$/, '')}/${SWAP_LOG_PATH}`).catch(() => '')
+  const text = await $.fs.read(inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
   return recentLogLinesOf(typeof text === 'string' ? text : '', count)
 }

@@ -11,9 +11,12 @@ export type LastSwap = { kind: 'none' } | ({ kind: 'swapped' } & SwapFiles)
 
 export const NO_SWAP: LastSwap = { kind: 'none' }
 
+/** How every stub begins; tests and tools find the stub in a request by it. */
+export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
+
 export function stubOf(files: SwapFiles, words: UserWords): string {
   const lines = [
-    'The earlier conversation was replaced here by compact-handoff, right after the handoff skill wrote a full handoff of the session.',
+    `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
     `Handoff file: ${files.handoff}`,
   ]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
