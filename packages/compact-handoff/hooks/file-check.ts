@@ -1,6 +1,9 @@
 // Decides whether a handoff or plan file on disk may replace the conversation.
 // The wiring gathers the facts ($.fs.stat with resolve, $.fs.read); this
-// judges them, so every refusal is testable without an engine.
+// judges them, so every refusal is testable without an engine. Two kinds of
+// problem: a refusal is about safety (where the file really is, who wrote it,
+// its size) and ends the run; a fix is about the text, and the skill is asked
+// to repair it in place (repair-prompt.ts).
 import { HANDOFF_DIRS, MAX_HANDOFF_BYTES, type HandoffPath } from './protocol.js'
 import { formatProblems } from './handoff-format.js'
 import type { Run } from './run.js'
@@ -17,6 +20,11 @@ export type FileFacts = {
   text: string | undefined
 }
 
+/** One file's problems that a repair turn may fix, each saying how. */
+export type FileFix = { path: string; problems: string[] }
+
+export type FileReport = { refusals: string[]; fixes: FileFix[] }
+
 function isDirectlyUnderHandoffDir(realPath: string, cwdRealPath: string): boolean {
   const root = cwdRealPath.replace(/[\\/]+$/, '')
   return HANDOFF_DIRS.some((dir) => {
@@ -30,20 +38,40 @@ export function isReadable(stat: FileStat | undefined): boolean {
   return stat !== undefined && stat.kind === 'file' && stat.size <= MAX_HANDOFF_BYTES
 }
 
-/** Everything wrong with one file, each reason naming it; empty when it may be used. */
-export function fileProblemsOf(facts: FileFacts, run: Run): string[] {
+const NOTHING: FileReport = { refusals: [], fixes: [] }
+
+function refused(why: string): FileReport {
+  return { refusals: [why], fixes: [] }
+}
+
+function toFix(path: string, problems: string[]): FileReport {
+  return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
+}
+
+/** Everything wrong with one file; empty lists when it may be used. */
+export function fileReportOf(facts: FileFacts, run: Run): FileReport {
   const { file, stat } = facts
   const name = file.relPath
-  if (stat === undefined) return [`${name} does not exist`]
-  if (stat.kind !== 'file') return [`${name} is not a regular file`]
+  if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
+  if (stat.kind !== 'file') return refused(`${name} is not a regular file`)
   if (stat.realPath === undefined || !isDirectlyUnderHandoffDir(stat.realPath.replace(/\\/g, '/'), facts.cwdRealPath.replace(/\\/g, '/'))) {
-    return [`${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`]
+    return refused(`${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`)
   }
   const isRecorded = run.files.some((f) => f.relPath === name)
-  if (!isRecorded && stat.mtimeMs < run.startedAtMs) {
-    return [`${name} was not written during this run (it is older than the run)`]
-  }
-  if (stat.size > MAX_HANDOFF_BYTES) return [`${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`]
-  if (facts.text === undefined) return [`${name} could not be read`]
-  return formatProblems(facts.text, file.kind).map((problem) => `${name}: ${problem}`)
+  if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
+  if (stat.size > MAX_HANDOFF_BYTES) return refused(`${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`)
+  if (facts.text === undefined) return refused(`${name} could not be read`)
+  // Only what the skill's own main-loop Write/Edit produced is swapped in: a
+  // file made by a shell command or a subagent was never seen being written.
+  const notWritten = isRecorded ? [] : ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool']
+  return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind)])
+}
+
+export function mergedReport(reports: readonly FileReport[]): FileReport {
+  return { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }
+}
+
+/** Every problem as one line each, refusals first: what an abort or a refused apply lists. */
+export function problemLinesOf(report: FileReport): string[] {
+  return [...report.refusals, ...report.fixes.flatMap((f) => f.problems.map((p) => `${f.path}: ${p}`))]
 }

@@ -244,3 +244,11 @@ export function formatProblems(text: string, kind: FileKind): string[] {
   problems.push(...sectionProblems(headings, hasContent, kind))
   return problems
 }
+
+/** The frontmatter's fields, or undefined when the text has none that reads
+ * cleanly: how the mod learns a parent handoff's chain and seq. */
+export function frontmatterOf(text: string): ReadonlyMap<string, string> | undefined {
+  const problems: string[] = []
+  const frontmatter = readFrontmatter(text.replace(/^\uFEFF/, '').split(/\r?\n/), problems)
+  return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
+}

@@ -4,36 +4,29 @@
 // answer, before turn.complete has settled, and the swap then erases both it
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
-import { isHoldingPrompts, withHeld } from './run.js'
-import { isUsersOwnPrompt, withUserMessage, type PromptFacts } from './user-words.js'
-import { readPhase, updatePhase, updateWords } from './state.js'
+import { isTypedByUser, withUserMessage, type PromptFacts } from './user-words.js'
+import { updateWords } from './state.js'
+import { dispatch } from './run-steps.js'
+import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND } from './command-intent.js'
 
 type $ = EngineInterface
 
-const HOLD_TOAST_MS = 6_000
+const OUR_COMMANDS: ReadonlySet<string> = new Set([RESUME_COMMAND, PLAN_COMMAND, GO_COMMAND])
 
-/** The engine leaves a dropped prompt's text in the prompt box (seen live in
- * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
- * would send it a second time after the swap has delivered it. Cleared once the
- * drop has landed, and only while the box holds exactly that text, so nothing
- * typed since is lost. */
-async function clearHeldDraft($: $, text: string): Promise<void> {
-  const box = await $.prompt.read()
-  if (box.text.trim() !== '' && box.text.trim() === text.trim()) await $.prompt.fill({ text: '', mode: 'replace' })
-}
+type Submitted = PromptFacts & { text: string; command?: { name: string } }
 
 /** What to do with a submitted prompt: hold it (drop it now, deliver it after
- * the swap) or let it through, recorded when it is the person's own. */
-export async function takePrompt($: $, prompt: PromptFacts & { text: string }): Promise<'hold' | 'pass'> {
-  if (!isUsersOwnPrompt(prompt)) return 'pass'
-  const phase = await readPhase($)
-  if (isHoldingPrompts(phase) && phase.kind !== 'idle') {
-    const id = phase.run.id
-    await updatePhase($, (p) => (p.kind !== 'idle' && p.run.id === id ? withHeld(p, prompt.text) : p))
-    $.ui.toast('compact-handoff: a handoff swap is under way; your message is held and will be delivered right after it.', { timeoutMs: HOLD_TOAST_MS })
-    $.clock.after(0, () => void clearHeldDraft($, prompt.text).catch(() => undefined))
-    return 'hold'
-  }
-  await updateWords($, (words) => withUserMessage(words, prompt.text))
+ * the swap) or let it through, recorded when it is the person's own words.
+ * Whether a run holds it is decided from the phase the hold meets, inside one
+ * state update, so a prompt typed at any moment of a swap is either held and
+ * delivered or passed, never lost. */
+export async function takePrompt($: $, prompt: Submitted): Promise<'hold' | 'pass'> {
+  if (!isTypedByUser(prompt)) return 'pass'
+  const command = prompt.command?.name
+  // Our own commands must always run: cancel is how a person stops a run.
+  if (command !== undefined && OUR_COMMANDS.has(command)) return 'pass'
+  const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined })
+  if (step.isTaken) return 'hold'
+  if (command === undefined) await updateWords($, (words) => withUserMessage(words, prompt.text))
   return 'pass'
 }

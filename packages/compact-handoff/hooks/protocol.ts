@@ -12,6 +12,57 @@ export const MARKER = 'compact-handoff:v1'
 /** The first argument that puts a handoff skill in compact mode. */
 export const COMPACT_MODE_ARG = 'compact-mode'
 
+/** What the mod knows better than the model, handed to the skill right after
+ * `compact-mode` as `key=value` words, which the skill copies into the
+ * frontmatter: the model has no clock unless it runs one, and it cannot know
+ * which handoff this session was swapped in from. `run` tags the skill's turn
+ * (and each repair turn) so the mod can tell it from any other turn. */
+export type SkillValues = {
+  run: string
+  /** ISO 8601 UTC with seconds, as `created` should read. */
+  created: string
+  /** The parent's chain id, or NEW_CHAIN: the new file names the chain. */
+  chain: string
+  seq: number
+  /** The parent handoff's path relative to the project, or NO_PARENT. */
+  parent: string
+}
+
+/** The keys, in the order they are written. */
+export const SKILL_VALUE_KEYS = ['run', 'created', 'chain', 'seq', 'parent'] as const
+
+/** `chain` of a first handoff: the skill names the chain after its new file. */
+export const NEW_CHAIN = 'new'
+
+/** The skill's arguments in compact mode: `compact-mode`, the values, then the
+ * focus (free text, possibly empty). */
+export function formatSkillArgs(values: SkillValues, focus: string): string {
+  const pairs = SKILL_VALUE_KEYS.map((key) => `${key}=${values[key]}`).join(' ')
+  const words = focus.trim()
+  return words === '' ? `${COMPACT_MODE_ARG} ${pairs}` : `${COMPACT_MODE_ARG} ${pairs} ${words}`
+}
+
+/** formatSkillArgs' inverse, for the contract test and the skills' examples:
+ * the values and the focus, or undefined when the arguments are not compact mode
+ * or a value is missing. Linear: one split into words. */
+export function parseSkillArgs(args: string): { values: SkillValues; focus: string } | undefined {
+  const words = args.trim().split(/\s+/)
+  if (words[0] !== COMPACT_MODE_ARG) return undefined
+  const found = new Map<string, string>()
+  let i = 1
+  for (; i < words.length; i++) {
+    const word = words[i] ?? ''
+    const eq = word.indexOf('=')
+    const key = word.slice(0, eq)
+    if (eq <= 0 || !(SKILL_VALUE_KEYS as readonly string[]).includes(key) || found.has(key)) break
+    found.set(key, word.slice(eq + 1))
+  }
+  const seq = Number(found.get('seq'))
+  const [run, created, chain, parent] = [found.get('run'), found.get('created'), found.get('chain'), found.get('parent')]
+  if (run === undefined || created === undefined || chain === undefined || parent === undefined || !Number.isInteger(seq) || seq < 1) return undefined
+  return { values: { run, created, chain, seq, parent }, focus: words.slice(i).join(' ') }
+}
+
 export type Mode = 'resume' | 'plan'
 
 /** The skill each mode runs; plugin skills are listed as `<plugin>:<skill>`. */

@@ -2,10 +2,11 @@
 import type { Register } from 'claude-code'
 import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
-import { answerGo, finishTurn, recordWrite } from './run-steps.js'
+import { answerGo, finishSkillTurn, noteTurnStart, recordWrite } from './run-steps.js'
 import { answerCommand } from './command-steps.js'
-import { rearmNudge } from './nudge-steps.js'
+import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
 import { takePrompt } from './prompt-steps.js'
+import { readPhase } from './state.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -49,9 +50,18 @@ export const register: Register = (on, options) => {
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a write
 
+  on('turn.start', async ($, e, next) => {
+    const started = await next(e)
+    if (e.agentId === undefined) await noteTurnStart($, e)
+    return started
+  }).catch(($, e, next) => next(e)) // fail open: the turn runs whatever this hook does
+
   on('turn.complete', async ($, e, next) => {
     const completed = await next(e)
-    if (e.agentId === undefined) await finishTurn($, { reason: e.reason, answer: e.answer }, nudgePercent)
+    if (e.agentId !== undefined) return completed
+    // The common case, no run, costs one read; the machine decides the rest.
+    if ((await readPhase($)).kind === 'idle') await nudgeIfDue($, nudgePercent)
+    else await finishSkillTurn($, e.turnId, { reason: e.reason, answer: e.answer })
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 

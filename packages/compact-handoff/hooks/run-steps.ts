@@ -1,66 +1,113 @@
-// The effects of a handoff run, one function per step. Each takes `$` from the
-// wiring (a closure inside `register` may not receive `$`: the module would not
-// load), reads the phase, asks the pure modules what to do, and applies it.
-// Every step that runs later (a timer, the next turn) first checks that the
-// phase still belongs to its run: a cancel may have come in between.
+// The effects of a handoff run. Every move of the run goes through `dispatch`:
+// the event is applied to the phase found in the state atom (state.ts,
+// run-machine.ts), then the effects of that move are performed here. Each step
+// takes `$` from the wiring (a closure inside `register` may not receive `$`:
+// the module would not load).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { IDLE, isAt, runOf, withFileRecorded, withRefusal, type Run, type Swap } from './run.js'
+import { isAt, type Run, type Swap } from './run.js'
+import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
-import { SKILL_OF_MODE, classifyHandoffPath, inFolder, mayBeHandoffPath, type HandoffPath } from './protocol.js'
-import { skillArgsOf, skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
-import { verdictOf, type TurnEnd } from './turn-verdict.js'
-import { fileProblemsOf, isReadable, type FileFacts } from './file-check.js'
+import { SKILL_OF_MODE, formatSkillArgs, inFolder, mayBeHandoffPath, type HandoffPath } from './protocol.js'
+import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
+import type { TurnEnd } from './turn-verdict.js'
+import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
-import { advance, readPhase, readWords, setLastSwap, setNudge, setPhase, updatePhase, updateWords } from './state.js'
+import { applyEvent, readPhase, readWords, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
-import { nudgeIfDue } from './nudge-steps.js'
 
 type $ = EngineInterface
 
-/** The skill is launched from a timer: inside the command hook `$.command.run`
- * is refused (it would wait on the turn the hook holds), and a timer that fires
- * while its hook is still settling is held to the same rule. */
-export const LAUNCH_DELAY_MS = 100
-/** Compaction is refused while a turn runs; a refusal is retried this often... */
-const COMPACT_RETRY_MS = 500
-/** ...this many times in all, about 20 s, before the run gives up. */
-const MAX_COMPACT_TRIES = 40
 const LONG_TOAST_MS = 10_000
+const HOLD_TOAST_MS = 6_000
 
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** Gives held prompts back to the person, never silently lost: into the prompt
- * box, or, when that is refused, submitted as they were. Says which. */
-async function returnHeld($: $, held: readonly string[]): Promise<string> {
-  if (held.length === 0) return ''
-  const filled = await $.prompt.fill({ text: held.join('\n\n'), mode: 'append' }).catch(() => undefined)
-  if (filled?.isFilled === true) return ` Your ${held.length} held message(s) are back in the prompt box.`
+/** Applies `event` and performs what it set off. Returns what the person
+ * should hear of their held messages when the run was dropped ('' otherwise). */
+export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; heldNote: string }> {
+  const step = await applyEvent($, event)
+  let heldNote = ''
+  for (const effect of step.effects) heldNote += await perform($, effect)
+  return { step, heldNote }
+}
+
+async function perform($: $, effect: Effect): Promise<string> {
+  switch (effect.kind) {
+    case 'drop': {
+      const heldNote = await returnHeld($, effect.run)
+      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), effect.reason)
+      if (effect.toast !== undefined) $.ui.toast(`compact-handoff: ${effect.toast}. Context unchanged.${heldNote}`, { timeoutMs: LONG_TOAST_MS })
+      return heldNote
+    }
+    case 'launch-later':
+      $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
+      return ''
+    case 'check-files':
+      await checkFiles($, effect.id)
+      return ''
+    case 'send-repair':
+      // Not awaited: the prompt starts its turn once this turn.complete hook is done.
+      $.prompt.submit({ text: effect.text }).catch((error: unknown) =>
+        dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
+      )
+      return ''
+    case 'queue-go':
+      // Not awaited: a queued command runs once the session is idle, after this hook.
+      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
+        dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
+      )
+      return ''
+    case 'compact-later':
+      $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
+      return ''
+    case 'show-review':
+      await showReview($, effect.swap)
+      return ''
+    case 'log':
+      $.ui.log(effect.text)
+      return ''
+    case 'finish-swap':
+      await finishSwap($, effect.run, effect.swap, effect.isSummarized)
+      return ''
+    case 'late-swap':
+      await lateSwap($, effect.swap)
+      return ''
+    case 'held':
+      $.ui.toast('compact-handoff: a handoff swap is under way; your message is held and will be delivered right after it. /compact-handoff cancel stops the run and gives it back.', {
+        timeoutMs: HOLD_TOAST_MS,
+      })
+      $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
+      return ''
+  }
+}
+
+/** The engine leaves a dropped prompt's text in the prompt box (seen live in
+ * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
+ * would send it a second time after the swap has delivered it. Cleared once the
+ * drop has landed, and only while the box holds exactly that text, so nothing
+ * typed since is lost. */
+async function clearHeldDraft($: $, text: string): Promise<void> {
+  const box = await $.prompt.read()
+  if (box.text.trim() !== '' && box.text.trim() === text.trim()) await $.prompt.fill({ text: '', mode: 'replace' })
+}
+
+/** Gives what a dropped run held back to the person, never silently lost: into
+ * the prompt box, or, when that is refused, prompts are submitted as they were.
+ * Says which. */
+async function returnHeld($: $, run: Run): Promise<string> {
+  const all = [...run.held, ...run.heldCommands]
+  if (all.length === 0) return ''
+  const filled = await $.prompt.fill({ text: all.join('\n\n'), mode: 'append' }).catch(() => undefined)
+  if (filled?.isFilled === true) return ` Your ${all.length} held message(s) are back in the prompt box.`
   let sent = 0
-  for (const text of held) if (await $.prompt.submit({ text, asUser: true }).then(() => true, () => false)) sent++
-  return sent === held.length
-    ? ` Your ${held.length} held message(s) were sent as you wrote them.`
-    : ` ${held.length - sent} of your held message(s) could not be put back: ${held.join(' / ')}`
-}
-
-/** Drops `run` without touching the conversation: idle again, held prompts
- * given back, the abort logged. Returns what to tell the person of their held prompts. */
-export async function dropRun($: $, run: Run, reason: string): Promise<string> {
-  await setPhase($, IDLE)
-  const heldNote = await returnHeld($, run.held)
-  await appendSwapLog($, run, 'aborted', run.files.map((f) => f.relPath), reason)
-  return heldNote
-}
-
-/** Ends run `id` without touching the conversation, and says why. */
-async function abortRun($: $, id: string, why: string): Promise<void> {
-  const run = runOf(await readPhase($))
-  if (run?.id !== id) return
-  const heldNote = await dropRun($, run, why)
-  $.ui.toast(`compact-handoff: ${why}. Context unchanged.${heldNote}`, { timeoutMs: LONG_TOAST_MS })
+  for (const text of run.held) if (await $.prompt.submit({ text, asUser: true }).then(() => true, () => false)) sent++
+  return sent === all.length
+    ? ` Your ${all.length} held message(s) were sent as you wrote them.`
+    : ` ${all.length - sent} of your held message(s) could not be put back: ${all.join(' / ')}`
 }
 
 /** Timer: runs the skill for the run's mode, else asks Claude to, else aborts. */
@@ -71,21 +118,22 @@ export async function launchSkill($: $, id: string): Promise<void> {
   const commands = await $.command.list().catch(() => [])
   const name = skillCommandOf(commands, run.mode)
   // Recording starts before the skill's turn can write anything.
-  if (!(await advance($, id, 'launching', { kind: 'writing', run, skillCommand: name ?? SKILL_OF_MODE[run.mode] }))) return
+  if (!(await dispatch($, { kind: 'launch', id })).step.isTaken) return
+  const args = formatSkillArgs(run.values, run.focus)
   let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
   if (name !== undefined) {
     try {
-      await $.command.run({ command: name, args: skillArgsOf(run.focus) })
+      await $.command.run({ command: name, args })
       return
     } catch (error) {
       why = `running /${name} failed (${messageOf(error)})`
     }
   }
   try {
-    await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, run.focus) })
+    await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, args) })
     $.ui.log(`${why}; asked Claude to run the skill instead.`)
   } catch (error) {
-    await abortRun($, id, `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})`)
+    await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
   }
 }
 
@@ -97,18 +145,20 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
   // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
   if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
-  const phase = await readPhase($)
-  if (phase.kind !== 'writing') return
-  const file = classifyHandoffPath(call.file_path, phase.run.cwd)
-  if (file === undefined) return
-  await updatePhase($, (p) => (isAt(p, 'writing', phase.run.id) ? withFileRecorded(p, file) : p))
+  await dispatch($, { kind: 'file-written', path: call.file_path })
 }
 
-/** Main-loop turn.complete: ends the skill's turn, or nudges when idle. */
-export async function finishTurn($: $, end: TurnEnd, nudgePercent: number): Promise<void> {
-  const phase = await readPhase($)
-  if (phase.kind === 'writing') await checkSkillTurn($, phase.run, end)
-  else if (phase.kind === 'idle') await nudgeIfDue($, nudgePercent)
+/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
+ * so every other turn is passed by before any `$` call. */
+export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
+  if (!start.text.includes('run=')) return
+  await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
+}
+
+/** Main-loop turn.complete: ends the skill's turn when it is that turn. Whether
+ * the turn was a run's is decided inside the machine, from the phase it finds. */
+export async function finishSkillTurn($: $, turnId: string, end: TurnEnd): Promise<void> {
+  await dispatch($, { kind: 'turn-ended', turnId, end })
 }
 
 async function factsOf($: $, file: HandoffPath, cwd: string, cwdRealPath: string): Promise<FileFacts> {
@@ -120,12 +170,12 @@ async function factsOf($: $, file: HandoffPath, cwd: string, cwdRealPath: string
 
 /** Every problem that keeps the files from replacing the conversation, read
  * from disk now: the same check before a swap and before an apply. */
-export async function fileProblemsOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<string[]> {
+export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<FileReport> {
   const cwdStat = await $.fs.stat(run.cwd, { resolve: true }).catch(() => undefined)
   const cwdRealPath = cwdStat?.realPath ?? run.cwd
-  const problems: string[] = []
-  for (const file of files) problems.push(...fileProblemsOf(await factsOf($, file, run.cwd, cwdRealPath), run))
-  return problems
+  const reports = []
+  for (const file of files) reports.push(fileReportOf(await factsOf($, file, run.cwd, cwdRealPath), run))
+  return mergedReport(reports)
 }
 
 export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
@@ -135,22 +185,14 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
   ]
 }
 
-async function checkSkillTurn($: $, run: Run, end: TurnEnd): Promise<void> {
-  const verdict = verdictOf(end, run)
-  if (verdict.kind === 'abort') return abortRun($, run.id, verdict.why)
-  if (!(await advance($, run.id, 'writing', { kind: 'checking', run }))) return
-  const names = { handoff: verdict.handoff.relPath, ...(verdict.plan ? { plan: verdict.plan.relPath } : {}) }
-  const problems = await fileProblemsOnDisk($, run, handoffPathsOf(names))
-  if (problems.length > 0) return abortRun($, run.id, problems.join('; '))
-  const swap: Swap = { ...names, continuePrompt: verdict.continuePrompt, refusals: 0 }
-  const isReview = run.apply === 'review'
-  if (!(await advance($, run.id, 'checking', { kind: isReview ? 'reviewed' : 'swapping', run, swap }))) return
-  for (const notice of verdict.notices) $.ui.log(notice)
-  if (isReview) return showReview($, swap)
-  // Not awaited: a queued command runs once the session is idle, after this hook.
-  $.command.run({ command: GO_COMMAND, args: run.id }).catch((error: unknown) =>
-    abortRun($, run.id, `could not queue the swap (${messageOf(error)})`),
-  )
+/** The check reads only: what it decides is applied to the phase found once it is done. */
+async function checkFiles($: $, id: string): Promise<void> {
+  const phase = await readPhase($)
+  if (!isAt(phase, 'checking', id)) return
+  const { chosen } = phase
+  const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
+  const report = await fileReportOnDisk($, phase.run, files)
+  await dispatch($, { kind: 'checked', id, report })
 }
 
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
@@ -164,36 +206,39 @@ async function showReview($: $, swap: Swap): Promise<void> {
  * command hook, where it is refused). */
 export async function answerGo($: $, args: string): Promise<CommandRunResult> {
   const phase = await readPhase($)
-  if (!isAt(phase, 'swapping', args.trim())) return { text: 'No checked handoff is waiting to be applied.' }
-  $.clock.after(0, () => void compactNow($, phase.run.id))
+  const id = args.trim()
+  if (!isAt(phase, 'swapping', id) || phase.isCompacting) return { text: 'No checked handoff is waiting to be applied.' }
+  $.clock.after(0, () => void compactNow($, id))
   return {}
 }
 
 /** Timer: one compaction attempt; refusals are retried, a skip aborts. The stub
  * is built now, so it carries every word the person typed up to the swap. */
 export async function compactNow($: $, id: string): Promise<void> {
-  const phase = await readPhase($)
-  if (!isAt(phase, 'swapping', id)) return
-  const { run, swap } = phase
+  const begun = (await dispatch($, { kind: 'compact-begin', id })).step
+  if (!begun.isTaken || begun.phase.kind !== 'swapping') return
+  const { swap } = begun.phase
   let result
   try {
     result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($))) })
   } catch (error) {
-    const refusals = swap.refusals + 1
-    if (refusals >= MAX_COMPACT_TRIES) {
-      return abortRun($, id, `compaction was refused ${refusals} times (last: ${messageOf(error)})`)
-    }
-    await updatePhase($, (p) => (isAt(p, 'swapping', id) ? withRefusal(p) : p))
-    $.clock.after(COMPACT_RETRY_MS, () => void compactNow($, id))
+    await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
   }
-  if (result.skip !== undefined) return abortRun($, id, `the compaction was skipped (${result.skip})`)
-  await setPhase($, IDLE)
+  if (result.skip !== undefined) {
+    await dispatch($, { kind: 'compact-skipped', id, why: result.skip })
+    return
+  }
+  await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined })
+}
+
+/** After the compaction, for the run found still waiting on it: everything it
+ * held goes out with the continue-prompt. */
+async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Promise<void> {
   await setNudge($, ARMED)
-  await setLastSwap($, ({ kind: 'swapped' as const, handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }))
+  await setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) })
   // Held prompts reach the model inside the continue-prompt, so they count as said.
   await updateWords($, (words) => run.held.reduce(withUserMessage, words))
-  const isSummarized = result.usage !== undefined
   if (isSummarized) {
     $.ui.toast(
       'compact-handoff: compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
@@ -210,5 +255,18 @@ export async function compactNow($: $, id: string): Promise<void> {
       { timeoutMs: LONG_TOAST_MS },
     )
   }
+  if (run.heldCommands.length > 0) {
+    // A command typed against the old conversation is the person's to run again, not ours.
+    await $.prompt.fill({ text: run.heldCommands.join('\n'), mode: 'append' }).catch(() => undefined)
+    $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
+  }
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
+}
+
+async function lateSwap($: $, swap: Swap): Promise<void> {
+  await $.prompt.fill({ text: swap.continuePrompt, mode: 'replace' }).catch(() => undefined)
+  $.ui.toast(
+    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. The continue-prompt is in the prompt box; press Enter to go on from the handoff.`,
+    { timeoutMs: LONG_TOAST_MS },
+  )
 }

@@ -1,11 +1,8 @@
-// A handoff run as one explicit state machine. The phase lives in `$.state`
-// (see ../types/index.d.ts) so a hot reload, which re-runs `register` and
-// empties module variables, does not lose a run half-way. Pure: the wiring
-// reads the phase, asks these functions what comes next, and writes it back.
-import type { HandoffPath, Mode } from './protocol.js'
-
-/** Past this, a run still not finished is stale: the next command clears it. */
-export const STALE_RUN_MS = 30 * 60 * 1000
+// A handoff run's data: the run itself and the phase it is in. The phase lives
+// in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
+// `register` and empties module variables, does not lose a run half-way.
+// run-machine.ts decides every move between phases; this file only names them.
+import type { HandoffPath, Mode, SkillValues } from './protocol.js'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */
@@ -16,12 +13,20 @@ export type Run = {
   startedAtMs: number
   /** The session's folder when the run started; handoff paths are relative to it. */
   cwd: string
-  /** Handoff and plan files the skill's turn wrote (successful main-loop Write/Edit). */
+  /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
+  values: SkillValues
+  /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */
   files: HandoffPath[]
   /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
   apply: 'now' | 'review'
   /** Prompts the person typed while the run was under way, held for the continue-prompt. */
   held: string[]
+  /** Slash commands (skills, prompt commands) typed meanwhile, held for the prompt box. */
+  heldCommands: string[]
+  /** Repair turns asked for so far. */
+  repairs: number
+  /** The continue-prompt the skill printed, kept across repair turns that print none. */
+  continuePrompt?: string
   /** Context use when the run started, for the swap log; null when unknown. */
   contextPercentBefore: number | null
 }
@@ -36,18 +41,31 @@ export type Swap = {
   refusals: number
 }
 
+/** Every phase but idle says since when (`sinceMs`) it has been at its stage,
+ * which is what the stuck-run rule measures. */
 export type Phase =
   | { kind: 'idle' }
   /** Started; a timer is about to run the skill (never from the command hook: refused there). */
-  | { kind: 'launching'; run: Run }
-  /** The skill's turn is running; its handoff writes are recorded. */
-  | { kind: 'writing'; run: Run; skillCommand: string }
-  /** The skill's turn ended; the sentinel and the files are being checked. */
-  | { kind: 'checking'; run: Run }
+  | { kind: 'launching'; run: Run; sinceMs: number }
+  /** The skill's turn (or a repair turn) is asked for or running; `turnId` once
+   * its turn.start was seen, so no other turn is taken for it. */
+  | { kind: 'writing'; run: Run; sinceMs: number; turnId?: string }
+  /** The skill's turn ended; the files are being checked on disk. */
+  | { kind: 'checking'; run: Run; sinceMs: number; chosen: Chosen }
   /** Checked, and stopped for the person to review and edit the files. */
-  | { kind: 'reviewed'; run: Run; swap: Swap }
-  /** Checked; the go-command is queued and the compaction is being applied. */
-  | { kind: 'swapping'; run: Run; swap: Swap }
+  | { kind: 'reviewed'; run: Run; sinceMs: number; swap: Swap }
+  /** Checked; the go-command is queued, then the compaction is applied
+   * (`isCompacting` while the engine call is in flight: too late to cancel). */
+  | { kind: 'swapping'; run: Run; sinceMs: number; swap: Swap; isCompacting: boolean }
+
+/** The files a finished turn named (or wrote) and the prompt to continue with. */
+export type Chosen = {
+  handoff: HandoffPath
+  plan?: HandoffPath
+  continuePrompt: string
+  /** Said to the person, but not a reason to stop. */
+  notices: string[]
+}
 
 export const IDLE: Phase = { kind: 'idle' }
 
@@ -61,6 +79,15 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
   swapping: 'replacing the conversation',
 }
 
+/** The status line's words for `phase`; a repair turn says which. */
+export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
+  if (phase.kind === 'writing' && phase.run.repairs > 0) return `the handoff skill is fixing its files (repair ${phase.run.repairs} of ${MAX_REPAIRS})`
+  return STAGE_TEXT[phase.kind]
+}
+
+/** Repair turns a run may ask for before it gives up with every reason. */
+export const MAX_REPAIRS = 2
+
 export function runOf(phase: Phase): Run | undefined {
   return phase.kind === 'idle' ? undefined : phase.run
 }
@@ -71,33 +98,10 @@ export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase
   return phase.kind === stage && phase.run.id === id
 }
 
-export function isStale(phase: Phase, nowMs: number): boolean {
-  const run = runOf(phase)
-  return run !== undefined && nowMs - run.startedAtMs > STALE_RUN_MS
-}
-
-/** The phase after a successful handoff write was seen during the skill's turn. */
-export function withFileRecorded(phase: Phase, file: HandoffPath): Phase {
-  if (phase.kind !== 'writing') return phase
-  const isKnown = phase.run.files.some((f) => f.relPath === file.relPath)
-  if (isKnown) return phase
-  return { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } }
-}
-
 /** Whether a prompt the person types now must be held rather than run: from the
  * start of a run until its continue-prompt is sent, a prompt would be answered
  * and then erased by the swap (seen live in 2.1.332). A reviewed run waits for
  * the person, who may talk to Claude meanwhile. */
 export function isHoldingPrompts(phase: Phase): boolean {
   return phase.kind !== 'idle' && phase.kind !== 'reviewed'
-}
-
-export function withHeld(phase: Phase, text: string): Phase {
-  if (phase.kind === 'idle') return phase
-  return { ...phase, run: { ...phase.run, held: [...phase.run.held, text] } }
-}
-
-export function withRefusal(phase: Phase): Phase {
-  if (phase.kind !== 'swapping') return phase
-  return { ...phase, swap: { ...phase.swap, refusals: phase.swap.refusals + 1 } }
 }

@@ -1,7 +1,10 @@
-// Finds the command that runs a handoff skill. A plugin's skill is listed as
-// `<plugin>:<skill>` (never bare), and the pack's plugin name depends on how it
-// was installed, so the name is looked up in `$.command.list()`, not guessed.
-import { COMPACT_MODE_ARG, SKILL_OF_MODE, type Mode } from './protocol.js'
+// Finds the command that runs a handoff skill, and what the skill is told. A
+// plugin's skill is listed as `<plugin>:<skill>` (never bare), and the pack's
+// plugin name depends on how it was installed, so the name is looked up in
+// `$.command.list()`, not guessed.
+import { NEW_CHAIN, NO_PARENT, SKILL_OF_MODE, type Mode, type SkillValues } from './protocol.js'
+import { frontmatterOf } from './handoff-format.js'
+import type { LastSwap } from './swap-text.js'
 
 /** The skill pack this repository ships; preferred when several plugins offer the skill. */
 export const SKILL_PACK_PLUGIN = 'compact-handoff-skills'
@@ -16,13 +19,30 @@ export function skillCommandOf(commands: readonly ListedCommand[], mode: Mode): 
   return (ours ?? anyPlugin ?? bare)?.name
 }
 
-export function skillArgsOf(focus: string): string {
-  return focus === '' ? COMPACT_MODE_ARG : `${COMPACT_MODE_ARG} ${focus}`
-}
-
 /** The prompt submitted when the skill's command cannot be run directly. It
  * may not start with "/": `$.prompt.submit` refuses that. */
-export function skillFallbackPromptOf(mode: Mode, commandName: string | undefined, focus: string): string {
+export function skillFallbackPromptOf(mode: Mode, commandName: string | undefined, args: string): string {
   const skill = commandName ?? SKILL_OF_MODE[mode]
-  return `Run the ${skill} skill now (Skill tool) with the arguments "${skillArgsOf(focus)}", and follow its compact-mode instructions exactly.`
+  return `Run the ${skill} skill now (Skill tool) with the arguments "${args}", and follow its compact-mode instructions exactly.`
+}
+
+/** ISO 8601 in UTC to the second, the form the skills write. */
+export function createdValueOf(nowMs: number): string {
+  return `${new Date(nowMs).toISOString().slice(0, 19)}Z`
+}
+
+const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
+
+/** The frontmatter values the skill copies. The parent is this session's last
+ * swap, when its file still says which chain it belongs to and where in it;
+ * otherwise the new handoff starts a chain. `parentText` is the parent's text
+ * (undefined when there is no swap or it could not be read). */
+export function skillValuesOf(tag: string, nowMs: number, lastSwap: LastSwap, parentText: string | undefined): SkillValues {
+  const first: SkillValues = { run: tag, created: createdValueOf(nowMs), chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
+  if (lastSwap.kind !== 'swapped' || parentText === undefined) return first
+  const fields = frontmatterOf(parentText)
+  const chain = fields?.get('chain')
+  const seq = fields?.get('seq') ?? ''
+  if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
+  return { ...first, chain, seq: Number(seq) + 1, parent: lastSwap.handoff }
 }

@@ -4,7 +4,8 @@
 // compact-handoff-answer reads `run`, `words` and `lastSwap` (plugins may read
 // each other's state; only the owner writes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
-import { IDLE, STAGE_TEXT, isAt, type Phase, type Stage } from './run.js'
+import { IDLE, stageTextOf, type Phase } from './run.js'
+import { transition, type RunEvent, type Step } from './run-machine.js'
 import { ARMED, type Nudge } from './nudge.js'
 import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
@@ -16,27 +17,27 @@ const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARM
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 
-function showStage($: $, phase: Phase): void {
-  $.ui.status(phase.kind === 'idle' ? undefined : `handoff: ${STAGE_TEXT[phase.kind]}`)
+function statusTextOf(phase: Phase): string | undefined {
+  return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
 }
 
-export async function setPhase($: $, phase: Phase): Promise<void> {
-  await update($, phaseAtom, () => phase)
-  showStage($, phase)
-}
-
-/** Moves run `id` from `from` to `next` only while it is still at `from`, in one
- * compare-and-set: a queued `/compact-handoff cancel` typed during the skill's
- * turn runs right as that turn ends, while the checks are under way, and a plain
- * write here would overwrite its idle phase and swap anyway. Whether it moved. */
-export async function advance($: $, id: string, from: Stage, next: Phase): Promise<boolean> {
-  let moved = false
-  await update($, phaseAtom, (p) => {
-    moved = isAt(p, from, id)
-    return moved ? next : p
+/** Applies `event` to the phase found in the atom, in one update: the one way
+ * the run moves. The status line follows the stage. The effects are the
+ * caller's to perform (run-steps.ts). */
+export async function applyEvent($: $, event: RunEvent): Promise<Step> {
+  const nowMs = await $.clock.now()
+  let step: Step | undefined
+  let found: Phase = IDLE
+  await update($, phaseAtom, (phase) => {
+    found = phase
+    step = transition(phase, event, nowMs)
+    return step.phase
   })
-  if (moved) showStage($, next)
-  return moved
+  // `update` always calls back at least once, so `step` is set.
+  const done = step as Step
+  const status = statusTextOf(done.phase)
+  if (status !== statusTextOf(found)) $.ui.status(status)
+  return done
 }
 
 // The engine lists what a module reads and writes by scanning each read/update
@@ -44,10 +45,6 @@ export async function advance($: $, id: string, from: Stage, next: Phase): Promi
 
 export function readPhase($: $): Promise<Phase> {
   return read($, phaseAtom)
-}
-
-export async function updatePhase($: $, change: (phase: Phase) => Phase): Promise<void> {
-  await update($, phaseAtom, change)
 }
 
 export function readNudge($: $): Promise<Nudge> {
@@ -64,6 +61,10 @@ export function readWords($: $): Promise<UserWords> {
 
 export async function updateWords($: $, change: (words: UserWords) => UserWords): Promise<void> {
   await update($, wordsAtom, change)
+}
+
+export function readLastSwap($: $): Promise<LastSwap> {
+  return read($, lastSwapAtom)
 }
 
 export async function setLastSwap($: $, lastSwap: LastSwap): Promise<void> {

@@ -1,5 +1,5 @@
 // The text of /compact-handoff status.
-import { STAGE_TEXT, type Phase } from './run.js'
+import { MAX_REPAIRS, stageTextOf, type Phase } from './run.js'
 
 export type StatusFacts = {
   phase: Phase
@@ -29,9 +29,10 @@ export function statusTextOf(facts: StatusFacts): string {
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')
   return [
-    `Run ${phase.kind} (${STAGE_TEXT[phase.kind]}), ${run.mode} mode${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
+    `Run ${phase.kind} (${stageTextOf(phase)}), ${run.mode} mode${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
     `Files recorded: ${files}.`,
-    `Messages typed during the run, held until the swap: ${run.held.length}.`,
+    `Messages typed during the run, held until the swap: ${run.held.length + run.heldCommands.length}.`,
+    ...(run.repairs > 0 ? [`Repair turns asked for: ${run.repairs} of ${MAX_REPAIRS}.`] : []),
     `${context[0]?.toUpperCase()}${context.slice(1)}.`,
     ...tailOf(facts),
     phase.kind === 'reviewed' ? 'Apply with /compact-handoff apply, or drop it with /compact-handoff cancel.' : 'Cancel with /compact-handoff cancel.',

@@ -25,7 +25,8 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
       contextPercentBefore: run.contextPercentBefore,
       outcome,
       ...(reason !== undefined ? { reason } : {}),
-      messagesHeld: run.held.length,
+      messagesHeld: run.held.length + run.heldCommands.length,
+      repairs: run.repairs,
     }
     await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', entry))
   } catch (error) {

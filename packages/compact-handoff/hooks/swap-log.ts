@@ -18,6 +18,8 @@ export type LogEntry = {
   outcome: Outcome
   reason?: string
   messagesHeld: number
+  /** Repair turns the run asked for before it swapped or gave up. */
+  repairs: number
 }
 
 /** The log's text with `entry` appended and only the newest MAX_LOG_LINES kept. */
@@ -37,7 +39,8 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       const e = JSON.parse(line) as Partial<LogEntry>
       if (typeof e.time !== 'string' || typeof e.outcome !== 'string') continue
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
-      out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
+      const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
+      out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
     } catch {
       continue
     }

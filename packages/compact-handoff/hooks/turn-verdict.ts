@@ -1,21 +1,15 @@
 // Reads the end of the skill's turn: did it end as an answer, what did its
 // sentinel say, and which handoff (and plan) files should replace the
 // conversation. The files are checked on disk afterwards (file-check.ts).
-import type { Run } from './run.js'
+import type { Chosen, Run } from './run.js'
 import { classifyHandoffPath, parseContinuePrompt, parseSentinel, type HandoffPath } from './protocol.js'
 import { fallbackContinuePromptOf } from './swap-text.js'
 
 export type TurnEnd = { reason: 'answer' | 'aborted' | 'refusal' | 'error'; answer: string }
 
-export type Chosen = {
-  handoff: HandoffPath
-  plan?: HandoffPath
-  continuePrompt: string
-  /** Said to the person, but not a reason to stop. */
-  notices: string[]
-}
-
-export type Verdict = { kind: 'abort'; why: string } | ({ kind: 'check' } & Chosen)
+/** `printedPrompt` is the continue-prompt this answer printed, if any: a repair
+ * turn that prints none keeps the one the skill's first answer printed. */
+export type Verdict = { kind: 'abort'; why: string } | ({ kind: 'check'; printedPrompt?: string } & Chosen)
 
 const END_TEXT: Readonly<Record<Exclude<TurnEnd['reason'], 'answer'>, string>> = {
   aborted: 'the handoff turn was interrupted',
@@ -39,12 +33,10 @@ export function verdictOf(end: TurnEnd, run: Run): Verdict {
     if (!file) {
       return {
         kind: 'abort',
-        why: `the skill named ${path}, which is not a HANDOFF_*.md or PLAN_*.md file directly under plans/handoffs/ or .claude/handoffs/`,
+        why: `the skill named ${path}, which is not a HANDOFF_*.md or PLAN_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project`,
       }
     }
     named.push(file)
-    const isRecorded = run.files.some((f) => f.relPath === file.relPath)
-    if (!isRecorded) notices.push(`${file.relPath} was named by the skill but not written by it in this run; checking it anyway`)
   }
   if (sentinel === undefined) notices.push('the skill printed no sentinel line; using the files it wrote')
 
@@ -55,6 +47,7 @@ export function verdictOf(end: TurnEnd, run: Run): Verdict {
   if (run.mode === 'plan' && !plan) return { kind: 'abort', why: 'plan mode, but no plan file was written' }
 
   const files = { handoff: handoff.relPath, ...(plan ? { plan: plan.relPath } : {}) }
-  const continuePrompt = parseContinuePrompt(end.answer) ?? fallbackContinuePromptOf(run.mode, files)
-  return { kind: 'check', handoff, ...(plan ? { plan } : {}), continuePrompt, notices }
+  const printedPrompt = parseContinuePrompt(end.answer)
+  const continuePrompt = printedPrompt ?? run.continuePrompt ?? fallbackContinuePromptOf(run.mode, files)
+  return { kind: 'check', handoff, ...(plan ? { plan } : {}), continuePrompt, notices, ...(printedPrompt !== undefined ? { printedPrompt } : {}) }
 }

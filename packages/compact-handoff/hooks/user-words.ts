@@ -22,8 +22,13 @@ export type PromptFacts = { origin: { kind: string }; command?: unknown; isMeta?
  * task notifications and other sessions are not. */
 const USERS_OWN_ORIGINS: ReadonlySet<string> = new Set(['composer', 'sdk', 'bridge'])
 
+/** Typed by the person: their words, or a slash command they ran. */
+export function isTypedByUser(prompt: PromptFacts): boolean {
+  return USERS_OWN_ORIGINS.has(prompt.origin.kind) && prompt.isMeta !== true
+}
+
 export function isUsersOwnPrompt(prompt: PromptFacts): boolean {
-  return USERS_OWN_ORIGINS.has(prompt.origin.kind) && prompt.command === undefined && prompt.isMeta !== true
+  return isTypedByUser(prompt) && prompt.command === undefined
 }
 
 const CUT_MARK = ' […cut: the rest of this message was longer than 2,000 characters]'

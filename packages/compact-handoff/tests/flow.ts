@@ -1,16 +1,23 @@
 // Drives a run the way a session does, for the kit tests. Not a test file:
 // `claude plugin test` runs every *.test.ts it finds.
 import type { Engine } from 'claude-code/testing'
-import { CWD, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, type World } from './world.js'
+import { CWD, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, startTurn, type World } from './world.js'
 
 export async function startSession($: Engine) {
   await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
 }
 
+/** The launch timer's delay (run-machine.ts FROM_COMMAND_HOOK_DELAY_MS). */
+export const LAUNCH_DELAY_MS = 100
+
+/** Types the command, lets the launch timer run the skill, and starts the
+ * skill's turn as the engine would: its start carries the command's arguments. */
 export async function typeAndLaunch($: Engine, w: World, command: string, args: string) {
   const answer = await $.command.run({ command, args, origin: { kind: 'composer' }, presentation: { isFullscreen: false, columns: 80 } })
-  await w.clock.advance(100)
+  await w.clock.advance(LAUNCH_DELAY_MS)
   await w.clock.settle()
+  const launched = w.seen.commandRuns.at(-1) ?? w.seen.submits.at(-1)
+  if (launched !== undefined) await startTurn($, 'args' in launched ? `<command-args>${launched.args}</command-args>` : launched.text)
   return answer
 }
 

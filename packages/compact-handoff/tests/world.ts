@@ -110,6 +110,7 @@ export function world(on: On, options: WorldOptions = {}) {
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
   })
   on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }))
+  on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.compact', (_$, e) => {
     seen.compactAttempts++
@@ -159,8 +160,17 @@ export function submitPrompt($: Engine, text: string, kind: 'composer' | 'sdk' |
   return $.prompt.submit({ text, wait: false, origin: { kind } })
 }
 
-export function endTurn($: Engine, answer: string, reason: 'answer' | 'aborted' | 'error' = 'answer', agentId?: string) {
-  return $.turn.complete({ answer, durationMs: 1200, isAborted: reason === 'aborted', turnId: 't-skill', reason, ...(agentId ? { agentId } : {}) })
+/** The turn id the skill's turn carries in these tests; startTurn raises its start. */
+export const SKILL_TURN = 't-skill'
+
+/** A main-loop turn's start, with the text the engine shows the model: for a
+ * command, its name and `<command-args>`; for a plugin's prompt, that prompt. */
+export function startTurn($: Engine, text: string, turnId = SKILL_TURN) {
+  return $.turn.start({ text, turnId })
+}
+
+export function endTurn($: Engine, answer: string, reason: 'answer' | 'aborted' | 'error' = 'answer', agentId?: string, turnId = SKILL_TURN) {
+  return $.turn.complete({ answer, durationMs: 1200, isAborted: reason === 'aborted', turnId, reason, ...(agentId ? { agentId } : {}) })
 }
 
 export function handoffText(focus = 'finish the parser'): string {

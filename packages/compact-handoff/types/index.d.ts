@@ -12,11 +12,11 @@ declare module 'claude-code' {
     /** The handoff run under way, or idle (hooks/run.ts Phase). */
     run:
       | { kind: 'idle' }
-      | { kind: 'launching'; run: CompactHandoffRun }
-      | { kind: 'writing'; run: CompactHandoffRun; skillCommand: string }
-      | { kind: 'checking'; run: CompactHandoffRun }
-      | { kind: 'reviewed'; run: CompactHandoffRun; swap: CompactHandoffSwap }
-      | { kind: 'swapping'; run: CompactHandoffRun; swap: CompactHandoffSwap }
+      | { kind: 'launching'; run: CompactHandoffRun; sinceMs: number }
+      | { kind: 'writing'; run: CompactHandoffRun; sinceMs: number; turnId?: string }
+      | { kind: 'checking'; run: CompactHandoffRun; sinceMs: number; chosen: CompactHandoffChosen }
+      | { kind: 'reviewed'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap }
+      | { kind: 'swapping'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap; isCompacting: boolean }
     /** Whether this context window was already nudged (hooks/nudge.ts Nudge). */
     nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
     /** The person's own prompts, bounded (hooks/user-words.ts UserWords). */
@@ -33,11 +33,20 @@ declare module 'claude-code' {
     focus: string
     startedAtMs: number
     cwd: string
-    files: { kind: 'handoff' | 'plan'; relPath: string }[]
+    values: { run: string; created: string; chain: string; seq: number; parent: string }
+    files: CompactHandoffFile[]
     apply: 'now' | 'review'
     held: string[]
+    heldCommands: string[]
+    repairs: number
+    continuePrompt?: string
     contextPercentBefore: number | null
   }
+
+  type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }
+
+  /** hooks/run.ts Chosen. */
+  type CompactHandoffChosen = { handoff: CompactHandoffFile; plan?: CompactHandoffFile; continuePrompt: string; notices: string[] }
 
   /** hooks/run.ts Swap. */
   type CompactHandoffSwap = { handoff: string; plan?: string; continuePrompt: string; refusals: number }

@@ -1,0 +1,224 @@
+// The run as one state machine: `transition(phase, event, nowMs)` gives the
+// next phase and the effects to perform. state.ts applies it inside a single
+// `update` of the state atom, so every move is computed from the phase it
+// finds, never from a copy read before an `await`: a prompt held or a cancel
+// typed between two steps of a check or a swap is never overwritten (the timing
+// of a typed prompt varies live, 2.1.332). Pure: no `$`.
+import { MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { classifyHandoffPath } from './protocol.js'
+import { verdictOf, type TurnEnd } from './turn-verdict.js'
+import { problemLinesOf, type FileReport } from './file-check.js'
+import { repairPromptOf } from './repair-prompt.js'
+
+export type RunEvent =
+  | { kind: 'start'; run: Run }
+  | { kind: 'cancel' }
+  /** The launch timer found the skill's command (or its fallback) and runs it now. */
+  | { kind: 'launch'; id: string }
+  | { kind: 'launch-failed'; id: string; why: string }
+  | { kind: 'turn-started'; turnId: string; text: string }
+  | { kind: 'file-written'; path: string }
+  | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
+  | { kind: 'checked'; id: string; report: FileReport }
+  | { kind: 'repair-failed'; id: string; why: string }
+  | { kind: 'go-failed'; id: string; why: string }
+  /** /compact-handoff apply found the reviewed files still good. */
+  | { kind: 'applied'; id: string }
+  | { kind: 'compact-begin'; id: string }
+  | { kind: 'compact-refused'; id: string; error: string }
+  | { kind: 'compact-skipped'; id: string; why: string }
+  | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean }
+  | { kind: 'hold'; text: string; isCommand: boolean }
+  /** A look that changes nothing itself: the stuck-run rule still applies. */
+  | { kind: 'tick' }
+
+export type Effect =
+  /** Back to idle without touching the conversation: give back what was held,
+   * log it, and, with `toast`, tell the person why. */
+  | { kind: 'drop'; run: Run; reason: string; toast?: string }
+  | { kind: 'launch-later'; id: string }
+  | { kind: 'check-files'; id: string }
+  | { kind: 'send-repair'; id: string; text: string }
+  | { kind: 'queue-go'; id: string }
+  | { kind: 'compact-later'; id: string; delayMs: number }
+  | { kind: 'show-review'; swap: Swap }
+  | { kind: 'log'; text: string }
+  | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
+  /** The compaction returned for a run that is gone (dropped as stuck while
+   * the engine call hung): the conversation was replaced all the same. */
+  | { kind: 'late-swap'; swap: Swap }
+  | { kind: 'held'; text: string }
+
+export type Step = {
+  phase: Phase
+  effects: Effect[]
+  /** The phase the event met, after the stuck-run rule: callers word their
+   * answer from it (a cancel that came too late, a second run refused). */
+  met: Phase
+  /** Whether the event moved the run or changed it. */
+  isTaken: boolean
+}
+
+/** The skill is launched from a timer: inside the command hook `$.command.run`
+ * is refused (it would wait on the turn the hook holds), and a timer that fires
+ * while its hook is still settling is held to the same rule. The apply's
+ * compaction waits the same time for the same reason. */
+export const FROM_COMMAND_HOOK_DELAY_MS = 100
+/** Compaction is refused while a turn runs; a refusal is retried this often... */
+export const COMPACT_RETRY_MS = 500
+/** ...this many times in all, about 20 s, before the run gives up. */
+export const MAX_COMPACT_TRIES = 40
+
+const MINUTE_MS = 60_000
+
+/** How long a run may sit at one stage before the next event drops it. A lost
+ * timer (a worker restart) or a skill command that never starts a turn would
+ * otherwise hold the person's prompts for good. A running skill turn gets long:
+ * a real model may write for minutes, and the person can cancel. */
+export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
+  switch (phase.kind) {
+    case 'launching':
+    case 'checking':
+      return MINUTE_MS
+    case 'writing':
+      return phase.turnId === undefined ? 2 * MINUTE_MS : 20 * MINUTE_MS
+    case 'swapping':
+      return phase.isCompacting ? 5 * MINUTE_MS : 3 * MINUTE_MS
+    case 'reviewed':
+      return 30 * MINUTE_MS
+  }
+}
+
+function minutesText(ms: number): string {
+  const minutes = Math.round(ms / MINUTE_MS)
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
+const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isTaken: false })
+
+function dropped(met: Phase, run: Run, reason: string, toast?: string): Step {
+  return { phase: { kind: 'idle' }, effects: [{ kind: 'drop', run, reason, ...(toast !== undefined ? { toast } : {}) }], met, isTaken: true }
+}
+
+function aborted(met: Phase, run: Run, why: string): Step {
+  return dropped(met, run, why, why)
+}
+
+function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
+  return { phase, effects, met, isTaken: true }
+}
+
+function swapOf(chosen: Chosen): Swap {
+  return {
+    handoff: chosen.handoff.relPath,
+    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
+    continuePrompt: chosen.continuePrompt,
+    refusals: 0,
+  }
+}
+
+function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileReport, nowMs: number): Step {
+  const { run, chosen } = phase
+  const problems = problemLinesOf(report)
+  if (report.refusals.length > 0) return aborted(phase, run, problems.join('; '))
+  if (report.fixes.length > 0) {
+    if (run.repairs >= MAX_REPAIRS) return aborted(phase, run, `after ${MAX_REPAIRS} repair turns the files still fail the check: ${problems.join('; ')}`)
+    const repaired: Run = { ...run, repairs: run.repairs + 1 }
+    return moved(phase, { kind: 'writing', run: repaired, sinceMs: nowMs }, [
+      { kind: 'log', text: `the handoff files need fixes; asking the skill to repair them in place (repair ${repaired.repairs} of ${MAX_REPAIRS}): ${problems.join('; ')}` },
+      { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
+    ])
+  }
+  const swap = swapOf(chosen)
+  const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
+  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap }])
+  return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: false }, [...notices, { kind: 'queue-go', id: run.id }])
+}
+
+function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, nowMs: number): Step {
+  const verdict = verdictOf(end, phase.run)
+  if (verdict.kind === 'abort') return aborted(phase, phase.run, verdict.why)
+  const { kind: _, printedPrompt, ...chosen } = verdict
+  const run: Run = printedPrompt === undefined ? phase.run : { ...phase.run, continuePrompt: printedPrompt }
+  return moved(phase, { kind: 'checking', run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', id: run.id }])
+}
+
+/** The event applied to a phase already past the stuck-run rule. */
+function take(phase: Phase, event: RunEvent, nowMs: number): Step {
+  switch (event.kind) {
+    case 'start':
+      return phase.kind === 'idle' ? moved(phase, { kind: 'launching', run: event.run, sinceMs: nowMs }, [{ kind: 'launch-later', id: event.run.id }]) : unchanged(phase)
+    case 'cancel':
+      if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting)) return unchanged(phase)
+      return dropped(phase, phase.run, 'cancelled')
+    case 'launch':
+      return isAt(phase, 'launching', event.id) ? moved(phase, { kind: 'writing', run: phase.run, sinceMs: nowMs }) : unchanged(phase)
+    case 'launch-failed':
+    case 'repair-failed':
+      return isAt(phase, 'writing', event.id) ? aborted(phase, phase.run, event.why) : unchanged(phase)
+    case 'turn-started': {
+      // Only the turn that carries this run's tag is the skill's (or a repair's):
+      // a prompt from another plugin or a task notification may come first.
+      const isOurs = phase.kind === 'writing' && phase.turnId === undefined && event.text.includes(`run=${phase.run.values.run}`)
+      return isOurs ? moved(phase, { ...phase, sinceMs: nowMs, turnId: event.turnId }) : unchanged(phase)
+    }
+    case 'file-written': {
+      if (phase.kind !== 'writing') return unchanged(phase)
+      const file = classifyHandoffPath(event.path, phase.run.cwd)
+      if (file === undefined || phase.run.files.some((f) => f.relPath === file.relPath)) return unchanged(phase)
+      return moved(phase, { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } })
+    }
+    case 'turn-ended':
+      return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)
+    case 'checked':
+      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event.report, nowMs) : unchanged(phase)
+    case 'go-failed':
+      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? aborted(phase, phase.run, event.why) : unchanged(phase)
+    case 'applied':
+      return isAt(phase, 'reviewed', event.id)
+        ? moved(phase, { kind: 'swapping', run: phase.run, sinceMs: nowMs, swap: phase.swap, isCompacting: false }, [
+            { kind: 'compact-later', id: event.id, delayMs: FROM_COMMAND_HOOK_DELAY_MS },
+          ])
+        : unchanged(phase)
+    case 'compact-begin':
+      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? moved(phase, { ...phase, isCompacting: true }) : unchanged(phase)
+    case 'compact-refused': {
+      if (!isAt(phase, 'swapping', event.id)) return unchanged(phase)
+      const refusals = phase.swap.refusals + 1
+      if (refusals >= MAX_COMPACT_TRIES) return aborted(phase, phase.run, `compaction was refused ${refusals} times (last: ${event.error})`)
+      return moved(phase, { ...phase, isCompacting: false, swap: { ...phase.swap, refusals } }, [
+        { kind: 'compact-later', id: event.id, delayMs: COMPACT_RETRY_MS },
+      ])
+    }
+    case 'compact-skipped':
+      return isAt(phase, 'swapping', event.id) ? aborted(phase, phase.run, `the compaction was skipped (${event.why})`) : unchanged(phase)
+    case 'compacted':
+      // Finished only by the run that asked for it, with what it holds now.
+      if (isAt(phase, 'swapping', event.id)) {
+        return moved(phase, { kind: 'idle' }, [{ kind: 'finish-swap', run: phase.run, swap: phase.swap, isSummarized: event.isSummarized }])
+      }
+      return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
+    case 'tick':
+      return unchanged(phase)
+    case 'hold': {
+      if (!isHoldingPrompts(phase) || phase.kind === 'idle') return unchanged(phase)
+      const run: Run = event.isCommand
+        ? { ...phase.run, heldCommands: [...phase.run.heldCommands, event.text] }
+        : { ...phase.run, held: [...phase.run.held, event.text] }
+      return moved(phase, { ...phase, run }, [{ kind: 'held', text: event.text }])
+    }
+  }
+}
+
+export function transition(phase: Phase, event: RunEvent, nowMs: number): Step {
+  if (phase.kind !== 'idle') {
+    const stuckMs = nowMs - phase.sinceMs
+    if (stuckMs > stuckAfterMs(phase)) {
+      const why = `the handoff run was stuck at "${stageTextOf(phase)}" for over ${minutesText(stuckAfterMs(phase))} and has been dropped`
+      const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, why)
+      const next = take(drop.phase, event, nowMs)
+      return { phase: next.phase, effects: [...drop.effects, ...next.effects], met: next.met, isTaken: next.isTaken }
+    }
+  }
+  return take(phase, event, nowMs)
+}
