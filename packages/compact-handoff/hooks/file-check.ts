@@ -64,7 +64,7 @@ export function fileReportOf(facts: FileFacts, run: Run): FileReport {
   // Only what the skill's own main-loop Write/Edit produced is swapped in: a
   // file made by a shell command or a subagent was never seen being written.
   const notWritten = isRecorded ? [] : ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool']
-  return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind)])
+  return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind, { projectDir: run.cwd })])
 }
 
 export function mergedReport(reports: readonly FileReport[]): FileReport {

@@ -1,6 +1,6 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { CWD, HANDOFF, PLAN, endTurn, handoffText, readyAnswer, skillWrite, world, type DiskFile } from './world.js'
-import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
+import { CWD, HANDOFF, PLAN, endTurn, handoffText, readyAnswer, skillWrite, world, skillRunsOf, type DiskFile } from './world.js'
+import { finishSkill, repairTurn, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 /** Every abort says why, leaves the conversation alone and sends nothing. */
 function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
@@ -70,15 +70,23 @@ describe('the files on disk', () => {
     await finishSkill($, w, readyAnswer([HANDOFF]))
   }
 
-  test('aborts when the named handoff does not exist', async ($, on) => {
+  /** Two repair turns in which the skill fixes nothing; the run then gives up. */
+  async function repairsFixNothing($: Engine, w: ReturnType<typeof world>) {
+    await repairTurn($, w, 1, readyAnswer([HANDOFF]))
+    await repairTurn($, w, 2, readyAnswer([HANDOFF]))
+  }
+
+  test('aborts when the named handoff does not exist, after two repair turns that do not write it', async ($, on) => {
     const w = world(on)
     await runNaming($, w, undefined)
-    expectAborted(w, /HANDOFF_parser_2026-11-29\.md does not exist/)
+    await repairsFixNothing($, w)
+    expectAborted(w, /after 2 repair turns the files still fail the check: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md: does not exist/)
   })
 
-  test('aborts on an empty handoff', async ($, on) => {
+  test('aborts on an empty handoff, after two repair turns', async ($, on) => {
     const w = world(on)
     await runNaming($, w, { text: '', mtimeMs: 1_000_050 })
+    await repairsFixNothing($, w)
     expectAborted(w, /non-blank characters/)
   })
 
@@ -100,18 +108,21 @@ describe('the files on disk', () => {
     expectAborted(w, /was not written during this run/)
   })
 
-  test('aborts on a handoff missing its required sections', async ($, on) => {
+  test('aborts on a handoff missing its required sections, after two repair turns', async ($, on) => {
     const w = world(on)
     const text = handoffText().replace(/## Tried and ruled out\n[^\n]*\n/, '')
     await runNaming($, w, { text, mtimeMs: 1_000_050 })
+    await repairsFixNothing($, w)
     expectAborted(w, /missing section "## Tried and ruled out"/)
   })
 
-  test('checks a named file the skill never wrote, with a notice, and swaps when it is fresh', async ($, on) => {
+  test('never swaps in a fresh named file the skill did not write with Write or Edit; a repair may write it', async ($, on) => {
     const w = world(on)
     await runNaming($, w, { text: handoffText(), mtimeMs: 1_000_050 }, false)
-    expect(w.seen.toasts).toEqual([expect.stringContaining('engine summarized')])
-    expect(w.seen.logs).toEqual([`${HANDOFF} was named by the skill but not written by it in this run; checking it anyway`])
+    expect(w.seen.compactAttempts, 'not swapped in as it is').toBe(0)
+    const ask = w.seen.submits.at(-1)?.text ?? ''
+    expect(ask).toContain(`${HANDOFF}:\n- was not written with the Write or Edit tool in this run: write the whole file again with the Write tool`)
+    await repairTurn($, w, 1, readyAnswer([HANDOFF]), () => skillWrite($, HANDOFF, handoffText()))
     expect(w.seen.compactions.length).toBe(1)
   })
 
@@ -165,7 +176,7 @@ describe('launching the skill', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'the parser')
     expect(w.seen.commandRuns).toEqual([])
-    expect(w.seen.submits).toEqual([{ text: expect.stringContaining('"compact-mode the parser"') }])
+    expect(w.seen.submits).toEqual([{ text: expect.stringMatching(/with the arguments "compact-mode run=\S+ created=\S+ chain=new seq=1 parent=none the parser"/) }])
     expect(w.seen.logs).toEqual([expect.stringContaining('asked Claude to run the skill instead')])
   })
 
@@ -173,7 +184,7 @@ describe('launching the skill', () => {
     const w = world(on, { commands: [{ name: 'my-pack:handoff', description: 'x', source: 'plugin', plugin: 'my-pack' }] })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    expect(w.seen.commandRuns).toEqual([{ command: 'my-pack:handoff', args: 'compact-mode' }])
+    expect(skillRunsOf(w)).toEqual([{ command: 'my-pack:handoff', focus: '' }])
   })
 
   test('falls back to a prompt when running the command fails, and aborts when that fails too', async ($, on) => {

@@ -73,21 +73,23 @@ describe('a second run', () => {
     expect(w.seen.commandRuns.length, 'only the first skill ran').toBe(1)
   })
 
-  test('clears a run stale for over 30 minutes with a notice, then starts', async ($, on) => {
+  test('starts after a skill turn that ran for over 20 minutes is dropped as stuck, with a toast', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    await w.clock.advance(31 * MINUTE_MS)
+    await w.clock.advance(21 * MINUTE_MS)
     const next = await typeCommand($, 'compact-handoffplan', '')
-    expect(next.text).toContain('was stale and has been cleared')
+    expect(w.seen.toasts).toEqual([
+      'compact-handoff: the handoff run was stuck at "the handoff skill is writing" for over 20 minutes and has been dropped. Context unchanged.',
+    ])
     expect(next.text).toContain('Writing a handoff and a plan')
   })
 
-  test('is still refused at 29 minutes', async ($, on) => {
+  test('is still refused while the skill turn runs at 19 minutes', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    await w.clock.advance(29 * MINUTE_MS)
+    await w.clock.advance(19 * MINUTE_MS)
     expect((await typeCommand($, 'compact-handoff', '')).text).toContain('already under way')
   })
 })

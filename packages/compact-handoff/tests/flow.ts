@@ -35,3 +35,18 @@ export async function skillWritesHandoff($: Engine, w: World, answer = readyAnsw
   await skillWrite($, HANDOFF, handoffText())
   await finishSkill($, w, answer, reason)
 }
+
+/** Plays the repair turn the mod just asked for: its start carries the repair
+ * prompt (tagged with the run), `write` is what the skill does in it, then it
+ * ends with `answer`. */
+export async function repairTurn($: Engine, w: World, n: number, answer: string, write?: () => Promise<unknown>) {
+  const ask = w.seen.submits.filter((s) => !s.asUser).at(-1)
+  if (ask === undefined) throw new Error('no repair prompt was sent')
+  const turnId = `t-repair-${n}`
+  await startTurn($, ask.text, turnId)
+  if (write !== undefined) await write()
+  await endTurn($, answer, 'answer', undefined, turnId)
+  await w.clock.settle()
+  await w.clock.advance(0)
+  await w.clock.settle()
+}

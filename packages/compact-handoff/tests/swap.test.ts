@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, PLAN, handoffText, planText, readyAnswer, skillWrite, world } from './world.js'
+import { ANSWER_STAND_IN, HANDOFF, PLAN, handoffText, planText, readyAnswer, skillWrite, world, skillRunsOf } from './world.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }
@@ -10,7 +10,7 @@ describe('a resume run', () => {
     await startSession($)
     const started = await typeAndLaunch($, w, 'compact-handoff', 'finish the parser')
     expect(started.text).toContain('Writing a handoff')
-    expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoff', args: 'compact-mode finish the parser' }])
+    expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoff', focus: 'finish the parser' }])
 
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Read the handoff and go on.'))
 
@@ -24,7 +24,7 @@ describe('a resume run', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    expect(w.seen.commandRuns[0]?.args, 'an empty focus leaves only the mode').toBe('compact-mode')
+    expect(skillRunsOf(w)[0]?.focus, 'an empty focus leaves only the mode').toBe('')
     await skillWritesHandoff($, w)
 
     const instructions = w.seen.compactions[0]?.instructions ?? ''
@@ -51,7 +51,7 @@ describe('a plan run', () => {
     await startSession($)
     const started = await typeAndLaunch($, w, 'compact-handoffplan', 'finish the parser')
     expect(started.text).toContain('a handoff and a plan')
-    expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoffplan', args: 'compact-mode finish the parser' }])
+    expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoffplan', focus: 'finish the parser' }])
     w.writeFile(HANDOFF, handoffText())
     w.writeFile(PLAN, planText())
     await skillWrite($, HANDOFF, handoffText())

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, submitPrompt, typeCommand, world } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, submitPrompt, typeCommand, world, skillRunsOf } from './world.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
@@ -86,14 +86,26 @@ describe('a message typed while a run is under way', () => {
     expect(w.seen.fills).toEqual(['keep me'])
   })
 
-  test('is not held when it is a slash command or comes from a plugin', async ($, on) => {
+  test('is not held when it comes from a plugin, nor when it is one of our own commands', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     const fromPlugin = await $.prompt.submit({ text: 'from a plugin', wait: false, origin: { kind: 'plugin', name: 'other' } })
     expect(fromPlugin).toEqual({ text: 'from a plugin' })
-    const command = await $.prompt.submit({ text: '/help', wait: false, origin: { kind: 'composer' }, command: { name: 'help', args: '' } })
-    expect(command).toEqual({ text: '/help' })
+    const ours = await $.prompt.submit({ text: '/compact-handoff cancel', wait: false, origin: { kind: 'composer' }, command: { name: 'compact-handoff', args: 'cancel' } })
+    expect(ours).toEqual({ text: '/compact-handoff cancel' })
+  })
+
+  test('a slash command typed during the run is held too, and put in the prompt box after the swap', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    const command = await $.prompt.submit({ text: '/review-pr 12', wait: false, origin: { kind: 'composer' }, command: { name: 'review-pr', args: '12' } })
+    expect(command).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
+    expect(w.seen.submits.filter((s) => s.asUser), 'a command is not sent as words').toEqual([{ text: 'Go on.', asUser: true }])
+    expect(w.seen.fills.at(-1)).toBe('/review-pr 12')
+    expect(w.seen.toasts.at(-1)).toContain('are in the prompt box: /review-pr 12')
   })
 })
 
@@ -102,7 +114,7 @@ describe('review before apply', () => {
     const w = world(on)
     await startSession($)
     const started = await typeAndLaunch($, w, 'compact-handoff', 'review the parser')
-    expect(w.seen.commandRuns).toEqual([{ command: 'compact-handoff-skills:handoff', args: 'compact-mode the parser' }])
+    expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoff', focus: 'the parser' }])
     expect(started.text).toContain('you review them before anything is replaced')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.compactAttempts, 'nothing replaced before apply').toBe(0)
@@ -125,7 +137,7 @@ describe('review before apply', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoffplan', 'review')
-    expect(w.seen.commandRuns[0]?.args).toBe('compact-mode')
+    expect(skillRunsOf(w)[0]?.focus).toBe('')
     await skillWritesHandoff($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
     expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('plan mode, but no plan file was written')])
   })
@@ -145,14 +157,14 @@ describe('review before apply', () => {
     expect((await typeCommand($, 'compact-handoff', 'apply')).text).toContain('Nothing to apply')
   })
 
-  test('a reviewed run goes stale after 30 minutes like any other', async ($, on) => {
+  test('a reviewed run left for over 30 minutes is dropped by the next command', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'review')
     await skillWritesHandoff($, w)
     await w.clock.advance(31 * 60_000)
     const next = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
-    expect(next).toContain('was stale and has been cleared')
+    expect(w.seen.toasts.at(-1)).toContain('stuck at "waiting for /compact-handoff apply" for over 30 minutes and has been dropped')
     expect(next).toContain('Nothing to apply')
   })
 })

@@ -4,6 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock, type Engine } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
+import { parseSkillArgs } from '../hooks/protocol.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -43,6 +44,10 @@ export type WorldOptions = {
   files?: Record<string, DiskFile>
 }
 
+/** Engine calls a test may step into: the interjection runs while the mod's
+ * call waits on the engine, as a person typing at that moment would. */
+export type AwaitPoint = 'fs.stat' | 'fs.read' | 'command.run' | 'session.compact' | 'prompt.submit' | 'fs.write'
+
 export function world(on: On, options: WorldOptions = {}) {
   const clock = mock.clock(on, { now: 1_000_000 })
   const files = new Map<string, DiskFile>(Object.entries(options.files ?? {}))
@@ -57,16 +62,29 @@ export function world(on: On, options: WorldOptions = {}) {
     compactAttempts: 0,
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0 }
+  let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
+  const calls = new Map<AwaitPoint, number>()
+  /** Runs the pending interjection when the mod's `nth` call (from 1) at `at` arrives. */
+  async function pointReached(at: AwaitPoint): Promise<void> {
+    const count = (calls.get(at) ?? 0) + 1
+    calls.set(at, count)
+    if (interjection?.at !== at || interjection.nth !== count) return
+    const { action } = interjection
+    interjection = undefined
+    await action()
+  }
 
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('command.register', (_$, e) => ({ value: { command: e.name } }))
   on('command.list', () => ({ value: options.commands ?? SKILL_PACK_COMMANDS }))
-  on('command.run', (_$, e) => {
+  on('command.run', async (_$, e) => {
+    await pointReached('command.run')
     if (options.refuseCommandRun) throw new Error(`no command named /${e.command} in this session`)
     seen.commandRuns.push({ command: e.command, args: e.args })
     return {}
   })
-  on('prompt.submit', (_$, e) => {
+  on('prompt.submit', async (_$, e) => {
+    if (e.origin.kind === 'plugin') await pointReached('prompt.submit')
     if (options.refuseSubmit) throw new Error('prompt.submit refused')
     seen.submits.push({ text: e.text, ...(e.origin.kind === 'plugin' && e.origin.asUser ? { asUser: true } : {}) })
     return { text: e.text }
@@ -91,7 +109,8 @@ export function world(on: On, options: WorldOptions = {}) {
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(state.contextPercent === undefined ? {} : { percent: state.contextPercent }) }, rateLimits: [] },
   }))
-  on('fs.stat', (_$, e) => {
+  on('fs.stat', async (_$, e) => {
+    await pointReached('fs.stat')
     if (e.path === CWD) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: CWD } }
     const file = files.get(e.path)
     if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
@@ -100,19 +119,22 @@ export function world(on: On, options: WorldOptions = {}) {
       value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: realPath !== e.path, realPath },
     }
   })
-  on('fs.write', (_$, e) => {
+  on('fs.write', async (_$, e) => {
+    await pointReached('fs.write')
     files.set(e.path, { text: e.text, mtimeMs: clock.now() })
     return { value: undefined }
   })
   on('session.id', () => ({ value: 'session-1' }))
-  on('fs.read', (_$, e) => {
+  on('fs.read', async (_$, e) => {
+    await pointReached('fs.read')
     const file = files.get(e.path)
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
   })
   on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
-  on('session.compact', (_$, e) => {
+  on('session.compact', async (_$, e) => {
+    await pointReached('session.compact')
     seen.compactAttempts++
     if (state.refusalsLeft > 0) {
       state.refusalsLeft--
@@ -132,6 +154,11 @@ export function world(on: On, options: WorldOptions = {}) {
     clock,
     seen,
     files,
+    /** From now on, the mod's `nth` engine call at `at` first waits for `action`. */
+    interjectAt(at: AwaitPoint, nth: number, action: () => Promise<unknown>) {
+      calls.clear()
+      interjection = { at, nth, action }
+    },
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent
     },
@@ -247,4 +274,10 @@ export function readyAnswer(paths: string[], prompt = 'Read the handoff and cont
     '----------------------------------------',
     `COMPACT-HANDOFF-READY: ${paths.join(' | ')}`,
   ].join('\n')
+}
+
+/** The skill runs the test saw, as command and focus: the values the mod adds
+ * before the focus (run tag, created, chain, seq, parent) are checked apart. */
+export function skillRunsOf(w: { seen: { commandRuns: { command: string; args: string }[] } }) {
+  return w.seen.commandRuns.map((r) => ({ command: r.command, focus: parseSkillArgs(r.args)?.focus }))
 }
