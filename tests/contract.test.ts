@@ -146,8 +146,8 @@ describe.each(skills)('skill $name', (skill) => {
     expect([...frontmatterOf(template).keys()]).toEqual([...keys])
     const headings = parseMarkdown(template).children.flatMap((n) => (n.type === 'heading' && n.depth === 2 ? [textOf(n)] : []))
     expect(headings).toEqual([...(kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS)])
-    expect(validateHandoff(template, kind)).toEqual([])
-    expect(formatProblems(template, kind)).toEqual([])
+    expect(validateHandoff(template, kind, { projectDir: PROJECT })).toEqual([])
+    expect(formatProblems(template, kind, { projectDir: PROJECT })).toEqual([])
   })
 
   test('it names every handoff status and the first handoff\'s parent', () => {

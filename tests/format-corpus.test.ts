@@ -11,6 +11,8 @@ import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../packages/comp
 import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
 
 const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
+/** The project the fixtures' parent paths are read against. */
+const CONTEXT = { projectDir: '/srv/app' }
 
 type Expected = { kind: FileKind; verdict: 'ok' | 'bad'; rules?: string[] }
 type Case = { name: string; text: string; expected: Expected }
@@ -26,8 +28,8 @@ const cases: Case[] = readdirSync(CORPUS, { withFileTypes: true })
 const verdictOf = (problems: readonly unknown[]) => (problems.length === 0 ? 'ok' : 'bad')
 
 function judge(text: string, kind: FileKind) {
-  const diagnostics = validateHandoff(text, kind)
-  const mod = formatProblems(text, kind)
+  const diagnostics = validateHandoff(text, kind, CONTEXT)
+  const mod = formatProblems(text, kind, CONTEXT)
   return { diagnostics, mod, validator: verdictOf(diagnostics), modVerdict: verdictOf(mod) }
 }
 
@@ -44,7 +46,7 @@ test('the corpus has good and bad cases of both kinds', () => {
 
 describe.each(cases)('fixture $name', ({ name, text, expected }) => {
   if (process.env.UPDATE) {
-    const diagnostics = validateHandoff(text, expected.kind)
+    const diagnostics = validateHandoff(text, expected.kind, CONTEXT)
     const rules = [...new Set(diagnostics.map((d) => d.ruleId))]
     const next: Expected = { kind: expected.kind, verdict: verdictOf(diagnostics), ...(rules.length > 0 ? { rules } : {}) }
     writeFileSync(join(CORPUS, name, 'expected.json'), `${JSON.stringify(next)}\n`)

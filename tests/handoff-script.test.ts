@@ -5,14 +5,16 @@ import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format
 import { parseContinuePrompt, parseSentinel } from '../packages/compact-handoff/hooks/protocol.js'
 import { handoffFileText, planFileText, skillTurn } from './harness/handoff-script.js'
 
+const CONTEXT = { projectDir: '/p' }
+
 describe('handoff-script', () => {
   it('builds a handoff and a plan that pass formatProblems', () => {
-    expect(formatProblems(handoffFileText(), 'handoff')).toEqual([])
-    expect(formatProblems(planFileText(), 'plan')).toEqual([])
+    expect(formatProblems(handoffFileText(), 'handoff', CONTEXT)).toEqual([])
+    expect(formatProblems(planFileText(), 'plan', CONTEXT)).toEqual([])
   })
 
   it('can build a handoff missing a required section, which the check refuses', () => {
-    expect(formatProblems(handoffFileText({}, { omit: ['Next step'] }), 'handoff').join('\n')).toMatch(/missing section "## Next step"/)
+    expect(formatProblems(handoffFileText({}, { omit: ['Next step'] }), 'handoff', CONTEXT).join('\n')).toMatch(/missing section "## Next step"/)
   })
 
   it('ends the final answer with the continue-prompt and the READY sentinel', () => {

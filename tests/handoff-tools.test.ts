@@ -14,6 +14,7 @@ import * as validate from '../packages/handoff-tools/src/validate.js'
 const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
 const fixture = (name: string) => join(CORPUS, name, 'input.md')
 const good = readFileSync(fixture('handoff'), 'utf8')
+const CONTEXT = { projectDir: '/srv/app' }
 
 test('the validator exports exactly its public functions', () => {
   expect(Object.keys(validate).sort()).toEqual(['parseMarkdown', 'textOf', 'validateHandoff', 'validateSkill'])
@@ -21,7 +22,7 @@ test('the validator exports exactly its public functions', () => {
 
 describe('schemas', () => {
   test('handoff and plan schemas hold exactly the protocol\'s frontmatter keys', () => {
-    expect(Object.keys(handoffFrontmatterSchema.shape)).toEqual([...HANDOFF_FRONTMATTER_KEYS])
+    expect(Object.keys(handoffFrontmatterSchema(CONTEXT).shape)).toEqual([...HANDOFF_FRONTMATTER_KEYS])
     expect(Object.keys(planFrontmatterSchema.shape)).toEqual([...PLAN_FRONTMATTER_KEYS])
   })
 
@@ -39,7 +40,7 @@ describe('schemas', () => {
   })
 
   test('a handoff frontmatter gives a typed seq', () => {
-    const parsed = handoffFrontmatterSchema.parse({
+    const parsed = handoffFrontmatterSchema(CONTEXT).parse({
       kind: 'handoff', created: '2026-11-29T14:05:00Z', status: 'done', chain: 'HANDOFF_a-b_2026-11-29', seq: '2',
       parent: '.claude/handoffs/HANDOFF_a-b_2026-11-29.md', focus: 'none',
     })
@@ -50,7 +51,7 @@ describe('schemas', () => {
 describe('validateHandoff', () => {
   test('reports every problem at once, each with its position', () => {
     const text = good.replace('status: in-progress', 'status: paused').replace('## Decisions\n', '## Choices\n').replace(/## Next step\n[^#]*/, '## Next step\n\n')
-    const diagnostics = validate.validateHandoff(text, 'handoff')
+    const diagnostics = validate.validateHandoff(text, 'handoff', CONTEXT)
     expect(diagnostics.map((d) => d.ruleId).sort()).toEqual(['frontmatter-field', 'section-empty', 'section-missing'])
     const status = diagnostics.find((d) => d.ruleId === 'frontmatter-field')!
     expect({ line: status.line, column: status.column }).toEqual({ line: 4, column: 1 })
@@ -61,8 +62,8 @@ describe('validateHandoff', () => {
 
   test('never throws, whatever the input', () => {
     for (const text of ['', '---', '---\n---', '\uFEFF', '---\n: : :\n---\n# x', '```\n## Goal']) {
-      expect(() => validate.validateHandoff(text, 'plan')).not.toThrow()
-      expect(validate.validateHandoff(text, 'plan').length).toBeGreaterThan(0)
+      expect(() => validate.validateHandoff(text, 'plan', CONTEXT)).not.toThrow()
+      expect(validate.validateHandoff(text, 'plan', CONTEXT).length).toBeGreaterThan(0)
     }
   })
 })
@@ -104,6 +105,6 @@ describe('handoff-check', () => {
   test('exits 1 on a missing file, an unknown kind, or no arguments', async () => {
     expect((await runCli([join(CORPUS, 'absent.md')])).lines[0]).toMatch(/cannot read: ENOENT \[read-failed\]$/)
     expect((await runCli([join(import.meta.dirname, '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)
-    expect(await runCli([])).toEqual({ lines: ['usage: handoff-check <file>…'], exitCode: 1 })
+    expect(await runCli([])).toEqual({ lines: ['usage: handoff-check [--project <dir>] <file>…'], exitCode: 1 })
   })
 })

@@ -1,40 +1,49 @@
 // The on-disk format check the mod runs before any swap: frontmatter, the
 // required sections in order, a plan's numbered phases, a size floor and cap.
-// A hooks module can import no npm package (engine rule, 2.1.332), so this is a
-// line scanner, not a markdown parser; tests/format-corpus.test.ts holds it to
-// the remark + zod validator in packages/handoff-tools over a fixture corpus and
-// fails wherever this accepts a file the validator rejects.
+// A hooks module can import no npm package (engine rule, 2.1.332), so the
+// frontmatter is read by a flat YAML reader and the body by markdown-blocks.ts;
+// tests/format-corpus.test.ts and tests/format-differential.test.ts hold this to
+// the remark + zod validator in packages/handoff-tools and fail wherever this
+// accepts a file the validator rejects. Where it cannot tell how the validator
+// reads something, it refuses and says how to write it plainly.
+//
+// It runs in a hook over model-written text: every step is linear in the text
+// (no backtracking regex), since a hook that runs ~5 s without yielding gets
+// the mod unloaded for the rest of the session (seen live, 2.1.332).
 import {
-  HANDOFF_DIRS,
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,
+  HANDOFF_STATUSES,
+  MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
+  NO_PARENT,
   PLAN_FRONTMATTER_KEYS,
   PLAN_SECTIONS,
   fileKindOfName,
+  isCreatedValue,
+  parentRelPathOf,
+  sectionNameOf,
   type FileKind,
-  HANDOFF_STATUSES,
-  MAX_HANDOFF_BYTES,
-  NO_PARENT,
+  type SectionName,
 } from './protocol.js'
+import { isBlankFrom, isSpaceOrTab, linesOf, rootBlocksOf, type RootBlock } from './markdown-blocks.js'
 
-/** Frontmatter values are ISO 8601 date-times with a zone, as the skills write them. */
-const CREATED_RE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
+/** What the check knows beyond the text: the project (the absolute path of
+ * the folder the session runs in), against which `parent` is read. */
+export type FormatContext = { projectDir: string }
+
 const POSITIVE_INT_RE = /^[1-9]\d*$/
-const KEY_LINE_RE = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*?))?[ \t]*$/
-/** Plain YAML scalars may not start with these; such a value is a structure this
- * flat reader does not model, so it is refused rather than misread. */
-const YAML_INDICATOR_RE = /^[[\]{}|>&*!%@`#,?:-](?:\s|$)|^[[\]{}|>&*!%@`]/
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})(.*)$/
-const ATX_RE = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/
-const SETEXT_RE = /^ {0,3}(=+|-+)[ \t]*$/
-/** Lines that open a block other than a paragraph, so a setext underline
- * after them is not one. */
-const NOT_PARAGRAPH_RE = /^(?: {4}|\t| {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|>|#|<))/
 const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
+/** Values quoted back in a problem are cut here, so a runaway value does not
+ * flood the repair prompt. */
+const MAX_SHOWN_CHARS = 80
 
-type Heading = { depth: number; text: string; line: number }
 type Frontmatter = { fields: Map<string, string>; bodyStart: number }
+type Heading = Extract<RootBlock, { kind: 'heading' }>
+
+function shown(value: string): string {
+  return value.length <= MAX_SHOWN_CHARS ? value : `${value.slice(0, MAX_SHOWN_CHARS)}…`
+}
 
 function utf8Bytes(text: string): number {
   let bytes = 0
@@ -50,19 +59,147 @@ function utf8Bytes(text: string): number {
   return bytes
 }
 
-function unquote(raw: string): string | undefined {
-  if (raw.startsWith('"')) return raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : undefined
-  if (raw.startsWith("'")) return raw.endsWith("'") && raw.length >= 2 ? raw.slice(1, -1).replace(/''/g, "'") : undefined
-  const plain = raw.replace(/[ \t]+#.*$/, '')
-  return YAML_INDICATOR_RE.test(plain) || /:(?:\s|$)/.test(plain) ? undefined : plain
+function trimBlanksEnd(s: string): string {
+  let end = s.length
+  while (end > 0 && isSpaceOrTab(s[end - 1])) end--
+  return s.slice(0, end)
+}
+
+function skipBlanks(s: string, from: number): number {
+  let i = from
+  while (isSpaceOrTab(s[i])) i++
+  return i
+}
+
+// A flat reader for the one-line `key: value` pairs a frontmatter holds. It
+// accepts a subset of what YAML accepts and reads it as YAML does; anything
+// else (a nested structure, a multi-line or block value, a tag, an anchor, a
+// character YAML does not print) is refused rather than misread.
+
+/** Whether the UTF-16 unit at `i` is one YAML may hold in a scalar (c-printable,
+ * tab included, byte-order mark excluded); a lone surrogate is not. */
+function isPrintableAt(s: string, i: number): boolean {
+  const code = s.charCodeAt(i)
+  if (code === 0x09) return true
+  if (code < 0x20 || code === 0x7f || (code >= 0x80 && code <= 0x9f && code !== 0x85)) return false
+  if (code === 0xfeff || code === 0xfffe || code === 0xffff) return false
+  if (code >= 0xd800 && code <= 0xdbff) return (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+  if (code >= 0xdc00 && code <= 0xdfff) return (s.charCodeAt(i - 1) & 0xfc00) === 0xd800
+  return true
+}
+
+/** After a quoted scalar: nothing, or blanks and a comment. */
+function endsCleanly(raw: string, from: number): boolean {
+  return from === raw.length || (isSpaceOrTab(raw[from]) && raw[skipBlanks(raw, from)] === '#')
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ',
+  '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+}
+const HEX_ESCAPE_DIGITS: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 }
+
+/** A double-quoted YAML escape at `raw[at]` (the backslash): its text and where it ends. */
+function escapeAt(raw: string, at: number): { text: string; end: number } | undefined {
+  const letter = raw[at + 1] ?? ''
+  const simple = SIMPLE_ESCAPES[letter]
+  if (simple !== undefined) return { text: simple, end: at + 2 }
+  const digits = HEX_ESCAPE_DIGITS[letter]
+  if (digits === undefined) return undefined
+  const hex = raw.slice(at + 2, at + 2 + digits)
+  if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) return undefined
+  const code = parseInt(hex, 16)
+  return code > 0x10ffff ? undefined : { text: String.fromCodePoint(code), end: at + 2 + digits }
+}
+
+function doubleQuotedOf(raw: string): string | undefined {
+  const parts: string[] = []
+  let from = 1
+  for (let i = 1; i < raw.length; i++) {
+    const char = raw[i]
+    if (char === '"') return endsCleanly(raw, i + 1) ? [...parts, raw.slice(from, i)].join('') : undefined
+    if (char === '\\') {
+      const escape = escapeAt(raw, i)
+      if (!escape) return undefined
+      parts.push(raw.slice(from, i), escape.text)
+      from = escape.end
+      i = escape.end - 1
+    } else if (!isPrintableAt(raw, i)) return undefined
+  }
+  return undefined
+}
+
+function singleQuotedOf(raw: string): string | undefined {
+  const parts: string[] = []
+  let from = 1
+  for (let i = 1; i < raw.length; i++) {
+    if (raw[i] === "'") {
+      parts.push(raw.slice(from, i))
+      if (raw[i + 1] !== "'") return endsCleanly(raw, i + 1) ? parts.join('') : undefined
+      parts.push("'")
+      from = i + 2
+      i++
+    } else if (!isPrintableAt(raw, i)) return undefined
+  }
+  return undefined
+}
+
+/** Characters that cannot start a plain YAML scalar; `-`, `?` and `:` can when
+ * a non-blank follows. */
+const YAML_INDICATORS = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`'])
+
+function plainOf(raw: string): string | undefined {
+  const first = raw[0]!
+  const isIndicatorStart = YAML_INDICATORS.has(first) && !('-?:'.includes(first) && raw.length > 1 && !isSpaceOrTab(raw[1]))
+  if (isIndicatorStart) return undefined
+  let end = raw.length
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] === '#' && isSpaceOrTab(raw[i - 1])) {
+      end = i
+      break
+    }
+    const isMappingColon = raw[i] === ':' && (i + 1 === raw.length || isSpaceOrTab(raw[i + 1]))
+    if (isMappingColon || !isPrintableAt(raw, i)) return undefined
+  }
+  return trimBlanksEnd(raw.slice(0, end))
+}
+
+/** A value as YAML reads it: '' for none (YAML's null), undefined when this
+ * reader does not take it. `raw` has no blanks at either end. */
+function scalarOf(raw: string): string | undefined {
+  if (raw === '' || raw[0] === '#') return ''
+  if (raw[0] === '"') return doubleQuotedOf(raw)
+  if (raw[0] === "'") return singleQuotedOf(raw)
+  return plainOf(raw)
+}
+
+function isKeyChar(char: string | undefined, isFirst: boolean): boolean {
+  if (char === undefined) return false
+  const isLetter = (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_'
+  return isLetter || (!isFirst && ((char >= '0' && char <= '9') || char === '-'))
+}
+
+function keyValueOf(line: string): { key: string; value: string } | undefined {
+  let colon = 0
+  while (isKeyChar(line[colon], colon === 0)) colon++
+  if (colon === 0 || line[colon] !== ':') return undefined
+  const afterColon = colon + 1
+  if (afterColon < line.length && !isSpaceOrTab(line[afterColon])) return undefined
+  const value = scalarOf(trimBlanksEnd(line.slice(skipBlanks(line, afterColon))))
+  return value === undefined ? undefined : { key: line.slice(0, colon), value }
+}
+
+/** remark-frontmatter's fence: exactly three dashes, then only blanks. */
+function isFrontmatterFence(line: string | undefined): boolean {
+  return line !== undefined && line.startsWith('---') && isBlankFrom(line, 3)
 }
 
 function readFrontmatter(lines: readonly string[], problems: string[]): Frontmatter | undefined {
-  if (lines[0]?.trimEnd() !== '---') {
+  if (!isFrontmatterFence(lines[0])) {
     problems.push('has no frontmatter: start the file with a "---" line, the kind\'s keys, and a closing "---" line')
     return undefined
   }
-  const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---')
+  const close = lines.findIndex((line, i) => i > 0 && isFrontmatterFence(line))
   if (close < 0) {
     problems.push('frontmatter is never closed: add a "---" line after its last key')
     return undefined
@@ -70,26 +207,20 @@ function readFrontmatter(lines: readonly string[], problems: string[]): Frontmat
   const fields = new Map<string, string>()
   for (let i = 1; i < close; i++) {
     const line = lines[i] ?? ''
-    if (line.trim() === '' || /^\s*#/.test(line)) continue
-    const match = KEY_LINE_RE.exec(line)
-    const value = match ? unquote(match[2] ?? '') : undefined
-    if (!match || value === undefined) {
+    const first = skipBlanks(line, 0)
+    if (first === line.length || line[first] === '#') continue
+    const pair = keyValueOf(line)
+    if (!pair) {
       problems.push(`frontmatter line ${i + 1} is not a "key: value" pair: write each key on one line with a plain or quoted value`)
       continue
     }
-    if (fields.has(match[1]!)) problems.push(`frontmatter key "${match[1]}" appears twice: keep one`)
-    fields.set(match[1]!, value.trim())
+    if (fields.has(pair.key)) problems.push(`frontmatter key "${pair.key}" appears twice: keep one`)
+    fields.set(pair.key, pair.value)
   }
   return { fields, bodyStart: close + 1 }
 }
 
-function isHandoffPath(relPath: string): boolean {
-  const cut = relPath.lastIndexOf('/')
-  const dir = relPath.slice(0, Math.max(cut, 0))
-  return (HANDOFF_DIRS as readonly string[]).includes(dir) && fileKindOfName(relPath.slice(cut + 1)) === 'handoff'
-}
-
-function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind): string[] {
+function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind, context: FormatContext): string[] {
   const problems: string[] = []
   const keys = kind === 'plan' ? PLAN_FRONTMATTER_KEYS : HANDOFF_FRONTMATTER_KEYS
   for (const key of keys) {
@@ -97,151 +228,199 @@ function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind
   }
   const value = (key: string) => fields.get(key) ?? ''
   if (fields.has('kind') && value('kind') !== kind) {
-    problems.push(`frontmatter says "kind: ${value('kind')}" but the file name makes it a ${kind}: set "kind: ${kind}"`)
+    problems.push(`frontmatter says "kind: ${shown(value('kind'))}" but the file name makes it a ${kind}: set "kind: ${kind}"`)
   }
-  if (fields.has('created') && !CREATED_RE.test(value('created'))) {
-    problems.push(`"created: ${value('created')}" is not an ISO 8601 time with a zone: write it like 2026-11-29T14:05:00Z`)
+  if (fields.has('created') && !isCreatedValue(value('created'))) {
+    problems.push(`"created: ${shown(value('created'))}" is not a date or an ISO 8601 time: write it like 2026-11-29T14:05:00Z, or 2026-11-29`)
   }
   if (fields.has('chain') && fileKindOfName(`${value('chain')}.md`) !== 'handoff') {
-    problems.push(`"chain: ${value('chain')}" is not a chain id: use the first handoff's file name without ".md"`)
+    problems.push(`"chain: ${shown(value('chain'))}" is not a chain id: use the first handoff's file name without ".md"`)
   }
   if (fields.has('focus') && value('focus') === '') problems.push('"focus" is empty: write the focus the handoff was asked for, or "none"')
   if (kind === 'plan') return problems
   if (fields.has('status') && !(HANDOFF_STATUSES as readonly string[]).includes(value('status'))) {
-    problems.push(`"status: ${value('status')}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`)
+    problems.push(`"status: ${shown(value('status'))}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`)
   }
   const seqOk = POSITIVE_INT_RE.test(value('seq'))
-  if (fields.has('seq') && !seqOk) problems.push(`"seq: ${value('seq')}" is not a whole number from 1: write 1 for a first handoff`)
-  const parent = value('parent')
-  const parentOk = parent === NO_PARENT || isHandoffPath(parent)
-  if (fields.has('parent') && !parentOk) {
-    problems.push(`"parent: ${parent}" is neither "${NO_PARENT}" nor a handoff path like plans/handoffs/HANDOFF_<slug>_<date>.md`)
+  if (fields.has('seq') && !seqOk) problems.push(`"seq: ${shown(value('seq'))}" is not a whole number from 1: write 1 for a first handoff`)
+  const parent = parentRelPathOf(value('parent'), context.projectDir)
+  if (fields.has('parent') && parent === undefined) {
+    problems.push(
+      `"parent: ${shown(value('parent'))}" is neither "${NO_PARENT}" nor the path of a handoff in plans/handoffs/ or .claude/handoffs/ of this project, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
+    )
   }
-  if (seqOk && parentOk && (value('seq') === '1') !== (parent === NO_PARENT)) {
-    problems.push(`"seq: ${value('seq')}" and "parent: ${parent}" disagree: a first handoff has seq 1 and parent ${NO_PARENT}, a continuation names its parent`)
+  if (seqOk && parent !== undefined && (value('seq') === '1') !== (parent === NO_PARENT)) {
+    problems.push(`"seq: ${value('seq')}" and "parent: ${shown(value('parent'))}" disagree: a first handoff has seq 1 and parent ${NO_PARENT}, a continuation names its parent`)
   }
   return problems
 }
 
-/** ATX and setext headings outside fenced code and HTML comments, and which of
- * them have text of their own before the next heading. */
-function headingsOf(lines: readonly string[], from: number): { headings: Heading[]; hasContent: Set<number> } {
-  const headings: Heading[] = []
-  const contentLines = new Map<number, number>()
-  let fence: { char: string; length: number } | undefined
-  let inComment = false
-  /** Lines of the paragraph still open, which a setext underline turns into a heading. */
-  let paragraphLines = 0
-  const addContent = (count: number) => {
-    const owner = headings.length - 1
-    if (owner >= 0) contentLines.set(owner, (contentLines.get(owner) ?? 0) + count)
-  }
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    if (fence) {
-      addContent(1)
-      const close = FENCE_RE.exec(line)
-      if (close && close[1]![0] === fence.char && close[1]!.length >= fence.length && close[2]!.trim() === '') fence = undefined
-      continue
-    }
-    if (inComment) {
-      addContent(1)
-      if (line.includes('-->')) inComment = false
-      continue
-    }
-    const open = FENCE_RE.exec(line)
-    const setext = SETEXT_RE.exec(line)
-    const atx = ATX_RE.exec(line)
-    if (setext && paragraphLines > 0) {
-      // As in CommonMark, a run of "-" or "=" right under text underlines it:
-      // the paragraph above is a heading, not content of the section before.
-      addContent(-paragraphLines)
-      const text = lines.slice(i - paragraphLines, i).map((l) => l.trim()).join('\n')
-      headings.push({ depth: setext[1]![0] === '=' ? 1 : 2, text, line: i - paragraphLines + 1 })
-      paragraphLines = 0
-    } else if (open && !(open[1]![0] === '`' && open[2]!.includes('`'))) {
-      fence = { char: open[1]![0]!, length: open[1]!.length }
-      addContent(1)
-      paragraphLines = 0
-    } else if (/^ {0,3}<!--/.test(line) && !line.includes('-->')) {
-      inComment = true
-      addContent(1)
-      paragraphLines = 0
-    } else if (atx) {
-      headings.push({ depth: atx[1]!.length, text: (atx[2] ?? '').trim(), line: i + 1 })
-      paragraphLines = 0
-    } else if (line.trim() === '') {
-      paragraphLines = 0
-    } else {
-      addContent(1)
-      const startsParagraph = !NOT_PARAGRAPH_RE.test(line)
-      paragraphLines = paragraphLines > 0 || startsParagraph ? paragraphLines + 1 : 0
-    }
-  }
-  const hasContent = new Set([...contentLines].filter(([, count]) => count > 0).map(([index]) => index))
-  return { headings, hasContent }
-}
+// Headings are matched on their source; CommonMark's inline parsing can make a
+// heading's text differ from it (`## **Goal**` reads "Goal"). A heading with
+// inline markup is read a second time with the markup dropped, and when the
+// two readings disagree on the section or phase it names, the file is sent
+// back: the validator reads the rendered text, and this check must never
+// find a section where the validator finds none, or miss one it finds.
 
-/** Whether heading `index` has any content before the next heading of depth
- * `depth` or higher (a section's sub-headings count as its content). */
-function sectionHasContent(headings: readonly Heading[], hasContent: ReadonlySet<number>, index: number, depth: number): boolean {
-  for (let i = index; i < headings.length; i++) {
-    if (i > index && headings[i]!.depth <= depth) return false
-    if (i > index || hasContent.has(i)) return true
-  }
+/** Named character references read as text; any other name makes a heading unclear. */
+const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
+const CHARACTER_REFERENCE_RE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{0,31}));/
+/** Dropped from a heading's second reading: escapes, code span and emphasis
+ * delimiters, link and image brackets, autolink and HTML angle brackets. */
+const DROPPED_MARKUP = new Set(['\\', '`', '*', '_', '[', ']', '<', '>', '!'])
+
+function hasInlineMarkup(source: string): boolean {
+  for (const char of source) if (DROPPED_MARKUP.has(char) || char === '&') return true
   return false
 }
 
-function sectionProblems(headings: readonly Heading[], hasContent: ReadonlySet<number>, kind: FileKind): string[] {
+/** The character reference at `source[at]` (an `&`): its text (undefined for a
+ * name this reader does not know) and its length; undefined when none is there. */
+function referenceAt(source: string, at: number): { text: string | undefined; length: number } | undefined {
+  const match = CHARACTER_REFERENCE_RE.exec(source.slice(at, at + 40))
+  if (!match) return undefined
+  const [whole, decimal, hex, name] = match
+  const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : undefined
+  const text = code !== undefined ? String.fromCodePoint(code > 0 && code <= 0x10ffff ? code : 0xfffd) : NAMED_REFERENCES[name ?? '']
+  return { text, length: whole.length }
+}
+
+/**
+ * A heading's text with inline markup dropped: link destinations and reference
+ * labels (`](…)`, `][…]`) removed, character references decoded, the markup
+ * characters deleted. Undefined when it holds a reference this reader does not
+ * know. One pass, so linear.
+ */
+function markupFreeTextOf(source: string): string | undefined {
+  const parts: string[] = []
+  /** Inside `](…)`: how many parentheses are open, and any open title quote. */
+  let destination: { depth: number; quote: string | undefined } | undefined
+  let inLabel = false
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]!
+    if (destination) {
+      if (char === '\\') i++
+      else if (destination.quote !== undefined) destination.quote = char === destination.quote ? undefined : destination.quote
+      else if (char === '"' || char === "'") destination.quote = char
+      else if (char === '(') destination.depth++
+      else if (char === ')' && --destination.depth === 0) destination = undefined
+    } else if (inLabel) {
+      if (char === '\\') i++
+      else if (char === ']') inLabel = false
+    } else if (char === ']' && source[i + 1] === '(') {
+      destination = { depth: 1, quote: undefined }
+      i++
+    } else if (char === ']' && source[i + 1] === '[') {
+      inLabel = true
+      i++
+    } else if (char === '&') {
+      const reference = referenceAt(source, i)
+      if (reference && reference.text === undefined) return undefined
+      parts.push(reference?.text ?? '&')
+      i += (reference?.length ?? 1) - 1
+    } else if (!DROPPED_MARKUP.has(char)) parts.push(char)
+  }
+  return parts.join('')
+}
+
+function phaseNumberOf(text: string): number | undefined {
+  const match = PHASE_TITLE_RE.exec(text.trim())
+  return match ? Number(match[1]) : undefined
+}
+
+type HeadingReading = { section: SectionName | undefined; phase: number | undefined; isUnclear: boolean }
+
+/** What a heading names: a section at level 2, a phase at level 3. */
+function readingOf(heading: Heading): HeadingReading {
+  const section = sectionNameOf(heading.text)
+  const phase = phaseNumberOf(heading.text)
+  if (!hasInlineMarkup(heading.text) || (heading.depth !== 2 && heading.depth !== 3)) return { section, phase, isUnclear: false }
+  const bare = markupFreeTextOf(heading.text)
+  const differs = heading.depth === 2 ? (text: string) => sectionNameOf(text) !== section : (text: string) => phaseNumberOf(text) !== phase
+  return { section, phase, isUnclear: bare === undefined || differs(bare) }
+}
+
+function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
+  return blocks.flatMap((block) => {
+    if (block.kind === 'unclear') return [`line ${block.line}: ${block.why} reads differently in other Markdown readers: write it plainly`]
+    if (block.kind !== 'heading' || !readings.get(block)?.isUnclear) return []
+    return [`line ${block.line}: the heading "${shown(block.text)}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`]
+  })
+}
+
+/** A heading and the top-level blocks up to the next heading of its level or higher. */
+type Section = { heading: Heading; content: RootBlock[] }
+
+function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
+  const sections: Section[] = []
+  let open: Section | undefined
+  for (const block of blocks) {
+    if (block.kind === 'heading' && block.depth <= depth) {
+      open = block.depth === depth ? { heading: block, content: [] } : undefined
+      if (open) sections.push(open)
+    } else open?.content.push(block)
+  }
+  return sections
+}
+
+function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind): string[] {
   const problems: string[] = []
-  const required: readonly string[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
+  const sections = sectionsAt(blocks, 2)
+  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   let previous: { name: string; index: number } | undefined
   for (const [position, name] of required.entries()) {
-    const found = headings.flatMap((h, i) => (h.depth === 2 && h.text === name ? [i] : []))
+    const found = sections.flatMap((s, i) => (readings.get(s.heading)?.section === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
       problems.push(`missing section "## ${name}": add it ${where} (write "None" when there is nothing to say)`)
       continue
     }
-    if (found.length > 1) problems.push(`section "## ${name}" appears ${found.length} times (lines ${found.map((i) => headings[i]!.line).join(', ')}): merge them into one`)
-    if (previous && index < previous.index) problems.push(`section "## ${name}" (line ${headings[index]!.line}) comes before "## ${previous.name}": put the sections in the order ${required.join(', ')}`)
-    if (!sectionHasContent(headings, hasContent, index, 2)) problems.push(`section "## ${name}" (line ${headings[index]!.line}) is empty: write its content, or "None"`)
+    const section = sections[index]!
+    const line = section.heading.line
+    if (found.length > 1) problems.push(`section "## ${name}" appears ${found.length} times (lines ${found.map((i) => sections[i]!.heading.line).join(', ')}): merge them into one`)
+    if (previous && index < previous.index) problems.push(`section "## ${name}" (line ${line}) comes before "## ${previous.name}": put the sections in the order ${required.join(', ')}`)
+    if (section.content.length === 0) problems.push(`section "## ${name}" (line ${line}) is empty: write its content, or "None"`)
+    if (kind === 'plan' && name === 'Phases') problems.push(...phaseProblems(section, readings))
     previous = { name, index }
   }
-  return kind === 'plan' ? [...problems, ...phaseProblems(headings, hasContent)] : problems
+  return problems
 }
 
-function phaseProblems(headings: readonly Heading[], hasContent: ReadonlySet<number>): string[] {
-  const start = headings.findIndex((h) => h.depth === 2 && h.text === 'Phases')
-  if (start < 0) return []
+function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
   const problems: string[] = []
   let expected = 1
-  for (let i = start + 1; i < headings.length && headings[i]!.depth > 2; i++) {
-    const heading = headings[i]!
-    const match = heading.depth === 3 ? PHASE_TITLE_RE.exec(heading.text) : null
-    if (!match) continue
-    if (Number(match[1]) !== expected) problems.push(`"### ${heading.text}" (line ${heading.line}) should be Phase ${expected}: number phases 1, 2, 3… in order`)
-    if (!sectionHasContent(headings, hasContent, i, 3)) problems.push(`"### ${heading.text}" (line ${heading.line}) is empty: give its actions, files and how to verify it`)
+  for (const phase of sectionsAt(phases.content, 3)) {
+    const number = readings.get(phase.heading)?.phase
+    if (number === undefined) continue
+    const title = shown(phase.heading.text.trim())
+    if (number !== expected) problems.push(`"### ${title}" (line ${phase.heading.line}) should be Phase ${expected}: number phases 1, 2, 3… in order`)
+    if (phase.content.length === 0) problems.push(`"### ${title}" (line ${phase.heading.line}) is empty: give its actions, files and how to verify it`)
     expected++
   }
   if (expected === 1) problems.push('"## Phases" has no "### Phase 1: <title>": add the phases as level-3 headings numbered from 1')
   return problems
 }
 
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind): string[] {
+  const blocks = rootBlocksOf(lines, from)
+  const readings = new Map(blocks.flatMap((block) => (block.kind === 'heading' ? [[block, readingOf(block)] as const] : [])))
+  return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind)]
+}
+
 /** Problems that keep `text` from replacing a conversation as a file of `kind`;
  * empty when none. Each says what is wrong and how to fix it. */
-export function formatProblems(text: string, kind: FileKind): string[] {
+export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
   const bytes = utf8Bytes(text)
   if (bytes > MAX_HANDOFF_BYTES) return [`is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs`]
   const problems: string[] = []
-  const nonBlank = text.replace(/^\uFEFF/, '').replace(/\s+/g, '').length
+  const body = text.replace(/^\uFEFF/, '')
+  const nonBlank = body.replace(/\s+/g, '').length
   if (nonBlank < MIN_NONBLANK_CHARS) problems.push(`holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed`)
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/)
+  const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)
-  if (frontmatter) problems.push(...frontmatterProblems(frontmatter.fields, kind))
-  const { headings, hasContent } = headingsOf(lines, frontmatter?.bodyStart ?? 0)
-  problems.push(...sectionProblems(headings, hasContent, kind))
+  if (frontmatter) problems.push(...frontmatterProblems(frontmatter.fields, kind, context))
+  problems.push(...bodyProblems(lines, frontmatter?.bodyStart ?? 0, kind))
   return problems
 }
 
@@ -249,6 +428,6 @@ export function formatProblems(text: string, kind: FileKind): string[] {
  * cleanly: how the mod learns a parent handoff's chain and seq. */
 export function frontmatterOf(text: string): ReadonlyMap<string, string> | undefined {
   const problems: string[] = []
-  const frontmatter = readFrontmatter(text.replace(/^\uFEFF/, '').split(/\r?\n/), problems)
+  const frontmatter = readFrontmatter(linesOf(text.replace(/^\uFEFF/, '')), problems)
   return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
 }

@@ -288,3 +288,82 @@ export const HANDOFF_STATUSES = ['in-progress', 'waiting-for-user', 'done'] as c
 
 /** `parent` of the first handoff of a chain. */
 export const NO_PARENT = 'none'
+
+// The forms a handoff's frontmatter and headings may take. Both checks (the
+// mod's hooks/handoff-format.ts and packages/handoff-tools) call these, so
+// each rule has one definition. A model writes a date without a clock, a
+// parent path the way it last saw it, a heading in title case; where the
+// meaning is plain, the value is accepted rather than sent back.
+
+/** A date, or a date and a time to the minute or second (any fraction), `T`
+ * or one space between, with `Z`, an offset like `+01:00`, or no zone.
+ * Anchored and without nested repeats, so linear on any input. */
+const CREATED_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
+
+/** Whether a `created` value is a real calendar date or date-time in one of
+ * the forms CREATED_RE allows (no 30 February, no 24:00, no leap second). */
+export function isCreatedValue(value: string): boolean {
+  const match = CREATED_RE.exec(value)
+  if (!match) return false
+  const field = (index: number) => Number(match[index] ?? 0)
+  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = [1, 2, 3, 4, 5, 6, 7, 8].map(field) as [number, number, number, number, number, number, number, number]
+  const dateOk = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+  return dateOk && hour <= 23 && minute <= 59 && second <= 59 && zoneHour <= 23 && zoneMinute <= 59
+}
+
+/** The sections of both kinds, by the lower-case name a heading is matched on. */
+export type SectionName = (typeof HANDOFF_SECTIONS)[number] | (typeof PLAN_SECTIONS)[number]
+const SECTION_OF_KEY: ReadonlyMap<string, SectionName> = new Map(
+  [...HANDOFF_SECTIONS, ...PLAN_SECTIONS].map((name) => [name.toLowerCase(), name] as const),
+)
+
+/** What may trail a section's name in its heading without changing which
+ * section it is (`## Goal:`, `## Verify.`, `## Goal :`). */
+const TRAILING_MARKS = new Set([' ', '\t', '.', ',', ':', ';', '!', '?'])
+
+/** The section a heading's text names, or undefined when it names none:
+ * letter case and trailing punctuation do not count. `headingText` is the
+ * heading's text as a reader sees it (markup already dropped). */
+export function sectionNameOf(headingText: string): SectionName | undefined {
+  const text = headingText.trim()
+  let end = text.length
+  while (end > 0 && TRAILING_MARKS.has(text.charAt(end - 1))) end--
+  return SECTION_OF_KEY.get(text.slice(0, end).toLowerCase())
+}
+
+/** `projectDir` without trailing slashes, backslashes read as slashes. A loop,
+ * not `/\/+$/`, which backtracks quadratically on a long run of slashes. */
+function folderPathOf(projectDir: string): string {
+  const path = projectDir.replace(/\\/g, '/')
+  let end = path.length
+  while (end > 0 && path.charAt(end - 1) === '/') end--
+  return path.slice(0, end)
+}
+
+function isHandoffRelPath(relPath: string): boolean {
+  const cut = relPath.lastIndexOf('/')
+  return (HANDOFF_DIRS as readonly string[]).includes(relPath.slice(0, Math.max(cut, 0))) && fileKindOfName(relPath.slice(cut + 1)) === 'handoff'
+}
+
+/**
+ * A `parent` value as the protocol means it: NO_PARENT, or the parent
+ * handoff's path relative to the project (`plans/handoffs/HANDOFF_x.md`);
+ * undefined when the value is neither.
+ *
+ * The path may be written relative, with a leading `./`, or absolute inside
+ * the project; `projectDir` is the project, the absolute path of the folder the
+ * session runs in. Nothing else is resolved: a `..`, a `.` segment further in,
+ * a doubled slash or a backslash leaves the value refused, so no spelling can
+ * reach outside the project or name a file other than the one it shows.
+ */
+export function parentRelPathOf(value: string, projectDir: string): string | undefined {
+  if (value === NO_PARENT) return NO_PARENT
+  const absolutePrefix = `${folderPathOf(projectDir)}/`
+  const relPath = value.startsWith(absolutePrefix) ? value.slice(absolutePrefix.length) : value.startsWith('./') ? value.slice(2) : value
+  return isHandoffRelPath(relPath) ? relPath : undefined
+}

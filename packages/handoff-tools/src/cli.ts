@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// handoff-check <file>…: checks SKILL.md, HANDOFF_*.md and PLAN_*.md files and
-// prints one line per problem as file:line:column, exiting 1 when there is any.
+// handoff-check [--project <dir>] <file>…: checks SKILL.md, HANDOFF_*.md and
+// PLAN_*.md files and prints one line per problem as file:line:column, exiting
+// 1 when there is any. A handoff's `parent` path is read against the project:
+// the folder it is run from, unless --project names another.
 import { readFile } from 'node:fs/promises'
-import { basename, dirname } from 'node:path'
+import { basename, dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { fileKindOfName, type FileKind } from '../../compact-handoff/hooks/protocol.js'
 import { diagnostic, type Diagnostic } from './diagnostics.js'
+import type { ValidateContext } from './schemas.js'
 import { validateHandoff, validateSkill } from './validate.js'
 
 /** A file not named HANDOFF_/PLAN_ is judged by the kind its frontmatter claims. */
@@ -14,21 +17,41 @@ function claimedKind(text: string): FileKind | undefined {
   return kind === 'handoff' || kind === 'plan' ? kind : undefined
 }
 
-function check(path: string, text: string): Diagnostic[] {
+const USAGE = 'usage: handoff-check [--project <dir>] <file>…'
+
+function check(path: string, text: string, context: ValidateContext): Diagnostic[] {
   const name = basename(path)
   if (name === 'SKILL.md') return validateSkill(text, basename(dirname(path)))
   const kind = fileKindOfName(name) ?? claimedKind(text)
   if (kind === undefined) return [diagnostic('unknown-kind', 'neither a SKILL.md, a HANDOFF_/PLAN_ file nor a file whose frontmatter says "kind: handoff" or "kind: plan"')]
-  return validateHandoff(text, kind)
+  return validateHandoff(text, kind, context)
 }
 
-export async function runCli(paths: readonly string[]): Promise<{ lines: string[]; exitCode: 0 | 1 }> {
-  if (paths.length === 0) return { lines: ['usage: handoff-check <file>…'], exitCode: 1 }
+/** The files to check and the project, from the command line; undefined when
+ * the arguments do not say both. */
+function argumentsOf(args: readonly string[]): { paths: string[]; projectDir: string } | undefined {
+  const paths: string[] = []
+  let projectDir = process.cwd()
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === '--project') {
+      const dir = args[++i]
+      if (dir === undefined) return undefined
+      projectDir = resolve(dir)
+    } else if (arg.startsWith('--project=')) projectDir = resolve(arg.slice('--project='.length))
+    else paths.push(arg)
+  }
+  return paths.length === 0 ? undefined : { paths, projectDir }
+}
+
+export async function runCli(args: readonly string[]): Promise<{ lines: string[]; exitCode: 0 | 1 }> {
+  const parsed = argumentsOf(args)
+  if (parsed === undefined) return { lines: [USAGE], exitCode: 1 }
   const lines: string[] = []
-  for (const path of paths) {
+  for (const path of parsed.paths) {
     let problems: Diagnostic[]
     try {
-      problems = check(path, await readFile(path, 'utf8'))
+      problems = check(path, await readFile(path, 'utf8'), { projectDir: parsed.projectDir })
     } catch (error) {
       problems = [diagnostic('read-failed', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)]
     }

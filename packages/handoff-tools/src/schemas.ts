@@ -4,10 +4,12 @@
 // output of a YAML parser, so every value starts as `unknown`.
 import { z } from 'zod'
 import {
-  HANDOFF_DIRS,
+  HANDOFF_STATUSES,
+  NO_PARENT,
   fileKindOfName,
+  isCreatedValue,
+  parentRelPathOf,
 } from '../../compact-handoff/hooks/protocol.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../../compact-handoff/hooks/protocol.js'
 
 const toolList = z.union([z.string(), z.array(z.string())])
 
@@ -44,38 +46,46 @@ export const skillFrontmatterSchema = z
 
 export type SkillFrontmatter = z.infer<typeof skillFrontmatterSchema>
 
-function isHandoffRelPath(path: string): boolean {
-  const cut = path.lastIndexOf('/')
-  return (HANDOFF_DIRS as readonly string[]).includes(path.slice(0, Math.max(cut, 0))) && fileKindOfName(path.slice(cut + 1)) === 'handoff'
-}
+/** What a check knows beyond the text: the project, the absolute path of the
+ * folder the session runs in, against which `parent` is read. */
+export type ValidateContext = { projectDir: string }
 
-const created = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 time with seconds and a zone, like 2026-11-29T14:05:00Z' })
+const created = z.string().refine(isCreatedValue, { error: 'must be a date or an ISO 8601 time, like 2026-11-29T14:05:00Z or 2026-11-29' })
 const chain = z.string().refine((id) => fileKindOfName(`${id}.md`) === 'handoff', {
   error: "must be the chain's first handoff file name without .md",
 })
 const focus = z.string().trim().min(1, 'must say the focus, or "none"')
 
-/** Handoff and plan frontmatter are read with YAML's failsafe schema, as the
- * mod's flat reader sees them: every scalar is a string. */
-export const handoffFrontmatterSchema = z
-  .object({
-    kind: z.literal('handoff', { error: 'must be "handoff" in a handoff file' }),
-    created,
-    status: z.enum(HANDOFF_STATUSES),
-    chain,
-    seq: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1').transform(Number),
-    parent: z.string().refine((p) => p === NO_PARENT || isHandoffRelPath(p), {
-      error: `must be "${NO_PARENT}" or the parent handoff's path, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
-    }),
-    focus,
-  })
-  .superRefine((handoff, ctx) => {
-    if ((handoff.seq === 1) !== (handoff.parent === NO_PARENT)) {
-      ctx.addIssue({ code: 'custom', path: ['seq'], message: `seq ${handoff.seq} disagrees with parent "${handoff.parent}": a first handoff has seq 1 and parent ${NO_PARENT}` })
-    }
-  })
+/** A handoff's frontmatter, read with YAML's failsafe schema as the mod's flat
+ * reader sees it: every scalar is a string. `parent` comes out as the protocol
+ * means it, NO_PARENT or the parent's path relative to the project. */
+export function handoffFrontmatterSchema(context: ValidateContext) {
+  return z
+    .object({
+      kind: z.literal('handoff', { error: 'must be "handoff" in a handoff file' }),
+      created,
+      status: z.enum(HANDOFF_STATUSES),
+      chain,
+      seq: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1').transform(Number),
+      parent: z.string().transform((value, ctx) => {
+        const parent = parentRelPathOf(value, context.projectDir)
+        if (parent !== undefined) return parent
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be "${NO_PARENT}" or the path of a handoff in plans/handoffs/ or .claude/handoffs/ of the project, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
+        })
+        return z.NEVER
+      }),
+      focus,
+    })
+    .superRefine((handoff, ctx) => {
+      if ((handoff.seq === 1) !== (handoff.parent === NO_PARENT)) {
+        ctx.addIssue({ code: 'custom', path: ['seq'], message: `seq ${handoff.seq} disagrees with parent "${handoff.parent}": a first handoff has seq 1 and parent ${NO_PARENT}` })
+      }
+    })
+}
 
 export const planFrontmatterSchema = z.object({ kind: z.literal('plan', { error: 'must be "plan" in a plan file' }), created, chain, focus })
 
-export type HandoffFrontmatter = z.infer<typeof handoffFrontmatterSchema>
+export type HandoffFrontmatter = z.infer<ReturnType<typeof handoffFrontmatterSchema>>
 export type PlanFrontmatter = z.infer<typeof planFrontmatterSchema>

@@ -9,13 +9,14 @@ import { parseDocument } from 'yaml'
 import type { z } from 'zod'
 import {
   HANDOFF_SECTIONS,
+  MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
   PLAN_SECTIONS,
+  sectionNameOf,
   type FileKind,
 } from '../../compact-handoff/hooks/protocol.js'
-import { MAX_HANDOFF_BYTES } from '../../compact-handoff/hooks/protocol.js'
 import { diagnostic, START, type Diagnostic, type Position } from './diagnostics.js'
-import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from './schemas.js'
+import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema, type ValidateContext } from './schemas.js'
 
 const processor = remark().use(remarkFrontmatter, ['yaml'])
 
@@ -115,7 +116,7 @@ function sectionProblems(root: Root, kind: FileKind): Diagnostic[] {
   const required: readonly string[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   let previous: { name: string; index: number; at: Position } | undefined
   for (const [position, name] of required.entries()) {
-    const found = sections.flatMap((s, i) => (textOf(s.heading).trim() === name ? [i] : []))
+    const found = sections.flatMap((s, i) => (sectionNameOf(textOf(s.heading)) === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
@@ -158,8 +159,9 @@ function yamlNodeOf(root: Root): Extract<Node, { type: 'yaml' }> | undefined {
   return first?.type === 'yaml' ? first : undefined
 }
 
-/** Every problem of a handoff or plan file; empty when it is sound. */
-export function validateHandoff(text: string, kind: FileKind): Diagnostic[] {
+/** Every problem of a handoff or plan file; empty when it is sound. `context`
+ * names the project its `parent` path is read against. */
+export function validateHandoff(text: string, kind: FileKind, context: ValidateContext): Diagnostic[] {
   const problems = sizeProblems(text)
   if (problems.some((p) => p.ruleId === 'file-too-large')) return problems
   const root = parseMarkdown(text)
@@ -169,7 +171,7 @@ export function validateHandoff(text: string, kind: FileKind): Diagnostic[] {
   } else {
     const at = startOf(yaml)
     const read = readYaml(yaml.value, at, 'failsafe')
-    const schema = kind === 'plan' ? planFrontmatterSchema : handoffFrontmatterSchema
+    const schema = kind === 'plan' ? planFrontmatterSchema : handoffFrontmatterSchema(context)
     problems.push(...read.problems, ...schemaProblems(schema, read, at, (path) => (path[0] === 'kind' ? 'kind-mismatch' : 'frontmatter-field')))
   }
   problems.push(...sectionProblems(root, kind))
