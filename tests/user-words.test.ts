@@ -268,3 +268,49 @@ describe('withUserMessage over random sessions (property)', () => {
     }, { runs: 500 })
   })
 })
+
+describe('clipping never splits a surrogate pair (property)', () => {
+  const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+  /** Text around the clipping bound, of one- and two-unit characters, so the
+   * bound falls between the halves of a pair about half the time. */
+  function textNearBoundOf(rand: Rand, pieces: readonly string[]): string {
+    const length = rand.pick([MAX_MESSAGE_CHARS - 2, MAX_MESSAGE_CHARS - 1, MAX_MESSAGE_CHARS, MAX_MESSAGE_CHARS + 1, MAX_MESSAGE_CHARS + 2, 1 + rand.int(3 * MAX_MESSAGE_CHARS)])
+    let text = ''
+    while (text.length < length) text += rand.pick(pieces)
+    return text
+  }
+  const WELL_FORMED = ['a', ' ', '\n', 'é', '中', '🙂', '𝄞', '👍🏽'] as const
+  const WITH_LONE_HALVES = [...WELL_FORMED, '\ud83d', '\ude42'] as const
+
+  test('a well-formed message is kept whole up to the bound, else cut at it or one unit before, between characters', () => {
+    forAll((rand) => textNearBoundOf(rand, WELL_FORMED), (text) => {
+      const clipped = clippedMessageOf(text)
+      expect(LONE_SURROGATE_RE.test(clipped), 'no lone surrogate').toBe(false)
+      if (text.length <= MAX_MESSAGE_CHARS) return expect(clipped).toBe(text)
+      expect(clipped.endsWith(CUT_MARK)).toBe(true)
+      const kept = clipped.slice(0, -CUT_MARK.length)
+      expect(text.startsWith(kept), 'the kept part is the start of the message').toBe(true)
+      expect(kept.length).toBeGreaterThanOrEqual(MAX_MESSAGE_CHARS - 1)
+      expect(kept.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS)
+    })
+  })
+
+  test('no lone surrogate reaches the recorded words or the stub section, even from a message that held one', () => {
+    forAll((rand) => Array.from({ length: 1 + rand.int(4) }, () => textNearBoundOf(rand, WITH_LONE_HALVES)), (session) => {
+      const words = wordsOf(...session)
+      for (const message of words.messages) {
+        expect(LONE_SURROGATE_RE.test(message)).toBe(false)
+        expect(message.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS + CUT_MARK.length)
+      }
+      expect(LONE_SURROGATE_RE.test(userWordsSectionOf(words) ?? '')).toBe(false)
+    }, { runs: 500 })
+  })
+
+  test('a lone half is shown as U+FFFD, and a pair cut at the bound goes whole to the next message', () => {
+    expect(clippedMessageOf('a\ud83db')).toBe('a\ufffdb')
+    expect(clippedMessageOf('\ude42')).toBe('\ufffd')
+    const straddling = `${'a'.repeat(MAX_MESSAGE_CHARS - 1)}🙂tail`
+    expect(clippedMessageOf(straddling)).toBe(`${'a'.repeat(MAX_MESSAGE_CHARS - 1)}${CUT_MARK}`)
+  })
+})

@@ -33,8 +33,37 @@ export function isUsersOwnPrompt(prompt: PromptFacts): boolean {
 
 const CUT_MARK = ' […cut: the rest of this message was longer than 2,000 characters]'
 
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** `text` with every lone surrogate (half of a pair, from a broken paste)
+ * replaced by U+FFFD: a string holding one has no UTF-8 form, so a request
+ * carrying it cannot be sent as written. One pass. */
+function wellFormedOf(text: string): string {
+  const parts: string[] = []
+  let from = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (isHighSurrogate(code) && isLowSurrogate(text.charCodeAt(i + 1))) i++
+    else if (isHighSurrogate(code) || isLowSurrogate(code)) {
+      parts.push(text.slice(from, i), '\ufffd')
+      from = i + 1
+    }
+  }
+  return from === 0 ? text : [...parts, text.slice(from)].join('')
+}
+
+/** The message as it is kept: whole up to MAX_MESSAGE_CHARS UTF-16 units,
+ * else cut there, visibly, and never between the two halves of a pair. */
 export function clippedMessageOf(text: string): string {
-  return text.length <= MAX_MESSAGE_CHARS ? text : `${text.slice(0, MAX_MESSAGE_CHARS)}${CUT_MARK}`
+  if (text.length <= MAX_MESSAGE_CHARS) return wellFormedOf(text)
+  const splitsPair = isHighSurrogate(text.charCodeAt(MAX_MESSAGE_CHARS - 1)) && isLowSurrogate(text.charCodeAt(MAX_MESSAGE_CHARS))
+  return `${wellFormedOf(text.slice(0, splitsPair ? MAX_MESSAGE_CHARS - 1 : MAX_MESSAGE_CHARS))}${CUT_MARK}`
 }
 
 function totalChars(messages: readonly string[]): number {
@@ -44,12 +73,15 @@ function totalChars(messages: readonly string[]): number {
 export function withUserMessage(words: UserWords, text: string): UserWords {
   if (text.trim() === '') return words
   const messages = [...words.messages, clippedMessageOf(text)]
-  let dropped = words.dropped
-  while (totalChars(messages) > MAX_WORDS_CHARS && messages.length > 2) {
-    messages.splice(1, 1)
-    dropped++
+  // Count what must go first, then drop it in one splice: linear however many go.
+  let total = totalChars(messages)
+  let drop = 0
+  while (total > MAX_WORDS_CHARS && messages.length - drop > 2) {
+    total -= messages[1 + drop]!.length
+    drop++
   }
-  return { messages, dropped }
+  messages.splice(1, drop)
+  return { messages, dropped: words.dropped + drop }
 }
 
 /** The stub's section of the person's words, or undefined when none were recorded. */

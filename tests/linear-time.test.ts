@@ -1,0 +1,163 @@
+// Every function that reads model- or user-written text inside a hook must be
+// linear in it: the engine unloads a mod whose hook runs ~5 s without yielding
+// (seen live, 2.1.332, with a 240,000-character line of spaces in a handoff
+// heading). Each function here gets single lines of 250,000 characters in the
+// shapes that make backtracking regexes quadratic, inside otherwise plausible
+// input. Quadratic code takes minutes on these (the old heading regex took
+// ~180 s on the first shape); linear code takes milliseconds. Only the order of
+// magnitude is guarded, so the bound is loose enough for a loaded machine.
+import { describe, expect, test } from 'vitest'
+import { foreignInstructionsOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { stubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { routeOf } from '../packages/compact-handoff-answer/hooks/route.js'
+import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../packages/compact-handoff/hooks/command-intent.js'
+import { formatProblems, frontmatterOf } from '../packages/compact-handoff/hooks/handoff-format.js'
+import {
+  CONTINUE_PROMPT_HEADER,
+  MARKER,
+  MAX_HANDOFF_BYTES,
+  parseContinuePrompt,
+  parseSentinel,
+  parseSkillArgs,
+  READY_PREFIX,
+} from '../packages/compact-handoff/hooks/protocol.js'
+import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../packages/compact-handoff/hooks/user-words.js'
+import { handoffTextOf, planTextOf } from './support/handoff-text.js'
+
+const LINE_CHARS = 250_000
+/** Far above what linear code needs on a 250,000-character line (a few ms),
+ * far below what quadratic code needs (tens of seconds or more). */
+const MAX_CALL_MS = 1_000
+const CONTEXT = { projectDir: '/srv/app' }
+
+/** `prefix`, `unit` repeated, then `suffix`: exactly LINE_CHARS characters. */
+function lineOf(prefix: string, unit: string, suffix = ''): string {
+  const fill = LINE_CHARS - prefix.length - suffix.length
+  return `${prefix}${unit.repeat(Math.ceil(fill / unit.length)).slice(0, fill)}${suffix}`
+}
+
+/** Runs of what backtracking regexes choke on: blanks before a non-blank, the
+ * markers the parsers look for, and mixes of them. */
+const SHAPES: readonly { name: string; line: string }[] = [
+  { name: 'spaces', line: lineOf('x', ' ', 'y') },
+  { name: 'tabs', line: lineOf('x', '\t', 'y') },
+  { name: '#', line: lineOf('', '#') },
+  { name: 'backticks', line: lineOf('', '`') },
+  { name: 'dashes', line: lineOf('', '-', 'x') },
+  { name: '- and spaces', line: lineOf('-', ' ', 'x') },
+  { name: 'key: and spaces', line: lineOf('key:', ' ', 'x') },
+  { name: '## , spaces and x', line: lineOf('## ', ' ', 'x') },
+  { name: '" runs', line: lineOf('', '"') },
+  { name: 'mixed', line: lineOf('', ' \t#`-"') },
+  { name: 'spaces then #', line: lineOf('x', ' ', ' #') },
+  { name: '> markers', line: lineOf('', '>') },
+  { name: 'nested list items', line: lineOf('', '- ', 'x') },
+  { name: 'link brackets', line: lineOf('', '](') },
+  { name: 'character references', line: lineOf('', '&#') },
+  { name: 'tag attributes', line: lineOf('<a', ' b=c') },
+  { name: 'backslashes and stars', line: lineOf('', '\\*_') },
+  { name: 'pipes', line: lineOf(`${READY_PREFIX} `, ' | ') },
+]
+
+function timed(call: () => unknown): number {
+  const started = performance.now()
+  call()
+  return performance.now() - started
+}
+
+/** Each call on its own, so a failure names the one that is slow. */
+function expectFast(calls: Readonly<Record<string, () => unknown>>): void {
+  for (const [name, call] of Object.entries(calls)) {
+    expect(timed(call), `${name} is far slower than linear`).toBeLessThan(MAX_CALL_MS)
+  }
+}
+
+test('the shapes are single lines of 250,000 characters, and a handoff with one fits under the size cap', () => {
+  for (const { name, line } of SHAPES) {
+    expect(line, name).toHaveLength(LINE_CHARS)
+    expect(line, name).not.toMatch(/[\r\n]/)
+  }
+  expect(LINE_CHARS + handoffTextOf().length).toBeLessThan(MAX_HANDOFF_BYTES)
+})
+
+describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
+  test('formatProblems, with the line in a section, a heading, a frontmatter value or key, or a phase title', () => {
+    const handoff = handoffTextOf()
+    const plan = planTextOf()
+    expectFast({
+      'in a section': () => formatProblems(handoff.replace('## Verify\n', `## Verify\n\n${line}\n`), 'handoff', CONTEXT),
+      'as a heading': () => formatProblems(handoff.replace('## Verify\n', `## x${line}y\n\n## Verify\n`), 'handoff', CONTEXT),
+      'as an indented heading': () => formatProblems(handoff.replace('## Verify\n', `   ## ${line}\n## Verify\n`), 'handoff', CONTEXT),
+      'as a setext heading': () => formatProblems(handoff.replace('## Verify\n', `${line}\n---\n## Verify\n`), 'handoff', CONTEXT),
+      'as a frontmatter value': () => formatProblems(handoff.replace('focus: parser rewrite', `focus: x${line}y`), 'handoff', CONTEXT),
+      'as a quoted frontmatter value': () => formatProblems(handoff.replace('focus: parser rewrite', `focus: "${line}"`), 'handoff', CONTEXT),
+      'as a frontmatter line': () => formatProblems(handoff.replace('focus: parser rewrite', `focus: none\n${line}`), 'handoff', CONTEXT),
+      'as a parent value': () => formatProblems(handoff.replace('parent: none', `parent: ${line}`), 'handoff', CONTEXT),
+      'as a phase title': () => formatProblems(plan.replace('### Phase 2: Parser', `### Phase 2: ${line}`), 'plan', CONTEXT),
+      'alone': () => formatProblems(line, 'handoff', CONTEXT),
+      frontmatterOf: () => frontmatterOf(handoff.replace('focus: parser rewrite', `focus: x${line}y`)),
+    })
+  })
+
+  test('parseSentinel and parseContinuePrompt, with the line in the answer, in the sentinel and in the prompt block', () => {
+    const rule = '-'.repeat(40)
+    expectFast({
+      'parseSentinel, line alone': () => parseSentinel(line),
+      'parseSentinel, line in prose': () => parseSentinel(`Done.\n${line}\n${READY_PREFIX} plans/handoffs/HANDOFF_a.md`),
+      'parseSentinel, line as a READY path': () => parseSentinel(`${READY_PREFIX} ${line}`),
+      'parseSentinel, line in backticks': () => parseSentinel(`- \`${line}\``),
+      'parseContinuePrompt, line alone': () => parseContinuePrompt(line),
+      'parseContinuePrompt, line in the block': () => parseContinuePrompt(`${CONTINUE_PROMPT_HEADER}\n${rule}\n${line}\n${rule}`),
+      'parseContinuePrompt, line as a rule': () => parseContinuePrompt(`${CONTINUE_PROMPT_HEADER}\n${line}\nRead it.\n${rule}`),
+      'parseContinuePrompt, line as the header': () => parseContinuePrompt(`${line}\n${rule}\nRead it.\n${rule}`),
+      parseSkillArgs: () => parseSkillArgs(`compact-mode run=r1 created=2026-11-29T14:05:00Z chain=new seq=1 parent=none ${line}`),
+    })
+  })
+
+  test("the user's words: clipping, recording and the stub's section", () => {
+    const words = withUserMessage(withUserMessage(NO_WORDS, 'Rewrite the parser.'), line)
+    expectFast({
+      clippedMessageOf: () => clippedMessageOf(line),
+      withUserMessage: () => withUserMessage(words, line),
+      userWordsSectionOf: () => userWordsSectionOf(words),
+    })
+  })
+
+  test('intentOf, with the line as the focus, after review, or as a control word', () => {
+    expectFast({
+      'as the focus': () => intentOf(RESUME_COMMAND, line),
+      'after review': () => intentOf(PLAN_COMMAND, `review ${line}`),
+      'around cancel': () => intentOf(RESUME_COMMAND, `${line}cancel${line}`),
+    })
+  })
+
+  test("the answer mod's stub, route and instructions", () => {
+    const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line } } as const
+    expectFast({
+      stubOf: () => stubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
+      'stubOf, line as the first line': () => stubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
+      routeOf: () => routeOf({ trigger: 'manual', instructions: line }),
+      foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
+    })
+  })
+})
+
+describe('many-line shapes', () => {
+  /** `text` on as many lines as fit in LINE_CHARS characters. */
+  const linesOf = (text: string) => Array.from({ length: Math.floor(LINE_CHARS / (text.length + 1)) }, () => text).join('\n')
+
+  test.each([
+    ['quotes nested on every line', linesOf('> > > x')],
+    ['list items nested past any real depth', `${'- '.repeat(5_000)}x\n${linesOf('').slice(10_002)}`],
+    ['one item per line, each deeper', Array.from({ length: 450 }, (_, i) => `${' '.repeat(i * 2)}- x`).join('\n')],
+    ['headings', linesOf('## x')],
+    ['setext underlines', linesOf('x\n-')],
+    ['fences', linesOf('```')],
+    ['HTML comment openers', linesOf('<!--')],
+    ['lazy lines under a quote', `> x\n${linesOf('y')}`],
+  ])('formatProblems stays fast on %s', (_name, body) => {
+    const text = handoffTextOf().replace('## Verify\n', `## Verify\n\n${body}\n`)
+    expect(text.length).toBeLessThan(MAX_HANDOFF_BYTES)
+    expectFast({ formatProblems: () => formatProblems(text, 'handoff', CONTEXT) })
+  })
+})
