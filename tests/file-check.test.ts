@@ -1,7 +1,8 @@
 // Judging the facts the wiring gathered about a handoff or plan file on disk:
-// every refusal names the file, and a good file written in this run passes.
+// every problem names the file, a good file written in this run passes, and
+// safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
-import { fileProblemsOf, isReadable, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
+import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
 import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
 import type { Run } from '../packages/compact-handoff/hooks/run.js'
@@ -13,7 +14,25 @@ const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF
 const PLAN: HandoffPath = { kind: 'plan', relPath: '.claude/handoffs/PLAN_parser_2026-11-29.md' }
 
 function runWith(files: HandoffPath[]): Run {
-  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files, apply: 'now', held: [], contextPercentBefore: null }
+  return {
+    id: 'r1',
+    mode: 'resume',
+    focus: '',
+    startedAtMs: STARTED_MS,
+    cwd: '/srv/proj',
+    values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
+    files,
+    apply: 'now',
+    held: [],
+    heldCommands: [],
+    repairs: 0,
+    contextPercentBefore: null,
+  }
+}
+
+/** Every problem as one line, as an abort lists them. */
+function fileProblemsOf(facts: FileFacts, run: Run): string[] {
+  return problemLinesOf(fileReportOf(facts, run))
 }
 
 function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {
@@ -38,9 +57,12 @@ describe('fileProblemsOf on a good file', () => {
     expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([])
   })
 
-  test('accepts an unrecorded file changed at the very start of the run', () => {
+  test('asks for an unrecorded file changed during the run to be written with Write: only what the skill wrote is swapped in', () => {
     const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
-    expect(fileProblemsOf(facts, runWith([]))).toEqual([])
+    expect(fileReportOf(facts, runWith([]))).toEqual({
+      refusals: [],
+      fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool'] }],
+    })
   })
 
   test('accepts a session folder given with a trailing slash or backslashes', () => {
@@ -57,8 +79,29 @@ describe('fileProblemsOf on a file that must not be used', () => {
   const name = HANDOFF.relPath
   const outside = `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
 
-  test('refuses a missing file', () => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual([`${name} does not exist`])
+  test('asks for a missing file to be written', () => {
+    expect(fileReportOf(factsOf(HANDOFF, { stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({
+      refusals: [],
+      fixes: [{ path: name, problems: ['does not exist: write it with the Write tool'] }],
+    })
+  })
+
+  test('counts where a file is, who wrote it and its size as refusals, never as fixes', () => {
+    const unsafe: FileFacts[] = [
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { kind: 'dir' }) }),
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: '/etc/passwd' }) }),
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined }),
+    ]
+    for (const facts of unsafe) expect(fileReportOf(facts, runWith([HANDOFF])).fixes).toEqual([])
+    const old = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    expect(fileReportOf(old, runWith([])).fixes).toEqual([])
+  })
+
+  test('counts format problems as fixes', () => {
+    const text = handoffTextOf().replace(/## Verify[\s\S]*$/, '')
+    const report = fileReportOf(factsOf(HANDOFF, { text }), runWith([HANDOFF]))
+    expect(report.refusals).toEqual([])
+    expect(report.fixes[0]?.problems.length).toBeGreaterThan(0)
   })
 
   test.each(['dir', 'other'] as const)('refuses a %s in place of a file', (kind) => {

@@ -1,8 +1,8 @@
-// Finding the handoff skill's command among the listed commands, and what is
-// submitted when it cannot be run directly.
+// Finding the handoff skill's command among the listed commands, the values it
+// is told to copy, and what is submitted when it cannot be run directly.
 import { describe, expect, test } from 'vitest'
-import { COMPACT_MODE_ARG } from '../packages/compact-handoff/hooks/protocol.js'
-import { skillArgsOf, skillCommandOf, skillFallbackPromptOf, type ListedCommand } from '../packages/compact-handoff/hooks/skill-command.js'
+import { COMPACT_MODE_ARG, formatSkillArgs, parseSkillArgs } from '../packages/compact-handoff/hooks/protocol.js'
+import { skillCommandOf, skillFallbackPromptOf, skillValuesOf, type ListedCommand } from '../packages/compact-handoff/hooks/skill-command.js'
 
 const OURS_RESUME: ListedCommand = { name: 'compact-handoff-skills:handoff', source: 'plugin', plugin: 'compact-handoff-skills' }
 const OURS_PLAN: ListedCommand = { name: 'compact-handoff-skills:handoffplan', source: 'plugin', plugin: 'compact-handoff-skills' }
@@ -47,25 +47,43 @@ describe('skillCommandOf', () => {
   })
 })
 
-describe('skillArgsOf', () => {
-  test('is the compact-mode argument alone without a focus', () => {
-    expect(skillArgsOf('')).toBe(COMPACT_MODE_ARG)
+describe('skillValuesOf', () => {
+  const NOW_MS = Date.UTC(2026, 10, 30, 9, 5, 7, 450)
+  const PARENT = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
+  const parentText = (fields: string) => `---\nkind: handoff\n${fields}\n---\n# H\n`
+
+  test('starts a chain when there was no swap, with the time to the second in UTC', () => {
+    expect(skillValuesOf('t1', NOW_MS, { kind: 'none' }, undefined)).toEqual({ run: 't1', created: '2026-11-30T09:05:07Z', chain: 'new', seq: 1, parent: 'none' })
   })
 
-  test('puts the focus after the compact-mode argument', () => {
-    expect(skillArgsOf('the parser')).toBe(`${COMPACT_MODE_ARG} the parser`)
+  test("continues the last swap's chain, one seq on", () => {
+    const text = parentText('chain: HANDOFF_parser_2026-11-29\nseq: 3')
+    expect(skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, text)).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: 4, parent: PARENT })
+  })
+
+  test('starts a chain when the parent is gone or does not say where it stands', () => {
+    for (const text of [undefined, 'no frontmatter', parentText('chain: x\nseq: two'), parentText('seq: 2')]) {
+      expect(skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, text), String(text)).toMatchObject({ chain: 'new', seq: 1, parent: 'none' })
+    }
+  })
+
+  test('round-trips through the arguments the skill reads', () => {
+    const values = skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, parentText('chain: HANDOFF_parser_2026-11-29\nseq: 1'))
+    for (const focus of ['', 'the parser', '  spaced   focus ']) {
+      expect(parseSkillArgs(formatSkillArgs(values, focus))).toEqual({ values, focus: focus.trim().replace(/\s+/g, ' ') })
+    }
   })
 })
 
 describe('skillFallbackPromptOf', () => {
   test('names the listed command and the arguments', () => {
-    const prompt = skillFallbackPromptOf('resume', 'team-pack:handoff', 'the parser')
+    const prompt = skillFallbackPromptOf('resume', 'team-pack:handoff', `${COMPACT_MODE_ARG} run=t1 the parser`)
     expect(prompt).toContain('Run the team-pack:handoff skill')
-    expect(prompt).toContain(`"${COMPACT_MODE_ARG} the parser"`)
+    expect(prompt).toContain(`"${COMPACT_MODE_ARG} run=t1 the parser"`)
   })
 
   test("names the mode's skill when no command was listed", () => {
-    expect(skillFallbackPromptOf('plan', undefined, '')).toContain(`Run the handoffplan skill now (Skill tool) with the arguments "${COMPACT_MODE_ARG}"`)
+    expect(skillFallbackPromptOf('plan', undefined, COMPACT_MODE_ARG)).toContain(`Run the handoffplan skill now (Skill tool) with the arguments "${COMPACT_MODE_ARG}"`)
   })
 
   test('never starts with a slash, which the submit call refuses', () => {

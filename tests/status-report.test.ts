@@ -11,12 +11,28 @@ const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'y', refusals: 1 
 const NO_WORDS_LINE = 'User messages recorded for the next stub: 0 (0 characters).'
 
 function runWith(changes: Partial<Run> = {}): Run {
-  return { id: 'r1', mode: 'resume', focus: '', startedAtMs: STARTED_MS, cwd: '/srv/proj', files: [], apply: 'now', held: [], contextPercentBefore: null, ...changes }
+  return {
+    id: 'r1',
+    mode: 'resume',
+    focus: '',
+    startedAtMs: STARTED_MS,
+    cwd: '/srv/proj',
+    values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
+    files: [],
+    apply: 'now',
+    held: [],
+    heldCommands: [],
+    repairs: 0,
+    contextPercentBefore: null,
+    ...changes,
+  }
 }
 
 function writing(run: Run): Phase {
-  return { kind: 'writing', run, skillCommand: 'compact-handoff-skills:handoff' }
+  return { kind: 'writing', run, sinceMs: STARTED_MS }
 }
+
+const CHOSEN = { handoff: HANDOFF, continuePrompt: 'y', notices: [] }
 
 function factsWith(changes: Partial<StatusFacts> & Pick<StatusFacts, 'phase'>): StatusFacts {
   return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
@@ -72,7 +88,7 @@ describe('statusTextOf during a run', () => {
   })
 
   test('leaves out an empty focus and says no files yet', () => {
-    const text = statusTextOf(factsWith({ phase: { kind: 'launching', run: runWith() }, nowMs: STARTED_MS + 4_000, contextPercent: undefined }))
+    const text = statusTextOf(factsWith({ phase: { kind: 'launching', run: runWith(), sinceMs: STARTED_MS }, nowMs: STARTED_MS + 4_000, contextPercent: undefined }))
     expect(text.split('\n').slice(0, 4)).toEqual([
       'Run launching (starting the handoff skill), resume mode, running for 4 s.',
       'Files recorded: none yet.',
@@ -87,12 +103,12 @@ describe('statusTextOf during a run', () => {
     [3_600_000, '60 min 0 s'],
     [-5_000, '0 s'],
   ])('shows %d ms as %s', (elapsedMs, shown) => {
-    const text = statusTextOf(factsWith({ phase: { kind: 'checking', run: runWith() }, nowMs: STARTED_MS + elapsedMs }))
+    const text = statusTextOf(factsWith({ phase: { kind: 'checking', run: runWith(), sinceMs: STARTED_MS, chosen: CHOSEN }, nowMs: STARTED_MS + elapsedMs }))
     expect(text).toContain(`running for ${shown}.`)
   })
 
   test('names the swapping stage', () => {
-    const text = statusTextOf(factsWith({ phase: { kind: 'swapping', run: runWith(), swap: SWAP } }))
+    const text = statusTextOf(factsWith({ phase: { kind: 'swapping', run: runWith(), sinceMs: STARTED_MS, swap: SWAP, isCompacting: false } }))
     expect(text.split('\n')[0]).toBe('Run swapping (replacing the conversation), resume mode, running for 0 s.')
   })
 
@@ -102,8 +118,17 @@ describe('statusTextOf during a run', () => {
   })
 })
 
+describe('statusTextOf during a repair turn', () => {
+  test('names the repair and counts it', () => {
+    const lines = statusTextOf(factsWith({ phase: writing(runWith({ repairs: 2, held: ['a'], heldCommands: ['/x'] })) })).split('\n')
+    expect(lines[0]).toBe('Run writing (the handoff skill is fixing its files (repair 2 of 2)), resume mode, running for 0 s.')
+    expect(lines).toContain('Messages typed during the run, held until the swap: 2.')
+    expect(lines).toContain('Repair turns asked for: 2 of 2.')
+  })
+})
+
 describe('statusTextOf for a reviewed run', () => {
-  const phase: Phase = { kind: 'reviewed', run: runWith({ apply: 'review', focus: 'the parser', files: [HANDOFF] }), swap: SWAP }
+  const phase: Phase = { kind: 'reviewed', run: runWith({ apply: 'review', focus: 'the parser', files: [HANDOFF] }), sinceMs: STARTED_MS, swap: SWAP }
 
   test('names the reviewed stage and says how to apply or cancel', () => {
     const lines = statusTextOf(factsWith({ phase, nowMs: STARTED_MS + 61_000 })).split('\n')
@@ -113,7 +138,7 @@ describe('statusTextOf for a reviewed run', () => {
   })
 
   test('no running stage offers apply', () => {
-    for (const running of [{ kind: 'launching', run: runWith() }, writing(runWith()), { kind: 'checking', run: runWith() }, { kind: 'swapping', run: runWith(), swap: SWAP }] as Phase[]) {
+    for (const running of [{ kind: 'launching', run: runWith(), sinceMs: STARTED_MS }, writing(runWith()), { kind: 'checking', run: runWith(), sinceMs: STARTED_MS, chosen: CHOSEN }, { kind: 'swapping', run: runWith(), sinceMs: STARTED_MS, swap: SWAP, isCompacting: false }] as Phase[]) {
       expect(statusTextOf(factsWith({ phase: running })), running.kind).not.toContain('/compact-handoff apply')
     }
   })

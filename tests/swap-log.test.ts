@@ -14,6 +14,7 @@ function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
     contextPercentBefore: 80,
     outcome: 'swapped',
     messagesHeld: 0,
+    repairs: 0,
     ...changes,
   }
 }

@@ -5,6 +5,7 @@ import { CONTINUE_PROMPT_HEADER, FAILED_PREFIX, READY_PREFIX, type HandoffPath }
 import type { Run } from '../packages/compact-handoff/hooks/run.js'
 import { verdictOf, type TurnEnd } from '../packages/compact-handoff/hooks/turn-verdict.js'
 import { forAll } from './support/property.js'
+import { runFixture } from './support/run-fixture.js'
 
 const CWD = '/srv/proj'
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' }
@@ -12,7 +13,7 @@ const LATER_HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/H
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_parser_2026-11-29.md' }
 
 function runWith(mode: Run['mode'], files: HandoffPath[]): Run {
-  return { id: 'r1', mode, focus: '', startedAtMs: 1_000, cwd: CWD, files, apply: 'now', held: [], contextPercentBefore: null }
+  return runFixture({ mode, files, cwd: CWD })
 }
 
 function answered(...lines: string[]): TurnEnd {
@@ -61,13 +62,15 @@ describe('verdictOf with a READY sentinel', () => {
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF })
   })
 
-  test('checks a named file the run did not record, with a notice naming it', () => {
+  test('goes on to check a named file the run did not record (the file check asks for it to be written)', () => {
     const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', []))
-    expect(verdict).toMatchObject({
-      kind: 'check',
-      handoff: HANDOFF,
-      notices: [`${HANDOFF.relPath} was named by the skill but not written by it in this run; checking it anyway`],
-    })
+    expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
+  })
+
+  test('keeps the continue-prompt of an earlier answer when this one prints none', () => {
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runFixture({ files: [HANDOFF], cwd: CWD, continuePrompt: 'the first one' }))
+    expect(verdict).toMatchObject({ kind: 'check', continuePrompt: 'the first one' })
+    expect(verdict).not.toHaveProperty('printedPrompt')
   })
 
   test.each([
@@ -79,7 +82,7 @@ describe('verdictOf with a READY sentinel', () => {
     const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath} | ${path}`), runWith('resume', [HANDOFF]))
     expect(verdict).toEqual({
       kind: 'abort',
-      why: `the skill named ${path}, which is not a HANDOFF_*.md or PLAN_*.md file directly under plans/handoffs/ or .claude/handoffs/`,
+      why: `the skill named ${path}, which is not a HANDOFF_*.md or PLAN_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project`,
     })
   })
 
