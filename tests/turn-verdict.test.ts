@@ -67,10 +67,10 @@ describe('verdictOf with a READY sentinel', () => {
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
   })
 
-  test('keeps the continue-prompt of an earlier answer when this one prints none', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runFixture({ files: [HANDOFF], cwd: CWD, continuePrompt: 'the first one' }))
-    expect(verdict).toMatchObject({ kind: 'check', continuePrompt: 'the first one' })
-    expect(verdict).not.toHaveProperty('printedPrompt')
+  test('in a repair turn, keeps what the turn before chose when this answer names nothing', () => {
+    const previous = { handoff: LATER_HANDOFF, continuePrompt: 'the first one', notices: [] }
+    const verdict = verdictOf({ reason: 'answer', answer: 'Fixed.' }, runFixture({ files: [HANDOFF], cwd: CWD }), previous)
+    expect(verdict).toEqual({ kind: 'check', handoff: LATER_HANDOFF, continuePrompt: 'the first one', notices: [] })
   })
 
   test.each([

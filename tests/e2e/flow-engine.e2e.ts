@@ -4,7 +4,7 @@
  * per window when a turn reports 72% of it.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
-import { skillTurn } from '../harness/handoff-script.js'
+import { skillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import { trackRuns } from './lifecycle.js'
 import { ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -25,7 +25,7 @@ describe('without compact-handoff-answer', () => {
     const mark = session.logMark()
     const before = mock.requests.length
     await session.type('/compact-handoff no answer mod')
-    const skillRequest = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode no answer mod'), 30_000)
+    const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'no answer mod'), 30_000)
     const summary = await mock.waitForRequest((r) => r.seq > skillRequest.seq && r.kind === 'summary', 30_000)
     expect(summary.lastUserText).toContain('compact-handoff:v1')
     const toast = await session.waitForToast(/engine summarized/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })

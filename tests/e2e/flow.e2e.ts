@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { skillTurn } from '../harness/handoff-script.js'
+import { skillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import { trackRuns } from './lifecycle.js'
 import { expectSwapped, expectTurnsGone, ordinaryTurn, requestAfter, startFlow, type Flow } from './flow-support.js'
 
@@ -27,7 +27,7 @@ describe('compact-handoff replaces the conversation with a handoff', () => {
     mock.script(...turn.replies)
     const before = mock.requests.length
     await session.type('/compact-handoff finish the parser')
-    const skillRequest = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode finish the parser'), 30_000)
+    const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'finish the parser'), 30_000)
     expect(skillRequest.kind).toBe('main')
     const next = await requestAfter(mock, skillRequest.seq, turn.continuePrompt)
     console.log(`e2e flow: resume run ${Date.now() - t0} ms`)
@@ -52,7 +52,7 @@ describe('compact-handoff replaces the conversation with a handoff', () => {
     mock.script(...turn.replies)
     const before = mock.requests.length
     await session.type('/compact-handoffplan parser plan')
-    const skillRequest = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode parser plan'), 30_000)
+    const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'parser plan'), 30_000)
     const next = await requestAfter(mock, skillRequest.seq, turn.continuePrompt)
     console.log(`e2e flow: plan run ${Date.now() - t0} ms`)
 

@@ -10,7 +10,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { carriesToolResult, skillTurn, type SkillTurn } from '../harness/handoff-script.js'
+import { carriesToolResult, skillTurn, type SkillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { STUB_OPENING, continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { trackRuns } from './lifecycle.js'
@@ -64,7 +64,7 @@ async function swap(flow: Flow, turn: SkillTurn, focus: string): Promise<{ skill
   mock.script(...turn.replies)
   const before = mock.requests.length
   await session.type(`/compact-handoff ${focus}`)
-  const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes(`compact-mode ${focus}`), 30_000)
+  const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, focus), 30_000)
   const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
   const mark = session.logMark()
   await turnSettled(session, mark)
@@ -138,7 +138,7 @@ describe('a message typed while the skill runs is held for the continue-prompt',
     const mark = session.logMark()
     const before = mock.requests.length
     await session.type(`/compact-handoff ${focus}`)
-    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes(`compact-mode ${focus}`), 30_000)
+    const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, focus), 30_000)
     // The request whose reply the mock is holding is out: the skill's turn is running.
     if (slow === 1) await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
     await session.type(held)
@@ -182,7 +182,7 @@ describe('a message typed while the skill runs is held for the continue-prompt',
     const mark = session.logMark()
     const before = mock.requests.length
     await session.type('/compact-handoff held cancel')
-    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode held cancel'), 30_000)
+    const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'held cancel'), 30_000)
     await session.type(held)
     await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
     await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
@@ -217,7 +217,7 @@ describe('review, an edit by hand, apply', () => {
     mock.script(...turn.replies)
     const before = mock.requests.length
     await session.type('/compact-handoff review finish the parser')
-    const skill = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('compact-mode finish the parser'), 30_000)
+    const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'finish the parser'), 30_000)
     expect(skill.lastUserText).not.toMatch(/compact-mode review/)
     await session.waitForDebugLog(/review, then apply\. Files: /, { since: start, timeoutMs: 30_000 })
     await session.waitForScreen(/review, then apply/, 30_000)

@@ -14,6 +14,7 @@ import {
   PLAN_SECTIONS,
   formatContinuePrompt,
   formatSentinel,
+  parseSkillArgs,
 } from '../../packages/compact-handoff/hooks/protocol.js'
 import type { MockRequest, ScriptedReply } from './mock-api.js'
 
@@ -157,6 +158,14 @@ export function carriesToolResult(request: MockRequest, id: string): boolean {
 
 /** The default matcher: the skill turn's request carries `compact-mode`. */
 export const SKILL_TURN_WHEN = /compact-mode/
+
+const SKILL_ARGS_RE = /compact-mode run=[^\n<`]*/g
+
+/** Whether `text` (a request's last user text) is the skill's turn for `focus`:
+ * it carries the arguments the mod passes (compact-mode, the values, then the focus). */
+export function isSkillTurnFor(text: string, focus: string): boolean {
+  return [...text.matchAll(SKILL_ARGS_RE)].some((m) => parseSkillArgs(m[0])?.focus === focus)
+}
 
 /**
  * The replies for one skill turn: a Write per file (one tool_use per request, so each

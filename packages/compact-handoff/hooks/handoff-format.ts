@@ -194,7 +194,7 @@ function isFrontmatterFence(line: string | undefined): boolean {
   return line !== undefined && line.startsWith('---') && isBlankFrom(line, 3)
 }
 
-function readFrontmatter(lines: readonly string[], problems: string[]): Frontmatter | undefined {
+function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: string[]): Frontmatter | undefined {
   if (!isFrontmatterFence(lines[0])) {
     problems.push('has no frontmatter: start the file with a "---" line, the kind\'s keys, and a closing "---" line')
     return undefined
@@ -204,6 +204,10 @@ function readFrontmatter(lines: readonly string[], problems: string[]): Frontmat
     problems.push('frontmatter is never closed: add a "---" line after its last key')
     return undefined
   }
+  // Markdown ends a line at a lone CR, YAML does not: the YAML reader would
+  // see one long line where this reader sees several.
+  const loneCr = ends.slice(0, close).indexOf('\r')
+  if (loneCr >= 0) problems.push(`frontmatter line ${loneCr + 1} ends in a lone carriage return: end lines with LF or CRLF`)
   const fields = new Map<string, string>()
   for (let i = 1; i < close; i++) {
     const line = lines[i] ?? ''
@@ -286,19 +290,30 @@ function referenceAt(source: string, at: number): { text: string | undefined; le
 }
 
 /**
- * A heading's text with inline markup dropped: link destinations and reference
- * labels (`](…)`, `][…]`) removed, character references decoded, the markup
- * characters deleted. Undefined when it holds a reference this reader does not
- * know. One pass, so linear.
+ * A heading's text with inline markup dropped: image descriptions, link
+ * destinations and reference labels (`![…]`, `](…)`, `][…]`) removed,
+ * character references decoded, the markup characters deleted. Undefined when
+ * it holds a reference this reader does not know. One pass, so linear.
  */
 function markupFreeTextOf(source: string): string | undefined {
   const parts: string[] = []
   /** Inside `](…)`: how many parentheses are open, and any open title quote. */
   let destination: { depth: number; quote: string | undefined } | undefined
   let inLabel = false
+  /** Inside `![…]`: how many brackets are open. */
+  let imageDepth = 0
   for (let i = 0; i < source.length; i++) {
     const char = source[i]!
-    if (destination) {
+    if (imageDepth > 0) {
+      if (char === '\\') i++
+      else if (char === '[') imageDepth++
+      else if (char === ']') imageDepth--
+      if (imageDepth > 0) continue
+      // The description is closed: a destination or a label may follow.
+      if (source[i + 1] === '(') destination = { depth: 1, quote: undefined }
+      inLabel = source[i + 1] === '['
+      if (destination || inLabel) i++
+    } else if (destination) {
       if (char === '\\') i++
       else if (destination.quote !== undefined) destination.quote = char === destination.quote ? undefined : destination.quote
       else if (char === '"' || char === "'") destination.quote = char
@@ -307,6 +322,9 @@ function markupFreeTextOf(source: string): string | undefined {
     } else if (inLabel) {
       if (char === '\\') i++
       else if (char === ']') inLabel = false
+    } else if (char === '!' && source[i + 1] === '[') {
+      imageDepth = 1
+      i++
     } else if (char === ']' && source[i + 1] === '(') {
       destination = { depth: 1, quote: undefined }
       i++
@@ -420,7 +438,7 @@ export function formatProblems(text: string, kind: FileKind, context: FormatCont
   const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)
   if (frontmatter) problems.push(...frontmatterProblems(frontmatter.fields, kind, context))
-  problems.push(...bodyProblems(lines, frontmatter?.bodyStart ?? 0, kind))
+  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
   return problems
 }
 

@@ -521,9 +521,11 @@ function continuationOf(block: Block, c: Cursor): 'matched' | 'unmatched' | 'lin
   }
 }
 
-/** The lines of a text, split where CommonMark ends a line (LF, CRLF or CR). */
-export function linesOf(text: string): string[] {
-  return text.split(/\r\n|\r|\n/)
+/** The lines of a text, split where CommonMark ends a line (LF, CRLF or CR),
+ * and the ending after each ('' after the last). */
+export function linesOf(text: string): { lines: string[]; ends: string[] } {
+  const parts = text.split(/(\r\n|\r|\n)/)
+  return { lines: parts.filter((_, i) => i % 2 === 0), ends: [...parts.filter((_, i) => i % 2 === 1), ''] }
 }
 
 /** The document's top-level blocks in the body that starts at line index `from`. */

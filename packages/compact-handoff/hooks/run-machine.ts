@@ -124,7 +124,7 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileRep
   if (report.fixes.length > 0) {
     if (run.repairs >= MAX_REPAIRS) return aborted(phase, run, `after ${MAX_REPAIRS} repair turns the files still fail the check: ${problems.join('; ')}`)
     const repaired: Run = { ...run, repairs: run.repairs + 1 }
-    return moved(phase, { kind: 'writing', run: repaired, sinceMs: nowMs }, [
+    return moved(phase, { kind: 'writing', run: repaired, sinceMs: nowMs, previous: chosen }, [
       { kind: 'log', text: `the handoff files need fixes; asking the skill to repair them in place (repair ${repaired.repairs} of ${MAX_REPAIRS}): ${problems.join('; ')}` },
       { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
     ])
@@ -136,11 +136,10 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileRep
 }
 
 function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, nowMs: number): Step {
-  const verdict = verdictOf(end, phase.run)
+  const verdict = verdictOf(end, phase.run, phase.previous)
   if (verdict.kind === 'abort') return aborted(phase, phase.run, verdict.why)
-  const { kind: _, printedPrompt, ...chosen } = verdict
-  const run: Run = printedPrompt === undefined ? phase.run : { ...phase.run, continuePrompt: printedPrompt }
-  return moved(phase, { kind: 'checking', run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', id: run.id }])
+  const { kind: _, ...chosen } = verdict
+  return moved(phase, { kind: 'checking', run: phase.run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', id: phase.run.id }])
 }
 
 /** The event applied to a phase already past the stuck-run rule. */

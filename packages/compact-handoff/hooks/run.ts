@@ -25,8 +25,6 @@ export type Run = {
   heldCommands: string[]
   /** Repair turns asked for so far. */
   repairs: number
-  /** The continue-prompt the skill printed, kept across repair turns that print none. */
-  continuePrompt?: string
   /** Context use when the run started, for the swap log; null when unknown. */
   contextPercentBefore: number | null
 }
@@ -48,8 +46,9 @@ export type Phase =
   /** Started; a timer is about to run the skill (never from the command hook: refused there). */
   | { kind: 'launching'; run: Run; sinceMs: number }
   /** The skill's turn (or a repair turn) is asked for or running; `turnId` once
-   * its turn.start was seen, so no other turn is taken for it. */
-  | { kind: 'writing'; run: Run; sinceMs: number; turnId?: string }
+   * its turn.start was seen, so no other turn is taken for it. A repair turn
+   * keeps what the turn before it chose, for an answer that names nothing. */
+  | { kind: 'writing'; run: Run; sinceMs: number; turnId?: string; previous?: Chosen }
   /** The skill's turn ended; the files are being checked on disk. */
   | { kind: 'checking'; run: Run; sinceMs: number; chosen: Chosen }
   /** Checked, and stopped for the person to review and edit the files. */

@@ -7,9 +7,7 @@ import { fallbackContinuePromptOf } from './swap-text.js'
 
 export type TurnEnd = { reason: 'answer' | 'aborted' | 'refusal' | 'error'; answer: string }
 
-/** `printedPrompt` is the continue-prompt this answer printed, if any: a repair
- * turn that prints none keeps the one the skill's first answer printed. */
-export type Verdict = { kind: 'abort'; why: string } | ({ kind: 'check'; printedPrompt?: string } & Chosen)
+export type Verdict = { kind: 'abort'; why: string } | ({ kind: 'check' } & Chosen)
 
 const END_TEXT: Readonly<Record<Exclude<TurnEnd['reason'], 'answer'>, string>> = {
   aborted: 'the handoff turn was interrupted',
@@ -21,7 +19,9 @@ function lastOfKind(files: readonly HandoffPath[], kind: HandoffPath['kind']): H
   return files.filter((f) => f.kind === kind).at(-1)
 }
 
-export function verdictOf(end: TurnEnd, run: Run): Verdict {
+/** `previous` is what the turn before chose, when this is a repair turn: an
+ * answer that names no file and prints no prompt keeps those. */
+export function verdictOf(end: TurnEnd, run: Run, previous?: Chosen): Verdict {
   if (end.reason !== 'answer') return { kind: 'abort', why: END_TEXT[end.reason] }
   const sentinel = parseSentinel(end.answer)
   if (sentinel?.kind === 'failed') return { kind: 'abort', why: `the handoff skill reported failure: ${sentinel.reason}` }
@@ -38,16 +38,15 @@ export function verdictOf(end: TurnEnd, run: Run): Verdict {
     }
     named.push(file)
   }
-  if (sentinel === undefined) notices.push('the skill printed no sentinel line; using the files it wrote')
+  if (sentinel === undefined && previous === undefined) notices.push('the skill printed no sentinel line; using the files it wrote')
 
-  const handoff = lastOfKind(named, 'handoff') ?? lastOfKind(run.files, 'handoff')
+  const handoff = lastOfKind(named, 'handoff') ?? previous?.handoff ?? lastOfKind(run.files, 'handoff')
   // A plan only travels in plan mode; a resume run that happened to touch one ignores it.
-  const plan = run.mode === 'plan' ? (lastOfKind(named, 'plan') ?? lastOfKind(run.files, 'plan')) : undefined
+  const plan = run.mode === 'plan' ? (lastOfKind(named, 'plan') ?? previous?.plan ?? lastOfKind(run.files, 'plan')) : undefined
   if (!handoff) return { kind: 'abort', why: 'no handoff file was written' }
   if (run.mode === 'plan' && !plan) return { kind: 'abort', why: 'plan mode, but no plan file was written' }
 
   const files = { handoff: handoff.relPath, ...(plan ? { plan: plan.relPath } : {}) }
-  const printedPrompt = parseContinuePrompt(end.answer)
-  const continuePrompt = printedPrompt ?? run.continuePrompt ?? fallbackContinuePromptOf(run.mode, files)
-  return { kind: 'check', handoff, ...(plan ? { plan } : {}), continuePrompt, notices, ...(printedPrompt !== undefined ? { printedPrompt } : {}) }
+  const continuePrompt = parseContinuePrompt(end.answer) ?? previous?.continuePrompt ?? fallbackContinuePromptOf(run.mode, files)
+  return { kind: 'check', handoff, ...(plan ? { plan } : {}), continuePrompt, notices }
 }

@@ -31,19 +31,19 @@ describe('a handoff that fails the format check', () => {
     const held = await submitPrompt($, 'typed during the repair')
     expect(held, 'a repair turn is part of the run: prompts stay held').toEqual({ drop: 'held by compact-handoff until its swap is done' })
 
-    await repairTurn($, w, 1, readyAnswer([HANDOFF], 'unused: the first prompt stands'), async () => {
+    await repairTurn($, w, 1, readyAnswer([HANDOFF], 'The repaired prompt.'), async () => {
       w.writeFile(HANDOFF, handoffText())
       await skillWrite($, HANDOFF, handoffText())
     })
     const sent = w.seen.submits.filter((s) => s.asUser).map((s) => s.text)
     expect(sent.length, 'swapped').toBe(1)
-    expect(sent[0]).toContain('unused: the first prompt stands')
+    expect(sent[0], 'a prompt the repair turn prints replaces the first').toContain('The repaired prompt.')
     expect(sent[0]).toContain('typed during the repair')
     const entry = JSON.parse((w.files.get(LOG)?.text ?? '').trim().split('\n').at(-1) ?? '{}') as { outcome?: string; repairs?: number }
     expect(entry).toMatchObject({ outcome: 'swapped', repairs: 1 })
   })
 
-  test('keeps the continue-prompt of the first answer when the repair turn prints none', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+  test('keeps the files and continue-prompt of the first answer when the repair turn names none', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')

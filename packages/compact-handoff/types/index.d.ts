@@ -13,7 +13,7 @@ declare module 'claude-code' {
     run:
       | { kind: 'idle' }
       | { kind: 'launching'; run: CompactHandoffRun; sinceMs: number }
-      | { kind: 'writing'; run: CompactHandoffRun; sinceMs: number; turnId?: string }
+      | { kind: 'writing'; run: CompactHandoffRun; sinceMs: number; turnId?: string; previous?: CompactHandoffChosen }
       | { kind: 'checking'; run: CompactHandoffRun; sinceMs: number; chosen: CompactHandoffChosen }
       | { kind: 'reviewed'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap }
       | { kind: 'swapping'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap; isCompacting: boolean }
@@ -39,7 +39,6 @@ declare module 'claude-code' {
     held: string[]
     heldCommands: string[]
     repairs: number
-    continuePrompt?: string
     contextPercentBefore: number | null
   }
 
