@@ -128,6 +128,9 @@ interface SwapSample {
   wallMs: number
   /** /compact only: first key of the follow-up prompt to its request (part of wallMs). */
   followUpMs?: number
+  /** /compact-handoff only: the swap's own latency, from the skill turn's last request
+   * (answered at once with its final text) to the request after the swap. */
+  swapOwnMs?: number
 }
 
 function isMessages(r: MockRequest): boolean {
@@ -181,6 +184,7 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       otherCalls: between.length - during.length,
       wallMs: (at.get(after) ?? NaN) - t0,
       ...(followUpMs === undefined ? {} : { followUpMs }),
+      ...(variant === 'handoff' ? { swapOwnMs: (at.get(after) ?? NaN) - (at.get(during.at(-1) ?? after) ?? NaN) } : {}),
     }
     log(`swap ${variant} #${index + 1}: ${Math.round(sample.wallMs)} ms, after ${sample.afterBytes} B, ${sample.swapRequests} request(s) during`)
     await session.stop()
@@ -355,6 +359,7 @@ async function main(): Promise<void> {
     ['Other API calls meanwhile (`count_tokens`; the mock answers 404)', col(compact, (s) => s.otherCalls, (v) => spread(v, String)), col(handoff, (s) => s.otherCalls, (v) => spread(v, String))],
     ['Conversation the model receives after the swap (messages JSON of the first request after it)', col(compact, (s) => s.afterBytes, sizeCell), col(handoff, (s) => s.afterBytes, sizeCell)],
     ['Wall time: Enter on the command → first request after the swap', col(compact, (s) => s.wallMs, (v) => spread(v, ms)), col(handoff, (s) => s.wallMs, (v) => spread(v, ms))],
+    ["The swap's own latency: the skill turn's final answer → first request after the swap", '—', col(handoff, (s) => s.swapOwnMs ?? NaN, (v) => spread(v, ms))],
   ]
   const followUp = compact.map((s) => s.followUpMs ?? NaN)
 
@@ -371,7 +376,8 @@ async function main(): Promise<void> {
       "For `/compact-handoff` the requests before the swap are the skill's turn (its Write, then its final answer); they carry the whole conversation, as a summariser request would. " +
       `After \`/compact-handoff\` the model still has to read the handoff file (${kb(Buffer.byteLength(handoffFileText({ focus: FOCUS })))} here) with one Read call; after \`/compact\` the engine has re-attached the files read last as synthetic Read results, which is most of its post-swap size. ` +
       `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; from its first key to its request took ${spread(followUp, ms)} of that. ` +
-      'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself.',
+      'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself. ' +
+      "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the go-command, the compaction and the continue-prompt.",
   )
   out.push('')
   out.push(`### Cost of the mods (the two mods and the skill pack loaded with --plugin-dir vs nothing loaded)`, '')

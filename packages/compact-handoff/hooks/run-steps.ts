@@ -233,18 +233,10 @@ export async function compactNow($: $, id: string): Promise<void> {
 }
 
 /** After the compaction, for the run found still waiting on it: everything it
- * held goes out with the continue-prompt. */
+ * held goes out with the continue-prompt. The prompt goes first, since the
+ * person waits on it; the bookkeeping after it touches three other atoms and
+ * goes out together. */
 async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Promise<void> {
-  await setNudge($, ARMED)
-  await setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) })
-  // Held prompts reach the model inside the continue-prompt, so they count as said.
-  await updateWords($, (words) => run.held.reduce(withUserMessage, words))
-  if (isSummarized) {
-    $.ui.toast(
-      'compact-handoff: compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
-      { timeoutMs: LONG_TOAST_MS },
-    )
-  }
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   try {
     await $.prompt.submit({ text: prompt, asUser: true })
@@ -252,6 +244,18 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
     await $.prompt.fill({ text: prompt, mode: 'replace' }).catch(() => undefined)
     $.ui.toast(
       `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). It is in the prompt box; press Enter, or ask Claude to read ${swap.handoff}.`,
+      { timeoutMs: LONG_TOAST_MS },
+    )
+  }
+  await Promise.all([
+    setNudge($, ARMED),
+    setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
+    // Held prompts reach the model inside the continue-prompt, so they count as said.
+    updateWords($, (words) => run.held.reduce(withUserMessage, words)),
+  ])
+  if (isSummarized) {
+    $.ui.toast(
+      'compact-handoff: compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
       { timeoutMs: LONG_TOAST_MS },
     )
   }
