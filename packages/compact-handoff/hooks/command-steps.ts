@@ -10,9 +10,11 @@ import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from './user-words.js'
 import { skillValuesOf } from './skill-command.js'
 import { problemLinesOf } from './file-check.js'
+import { shownPath } from './evidence.js'
 import { readPhase, readWords, readLastSwap } from './state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from './run-steps.js'
 import { recentSwapLog } from './swap-log-steps.js'
+import { closeFollowUp } from './work-steps.js'
 
 type $ = EngineInterface
 
@@ -55,6 +57,8 @@ async function start($: $, intent: Extract<Intent, { kind: 'start' }>): Promise<
   const run = await newRun($, intent, await $.clock.now())
   const { step } = await dispatch($, { kind: 'start', run })
   if (!step.isTaken && step.met.kind !== 'idle') return busyText(step.met)
+  // The meter counts what the context after a swap re-does, up to the next run.
+  await closeFollowUp($, run.cwd)
   const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'
   const then = run.apply === 'review' ? 'you review them before anything is replaced' : 'the conversation is replaced once the files check out'
   return `Writing ${what} with the ${SKILL_OF_MODE[run.mode]} skill; ${then}. Messages you type meanwhile are held for after the swap. /compact-handoff cancel stops it.`
@@ -85,7 +89,10 @@ async function status($: $, nudgePercent: number): Promise<string> {
   const phase = step.phase
   const usage = await $.session.usage().catch(() => undefined)
   const cwd = phase.kind === 'idle' ? await $.session.cwd() : phase.run.cwd
+  // Asked for now, the meter's window closes here and its line is logged.
+  const followUp = await closeFollowUp($, cwd)
   return statusTextOf({
+    ...(followUp !== undefined ? { followUp: { ...followUp, handoff: shownPath(followUp.after.handoff, cwd) } } : {}),
     phase,
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,

@@ -7,6 +7,8 @@ import { answerCommand } from './command-steps.js'
 import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
 import { takePrompt } from './prompt-steps.js'
 import { readPhase } from './state.js'
+import { followUpTurnEnded, recordToolCall } from './work-steps.js'
+import { EVIDENCE_TOOLS } from './evidence.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -44,11 +46,12 @@ export const register: Register = (on, options) => {
     return action === 'hold' ? { drop: 'held by compact-handoff until its swap is done' } : next(e)
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
-  on('tool.call', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
+  on('tool.call', { tool: [...EVIDENCE_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
+    await recordToolCall($, e, outcome)
     return outcome
-  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a write
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
   on('turn.start', async ($, e, next) => {
     const started = await next(e)
@@ -60,8 +63,10 @@ export const register: Register = (on, options) => {
     const completed = await next(e)
     if (e.agentId !== undefined) return completed
     // The common case, no run, costs one read; the machine decides the rest.
-    if ((await readPhase($)).kind === 'idle') await nudgeIfDue($, nudgePercent)
-    else await finishSkillTurn($, e.turnId, { reason: e.reason, answer: e.answer })
+    if ((await readPhase($)).kind === 'idle') {
+      await followUpTurnEnded($)
+      await nudgeIfDue($, nudgePercent)
+    } else await finishSkillTurn($, e.turnId, { reason: e.reason, answer: e.answer })
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 

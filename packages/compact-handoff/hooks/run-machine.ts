@@ -41,7 +41,7 @@ export type Effect =
   | { kind: 'send-repair'; id: string; text: string }
   | { kind: 'queue-go'; id: string }
   | { kind: 'compact-later'; id: string; delayMs: number }
-  | { kind: 'show-review'; swap: Swap }
+  | { kind: 'show-review'; cwd: string; swap: Swap }
   | { kind: 'log'; text: string }
   | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
   /** The compaction returned for a run that is gone (dropped as stuck while
@@ -131,7 +131,7 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileRep
   }
   const swap = swapOf(chosen)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
-  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap }])
+  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', cwd: run.cwd, swap }])
   return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: false }, [...notices, { kind: 'queue-go', id: run.id }])
 }
 

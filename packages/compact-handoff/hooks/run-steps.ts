@@ -16,6 +16,7 @@ import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, t
 import { withUserMessage } from './user-words.js'
 import { applyEvent, readPhase, readWords, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
+import { factsSectionFor, watchAfter } from './work-steps.js'
 
 type $ = EngineInterface
 
@@ -65,7 +66,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
       return ''
     case 'show-review':
-      await showReview($, effect.swap)
+      await showReview($, effect.cwd, effect.swap)
       return ''
     case 'log':
       $.ui.log(effect.text)
@@ -197,8 +198,9 @@ async function checkFiles($: $, id: string): Promise<void> {
 
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
  * glyph), so the review goes out line by line. */
-async function showReview($: $, swap: Swap): Promise<void> {
-  for (const line of reviewLinesOf(swap, stubOf(swap, await readWords($)))) $.ui.log(line)
+async function showReview($: $, cwd: string, swap: Swap): Promise<void> {
+  const stub = stubOf(swap, await readWords($), await factsSectionFor($, cwd, handoffPathsOf(swap).map((f) => f.relPath)))
+  for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
 /** The hidden go-command: by the time a queued command runs the session is
@@ -217,10 +219,11 @@ export async function answerGo($: $, args: string): Promise<CommandRunResult> {
 export async function compactNow($: $, id: string): Promise<void> {
   const begun = (await dispatch($, { kind: 'compact-begin', id })).step
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
-  const { swap } = begun.phase
+  const { swap, run } = begun.phase
+  const facts = await factsSectionFor($, run.cwd, handoffPathsOf(swap).map((f) => f.relPath))
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($))) })
+    result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($), facts)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
@@ -265,6 +268,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
     $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
   }
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
+  await watchAfter($, run.cwd, 'swapped', swap.handoff)
 }
 
 async function lateSwap($: $, swap: Swap): Promise<void> {

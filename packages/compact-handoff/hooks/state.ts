@@ -9,6 +9,14 @@ import { transition, type RunEvent, type Step } from './run-machine.js'
 import { ARMED, type Nudge } from './nudge.js'
 import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
+import { NO_EVIDENCE, type Evidence } from './evidence.js'
+import { NOT_WATCHING, type FollowUp } from './follow-up.js'
+
+/** The work's facts and the rediscovery meter, in one atom so a tool call
+ * that feeds both costs one state write. */
+export type WorkRecord = { facts: Evidence; followUp: FollowUp }
+
+const NO_WORK: WorkRecord = { facts: NO_EVIDENCE, followUp: NOT_WATCHING }
 
 type $ = EngineInterface
 
@@ -16,6 +24,7 @@ const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
 const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARMED)
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
+const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 
 function statusTextOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
@@ -69,4 +78,20 @@ export function readLastSwap($: $): Promise<LastSwap> {
 
 export async function setLastSwap($: $, lastSwap: LastSwap): Promise<void> {
   await update($, lastSwapAtom, () => lastSwap)
+}
+
+export function readWork($: $): Promise<WorkRecord> {
+  return read($, workAtom)
+}
+
+/** Updates the work record and returns the record as it was before and after. */
+export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord): Promise<{ before: WorkRecord; after: WorkRecord }> {
+  let before = NO_WORK
+  let after = NO_WORK
+  await update($, workAtom, (work) => {
+    before = work
+    after = change(work)
+    return after
+  })
+  return { before, after }
 }

@@ -1,5 +1,6 @@
 // The text of /compact-handoff status.
 import { MAX_REPAIRS, stageTextOf, type Phase } from './run.js'
+import { followUpTextOf } from './follow-up.js'
 
 export type StatusFacts = {
   phase: Phase
@@ -9,10 +10,13 @@ export type StatusFacts = {
   words: { count: number; chars: number }
   /** Newest swap-log lines, oldest first. */
   recentLog: readonly string[]
+  /** What the context re-did since the last swap, when the meter was watching. */
+  followUp?: { handoff: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
 }
 
 function tailOf(facts: StatusFacts): string[] {
   const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
+  if (facts.followUp !== undefined) lines.push(`Since the swap to ${facts.followUp.handoff}: ${followUpTextOf(facts.followUp)}.`)
   if (facts.recentLog.length > 0) lines.push('Recent runs:', ...facts.recentLog.map((l) => `  ${l}`))
   return lines
 }

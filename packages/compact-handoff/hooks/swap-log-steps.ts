@@ -1,37 +1,46 @@
 // Writes the swap log (swap-log.ts decides its lines). A log that cannot be
 // written costs the run nothing: it is a record, not a step of the swap.
 import type { EngineInterface } from 'claude-code'
-import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type Outcome } from './swap-log.js'
+import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
 import { inFolder } from './protocol.js'
 
 type $ = EngineInterface
 
-export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
+type Unstamped<E> = E extends unknown ? Omit<E, 'time' | 'sessionId'> : never
+
+/** Appends one entry, stamped with the time and the session. */
+async function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
-    const sized = []
-    for (const path of files) {
-      const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)
-      sized.push({ path, bytes: stat?.size ?? 0 })
-    }
-    const logPath = inFolder(run.cwd, SWAP_LOG_PATH)
+    const logPath = inFolder(cwd, SWAP_LOG_PATH)
     const existing = await $.fs.read(logPath).catch(() => '')
-    const entry = {
-      time: new Date(await $.clock.now()).toISOString(),
-      sessionId: await $.session.id(),
-      mode: run.mode,
-      trigger: run.apply === 'review' ? ('apply' as const) : ('command' as const),
-      files: sized,
-      contextPercentBefore: run.contextPercentBefore,
-      outcome,
-      ...(reason !== undefined ? { reason } : {}),
-      messagesHeld: run.held.length + run.heldCommands.length,
-      repairs: run.repairs,
-    }
-    await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', entry))
+    const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId: await $.session.id(), ...entry } as LogEntry | AfterSwapEntry
+    await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', stamped))
   } catch (error) {
     $.ui.log(`could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
+}
+
+export async function appendAfterSwapLog($: $, cwd: string, entry: Unstamped<AfterSwapEntry>): Promise<void> {
+  await appendEntry($, cwd, entry)
+}
+
+export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
+  const sized = []
+  for (const path of files) {
+    const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)
+    sized.push({ path, bytes: stat?.size ?? 0 })
+  }
+  await appendEntry($, run.cwd, {
+    mode: run.mode,
+    trigger: run.apply === 'review' ? 'apply' : 'command',
+    files: sized,
+    contextPercentBefore: run.contextPercentBefore,
+    outcome,
+    ...(reason !== undefined ? { reason } : {}),
+    messagesHeld: run.held.length + run.heldCommands.length,
+    repairs: run.repairs,
+  })
 }
 
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {

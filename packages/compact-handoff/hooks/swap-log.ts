@@ -22,8 +22,16 @@ export type LogEntry = {
   repairs: number
 }
 
+/** What the new context did again after a swap or a resume (follow-up.ts), or
+ * that its first turn ended without reading the handoff (handoff-unread). */
+export type AfterSwapEntry = {
+  time: string
+  sessionId: string
+  follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string }
+} & ({ outcome: 'follow-up'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
+
 /** The log's text with `entry` appended and only the newest MAX_LOG_LINES kept. */
-export function logTextWith(existing: string, entry: LogEntry): string {
+export function logTextWith(existing: string, entry: LogEntry | AfterSwapEntry): string {
   const lines = existing.split('\n').filter((line) => line.trim() !== '')
   lines.push(JSON.stringify(entry))
   return `${lines.slice(-MAX_LOG_LINES).join('\n')}\n`
@@ -36,8 +44,13 @@ export function recentLogLinesOf(text: string, count: number): string[] {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
     try {
-      const e = JSON.parse(line) as Partial<LogEntry>
-      if (typeof e.time !== 'string' || typeof e.outcome !== 'string') continue
+      const parsed = JSON.parse(line) as Partial<LogEntry> | Partial<AfterSwapEntry>
+      if (typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') continue
+      if (parsed.outcome === 'follow-up' || parsed.outcome === 'handoff-unread') {
+        out.push(afterSwapLineOf(parsed as Partial<AfterSwapEntry>))
+        continue
+      }
+      const e = parsed as Partial<LogEntry>
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
       const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
       out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
@@ -47,4 +60,12 @@ export function recentLogLinesOf(text: string, count: number): string[] {
   }
   // slice(-0) would be the whole log: asked for none, give none.
   return count > 0 ? out.slice(-count) : []
+}
+
+function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
+  const follows = e.follows?.handoff ?? '?'
+  if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
+  const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
+  const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []
+  return `${e.time} follow-up of ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
 }

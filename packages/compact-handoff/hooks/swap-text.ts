@@ -14,7 +14,9 @@ export const NO_SWAP: LastSwap = { kind: 'none' }
 /** How every stub begins; tests and tools find the stub in a request by it. */
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
 
-export function stubOf(files: SwapFiles, words: UserWords): string {
+/** `factsSection` is the work's facts recorded by code (evidence.ts), placed
+ * after the person's words. */
+export function stubOf(files: SwapFiles, words: UserWords, factsSection?: string): string {
   const lines = [
     `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
     `Handoff file: ${files.handoff}`,
@@ -22,6 +24,7 @@ export function stubOf(files: SwapFiles, words: UserWords): string {
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
   const wordsSection = userWordsSectionOf(words)
   if (wordsSection !== undefined) lines.push('', wordsSection, '')
+  if (factsSection !== undefined) lines.push('', factsSection, '')
   lines.push('Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }

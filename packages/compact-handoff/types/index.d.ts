@@ -23,6 +23,27 @@ declare module 'claude-code' {
     words: { messages: string[]; dropped: number }
     /** The newest swap of this session (hooks/swap-text.ts LastSwap). */
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
+    /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
+    work: {
+      facts: {
+        changed: { path: string; count: number }[]
+        read: string[]
+        commands: { line: string; exitCode: number | null }[]
+      }
+      followUp:
+        | { kind: 'none' }
+        | {
+            kind: 'watching'
+            after: { kind: 'swapped' | 'resumed'; handoff: string; time: string }
+            turnsLeft: number
+            readBefore: string[]
+            commandsBefore: string[]
+            reReads: string[]
+            repeatedCommands: string[]
+            handoffRead: boolean
+            firstTurnEnded: boolean
+          }
+    }
     }
   }
 

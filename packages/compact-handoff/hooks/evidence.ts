@@ -1,0 +1,123 @@
+// The work's hard facts, recorded by code from the main loop's tool calls that
+// succeeded, as the person's words are: after a compaction a summary keeps few
+// file paths and almost no commands or their results, so the stub carries them.
+// Bounded on every axis; each list keeps its newest entries, newest last.
+import { relativeToCwd } from './protocol.js'
+
+export const MAX_CHANGED_FILES = 40
+export const MAX_READ_FILES = 40
+export const MAX_COMMANDS = 20
+/** A command line longer than this is cut (its head kept), visibly. */
+export const MAX_COMMAND_CHARS = 200
+/** The stub's facts section never grows past this many characters. */
+export const MAX_EVIDENCE_SECTION_CHARS = 4_000
+
+export type Command = { line: string; exitCode: number | null }
+
+export type Evidence = {
+  changed: { path: string; count: number }[]
+  read: string[]
+  commands: Command[]
+}
+
+export const NO_EVIDENCE: Evidence = { changed: [], read: [], commands: [] }
+
+/** The tools whose calls are evidence; decided from the name before any engine call. */
+export const EVIDENCE_TOOLS = ['Write', 'Edit', 'Read', 'Bash'] as const
+
+/** A path as the facts name it: relative to the session folder when inside it. */
+export function shownPath(path: string, cwd: string): string {
+  return relativeToCwd(path, cwd) ?? path
+}
+
+/** `items` with `item` moved (or added) to the end, at most `max` kept. */
+function newestLast<T>(items: readonly T[], item: T, isSame: (a: T) => boolean, max: number): T[] {
+  const rest = items.filter((x) => !isSame(x))
+  return [...rest, item].slice(-max)
+}
+
+export function withChange(evidence: Evidence, path: string): Evidence {
+  const count = (evidence.changed.find((c) => c.path === path)?.count ?? 0) + 1
+  return { ...evidence, changed: newestLast(evidence.changed, { path, count }, (c) => c.path === path, MAX_CHANGED_FILES) }
+}
+
+export function withRead(evidence: Evidence, path: string): Evidence {
+  return { ...evidence, read: newestLast(evidence.read, path, (p) => p === path, MAX_READ_FILES) }
+}
+
+/** Cuts a command line to MAX_COMMAND_CHARS, never inside a surrogate pair. */
+export function clippedCommandOf(line: string): string {
+  const flat = line.trim()
+  if (flat.length <= MAX_COMMAND_CHARS) return flat
+  let end = MAX_COMMAND_CHARS
+  const code = flat.charCodeAt(end - 1)
+  if (code >= 0xd800 && code <= 0xdbff) end--
+  return `${flat.slice(0, end)} […]`
+}
+
+export function withCommand(evidence: Evidence, line: string, exitCode: number | null): Evidence {
+  const command = { line: clippedCommandOf(line), exitCode }
+  return { ...evidence, commands: [...evidence.commands, command].slice(-MAX_COMMANDS) }
+}
+
+const EXIT_CODE_RE = /Exit code (\d{1,3})/
+
+/** A Bash call's exit status from its outcome: 0 when it answered without
+ * error, the code its error text names, or null when it names none. */
+export function exitCodeOf(outcome: { isError?: true; text?: string }): number | null {
+  if (outcome.isError !== true) return 0
+  const match = EXIT_CODE_RE.exec((outcome.text ?? '').slice(0, 200))
+  return match ? Number(match[1]) : null
+}
+
+/** The handoff's Files section, lower-cased, or the whole text when it has none:
+ * a linear scan of its lines. */
+function filesSectionOf(handoffText: string): string {
+  const lines = handoffText.split('\n')
+  const start = lines.findIndex((l) => /^##[ \t]+files\b/i.test(l.trimEnd().slice(0, 40)))
+  if (start < 0) return handoffText.toLowerCase()
+  const end = lines.findIndex((l, i) => i > start && /^##[ \t]/.test(l.slice(0, 4)))
+  return lines.slice(start, end < 0 ? undefined : end).join('\n').toLowerCase()
+}
+
+/** Files changed this session that the handoff's Files section never mentions
+ * (by path or by file name): a notice for the next context, never a refusal. */
+export function changedNotInHandoff(evidence: Evidence, handoffText: string, handoffPaths: readonly string[]): string[] {
+  const section = filesSectionOf(handoffText)
+  return evidence.changed
+    .map((c) => c.path)
+    .filter((path) => !handoffPaths.includes(path))
+    .filter((path) => {
+      const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
+      return !section.includes(path.toLowerCase()) && !section.includes(name)
+    })
+}
+
+function exitText(code: number | null): string {
+  return code === null ? 'failed' : `exit ${code}`
+}
+
+/** The stub's section of facts, newest first, or undefined when nothing was
+ * recorded. Lines that would pass the size bound are left out, and it says so. */
+export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly string[] = []): string | undefined {
+  const lines: string[] = []
+  if (notInHandoff.length > 0) lines.push(`Changed this session, not in the handoff: ${[...notInHandoff].reverse().join(', ')}`)
+  if (evidence.changed.length > 0) lines.push(`Files changed: ${[...evidence.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
+  if (evidence.read.length > 0) lines.push(`Files read: ${[...evidence.read].reverse().join(', ')}`)
+  if (evidence.commands.length > 0) {
+    lines.push('Last commands, newest first:', ...[...evidence.commands].reverse().map((c) => `- ${c.line}  → ${exitText(c.exitCode)}`))
+  }
+  if (lines.length === 0) return undefined
+  const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'
+  const kept: string[] = [head]
+  let size = head.length
+  for (const line of lines) {
+    if (size + line.length + 1 > MAX_EVIDENCE_SECTION_CHARS) {
+      kept.push('[more was recorded than fits here]')
+      break
+    }
+    kept.push(line)
+    size += line.length + 1
+  }
+  return kept.join('\n')
+}

@@ -1,0 +1,97 @@
+// Records the work's facts from the main loop's tool calls and runs the
+// rediscovery meter (evidence.ts and follow-up.ts decide; this applies).
+import type { EngineInterface } from 'claude-code'
+import { changedNotInHandoff, evidenceSectionOf, exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf, type Evidence } from './evidence.js'
+import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type Watched } from './follow-up.js'
+import { inFolder } from './protocol.js'
+import { readWork, updateWork } from './state.js'
+import { appendAfterSwapLog } from './swap-log-steps.js'
+
+type $ = EngineInterface
+
+const UNREAD_TOAST_MS = 10_000
+
+type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?: unknown }
+type ToolOutcome = { deny?: string; isError?: true; text?: string }
+
+/** After a main-loop tool call: what it did goes into the facts, and into the
+ * meter while one watches. Decided from the call alone before any `$` call:
+ * a subagent's call, a refused one, or a failed Read or Edit records nothing. */
+export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome): Promise<void> {
+  if (call.agentId !== undefined || outcome.deny !== undefined) return
+  if (call.tool === 'Bash') {
+    if (typeof call.command !== 'string') return
+    const line = clippedCommandOf(call.command)
+    const exitCode = exitCodeOf(outcome)
+    await updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCode), followUp: followUpWithCommand(w.followUp, line) }))
+    return
+  }
+  if (outcome.isError === true || typeof call.file_path !== 'string') return
+  const path = call.file_path
+  if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), followUp: followUpWithRead(w.followUp, path) }))
+  else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
+}
+
+/** The facts as the stub shows them: paths relative to the session folder. */
+function shownFacts(facts: Evidence, cwd: string): Evidence {
+  return {
+    changed: facts.changed.map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
+    read: facts.read.map((p) => shownPath(p, cwd)),
+    commands: facts.commands,
+  }
+}
+
+/** The stub's facts section for a swap to `handoff`, with the files changed
+ * this session that the handoff never mentions. */
+export async function factsSectionFor($: $, cwd: string, handoffPaths: readonly string[]): Promise<string | undefined> {
+  const facts = shownFacts((await readWork($)).facts, cwd)
+  const handoffText = await $.fs.read(inFolder(cwd, handoffPaths[0] ?? '')).catch(() => '')
+  return evidenceSectionOf(facts, changedNotInHandoff(facts, typeof handoffText === 'string' ? handoffText : '', handoffPaths))
+}
+
+/** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
+ * a window still open is closed and logged first. */
+export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
+  const time = new Date(await $.clock.now()).toISOString()
+  const { before } = await updateWork($, (w) => ({ ...w, followUp: watchingAfter({ kind, handoff: inFolder(cwd, handoff), time }, w.facts) }))
+  if (before.followUp.kind === 'watching') await logFollowUp($, cwd, before.followUp)
+}
+
+async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
+  await appendAfterSwapLog($, cwd, {
+    outcome: 'follow-up',
+    follows: { ...watched.after, handoff: shownPath(watched.after.handoff, cwd) },
+    reReads: watched.reReads.map((p) => shownPath(p, cwd)),
+    repeatedCommands: watched.repeatedCommands,
+  })
+}
+
+/** Closes the meter's window now (a new run starts, or the person asked for
+ * the status) and logs it; returns what it counted, if a window was open. */
+export async function closeFollowUp($: $, cwd: string): Promise<Watched | undefined> {
+  const { before } = await updateWork($, (w) => ({ ...w, followUp: { kind: 'none' } }))
+  if (before.followUp.kind !== 'watching') return undefined
+  await logFollowUp($, cwd, before.followUp)
+  return before.followUp
+}
+
+/** A main-loop turn ended: the meter counts it; the first turn after a swap
+ * that never read the handoff is said and logged. */
+export async function followUpTurnEnded($: $): Promise<void> {
+  if ((await readWork($)).followUp.kind !== 'watching') return
+  const cwd = await $.session.cwd()
+  let result: ReturnType<typeof followUpAfterTurn> | undefined
+  await updateWork($, (w) => {
+    result = followUpAfterTurn(w.followUp)
+    return { ...w, followUp: result.followUp }
+  })
+  if (result === undefined) return
+  const { isUnread, closed, followUp } = result
+  const watched = closed ?? (followUp.kind === 'watching' ? followUp : undefined)
+  if (isUnread && watched !== undefined) {
+    const handoff = shownPath(watched.after.handoff, cwd)
+    $.ui.toast(`compact-handoff: the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
+    await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
+  }
+  if (closed !== undefined) await logFollowUp($, cwd, closed)
+}
