@@ -44,7 +44,9 @@ function shownFacts(facts: Evidence, cwd: string): Evidence {
 /** The stub's facts section for a swap to `handoff`, with the files changed
  * this session that the handoff never mentions. */
 export async function factsSectionFor($: $, cwd: string, handoffPaths: readonly string[]): Promise<string | undefined> {
-  const facts = shownFacts((await readWork($)).facts, cwd)
+  const shown = shownFacts((await readWork($)).facts, cwd)
+  // The files being swapped in are named above the facts already.
+  const facts = { ...shown, changed: shown.changed.filter((c) => !handoffPaths.includes(c.path)) }
   const handoffText = await $.fs.read(inFolder(cwd, handoffPaths[0] ?? '')).catch(() => '')
   return evidenceSectionOf(facts, changedNotInHandoff(facts, typeof handoffText === 'string' ? handoffText : '', handoffPaths))
 }

@@ -130,7 +130,11 @@ export function world(on: On, options: WorldOptions = {}) {
     const file = files.get(e.path)
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
   })
-  on('tool.call', (_$, e) => ({ result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }))
+  on('tool.call', (_$, e) => {
+    // A shell command whose line starts with "fail" exits 1, as the engine reports it.
+    if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
+    return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
+  })
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
   on('session.compact', async (_$, e) => {
@@ -180,6 +184,16 @@ export function typeCommand($: Engine, command: string, args = '') {
 /** The skill's Write, as the engine raises it on the main loop (or a subagent's). */
 export function skillWrite($: Engine, relPath: string, content: string, agentId?: string) {
   return $.tool.call({ tool: 'Write', tool_use_id: `tu-${relPath}`, file_path: `${CWD}/${relPath}`, content, ...(agentId ? { agentId } : {}) })
+}
+
+/** A main-loop (or a subagent's) Read of `relPath`, as the engine raises it. */
+export function readFile($: Engine, relPath: string, agentId?: string) {
+  return $.tool.call({ tool: 'Read', tool_use_id: `tu-read-${relPath}`, file_path: `${CWD}/${relPath}`, ...(agentId ? { agentId } : {}) })
+}
+
+/** A main-loop shell command; one starting with "fail" exits 1. */
+export function runCommand($: Engine, command: string) {
+  return $.tool.call({ tool: 'Bash', tool_use_id: `tu-bash-${command}`, command })
 }
 
 /** A prompt as the engine raises it; `kind` is where it came from. */
