@@ -12,12 +12,13 @@
  * Prints markdown tables to stdout. `--runs N` sets the swap repeats (start repeats are 2N).
  */
 import { setTimeout as sleep } from 'node:timers/promises'
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { basename, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { carriesToolResult, handoffFileText, skillTurn } from './handoff-script.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply } from './mock-api.js'
 import { claudeVersion, createRunDir, pollUntil, startSession, type RunDir, type Session } from './session.js'
 import { bytesOf, conversationOf, median, pluginDirs, readyAt, removeRun, runRoot, stampArrivals, textOf, TIMING_POLL_MS } from './showcase-kit.js'
@@ -98,6 +99,33 @@ function conversationScript(proj: string): ScriptedReply[][] {
   return script
 }
 
+/** Modules the scripted follow-up reads again after either kind of compaction. */
+const REREAD_MODULES = [3, 17]
+
+/** The same scripted follow-up after `/compact` and after the swap: the next
+ * context reads two modules read before, and the answer follows. */
+function followUpScript(when: string, proj: string): ScriptedReply[] {
+  const ids = REREAD_MODULES.map((m) => `toolu_bench_reread_${m}_${Date.now().toString(36)}`)
+  const reads: ScriptedReply[] = REREAD_MODULES.map((m, i) => ({
+    when: i === 0 ? when : (q) => carriesToolResult(q, ids[i - 1]!),
+    toolUses: [{ id: ids[i]!, name: 'Read', input: { file_path: join(proj, 'src', `module-${String(m).padStart(2, '0')}.ts`) } }],
+  }))
+  return [...reads, { when: (q) => carriesToolResult(q, ids.at(-1)!), text: 'Continuing.' }]
+}
+
+/** The meter's line for the window after the swap or `/compact`: asked for with
+ * /compact-handoff status, which closes the window and logs it. */
+async function meterCounts(session: Session, proj: string): Promise<{ reReads: number; repeatedCommands: number }> {
+  await session.waitForScreen(/Continuing\./, 30_000)
+  await session.type('/compact-handoff status')
+  const logPath = join(proj, SWAP_LOG_PATH)
+  const entry = await pollUntil('the follow-up line', 15_000, () => {
+    const lines = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"follow-up"')) : []
+    return lines.length > 0 ? (JSON.parse(lines.at(-1)!) as { reReads: string[]; repeatedCommands: string[] }) : undefined
+  })
+  return { reReads: entry.reReads.length, repeatedCommands: entry.repeatedCommands.length }
+}
+
 async function haveConversation(session: Session, mock: MockApi, proj: string): Promise<MockRequest> {
   for (const [p, replies] of conversationScript(proj).entries()) {
     mock.script(...replies)
@@ -131,6 +159,16 @@ interface SwapSample {
   /** /compact-handoff only: the swap's own latency, from the skill turn's last request
    * (answered at once with its final text) to the request after the swap. */
   swapOwnMs?: number
+  /** The rediscovery meter after the same scripted follow-up. */
+  meter: { reReads: number; repeatedCommands: number }
+  /** /compact-handoff only: the stub's text, in bytes (words and facts included). */
+  stubBytes?: number
+}
+
+/** The stub's own text block in a request (the engine merges it with the continue-prompt into one message). */
+function stubBlockOf(request: MockRequest): string {
+  const blocks = conversationOf(request).flatMap((m) => (Array.isArray(m.content) ? (m.content as { type?: string; text?: string }[]) : [{ type: 'text', text: String(m.content) }]))
+  return blocks.find((b) => b.type === 'text' && (b.text ?? '').startsWith(STUB_OPENING))?.text ?? ''
 }
 
 function isMessages(r: MockRequest): boolean {
@@ -157,7 +195,7 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       const summary = await mock.waitForRequest((r) => r.seq > before && r.kind === 'summary', 60_000)
       // Compaction is over when the prompt is back and the screen says it compacted.
       await pollUntil('/compact to finish', 60_000, () => (/Compacted/.test(session!.screen()) ? true : undefined), TIMING_POLL_MS)
-      mock.script({ when: FOLLOW_UP, text: 'Continuing.' })
+      mock.script(...followUpScript(FOLLOW_UP, run.proj))
       const typedAt = performance.now()
       await session.type(FOLLOW_UP)
       // Compaction sends count_tokens calls for the files it re-attaches; the mock 404s them.
@@ -165,11 +203,12 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       followUpMs = (at.get(after) ?? NaN) - typedAt
     } else {
       const turn = skillTurn({ proj: run.proj, doc: { focus: FOCUS } })
-      mock.script(...turn.replies, { when: turn.continuePrompt, text: 'Continuing.' })
+      mock.script(...turn.replies, ...followUpScript(turn.continuePrompt, run.proj))
       await session.type(`/compact-handoff ${FOCUS}`)
       t0 = performance.now()
       after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_OPENING)), 60_000)
     }
+    const meter = await meterCounts(session, run.proj)
     const between = mock.requests.filter((r) => r.seq > before && r.seq < after.seq)
     const during = between.filter(isMessages)
     const summaries = during.filter((r) => r.kind === 'summary')
@@ -184,6 +223,8 @@ async function swapRun(variant: 'compact' | 'handoff', index: number): Promise<S
       otherCalls: between.length - during.length,
       wallMs: (at.get(after) ?? NaN) - t0,
       ...(followUpMs === undefined ? {} : { followUpMs }),
+      meter,
+      ...(variant === 'handoff' ? { stubBytes: Buffer.byteLength(stubBlockOf(after)) } : {}),
       ...(variant === 'handoff' ? { swapOwnMs: (at.get(after) ?? NaN) - (at.get(during.at(-1) ?? after) ?? NaN) } : {}),
     }
     log(`swap ${variant} #${index + 1}: ${Math.round(sample.wallMs)} ms, after ${sample.afterBytes} B, ${sample.swapRequests} request(s) during`)
@@ -242,20 +283,40 @@ async function startTimes(): Promise<StartTimes> {
   return times
 }
 
-async function writeTimes(withMods: boolean): Promise<{ plain: number[]; handoffPath: number[] }> {
+type CallKind = 'plain' | 'handoffPath' | 'edit' | 'read' | 'bash'
+type CallTimes = Record<CallKind, number[]>
+const CALL_KINDS: readonly CallKind[] = ['plain', 'handoffPath', 'edit', 'read', 'bash']
+/** Edit, Read and Bash calls per session, on the files the plain Writes made. */
+const OTHER_CALLS = 10
+
+function toolUseOf(kind: CallKind, i: number, proj: string): { name: string; input: Record<string, unknown> } {
+  const gen = join(proj, 'gen', `file-${i}.ts`)
+  switch (kind) {
+    case 'plain':
+      return { name: 'Write', input: { file_path: gen, content: `// generated ${i}\nexport const n = ${i}\n` } }
+    case 'handoffPath':
+      return { name: 'Write', input: { file_path: join(proj, '.claude', 'handoffs', `HANDOFF_bench-${i}_2026-01-01.md`), content: `// generated ${i}\n` } }
+    case 'edit':
+      return { name: 'Edit', input: { file_path: gen, old_string: `export const n = ${i}`, new_string: `export const n = ${i + 1}` } }
+    case 'read':
+      return { name: 'Read', input: { file_path: gen } }
+    case 'bash':
+      return { name: 'Bash', input: { command: `echo step-${i}`, description: 'bench step' } }
+  }
+}
+
+async function writeTimes(withMods: boolean): Promise<CallTimes> {
   const run = createRunDir(`bench-write-${withMods ? 'mods' : 'bare'}`, runRoot())
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), timeLimitMs: 5 * 60_000 })
   const at = stampArrivals(mock)
-  const out = { plain: [] as number[], handoffPath: [] as number[] }
+  const out: CallTimes = { plain: [], handoffPath: [], edit: [], read: [], bash: [] }
   let session: Session | undefined
   try {
     session = await startSession({ run, plugins: withMods ? pluginDirs() : [], mock })
     await session.waitForReady()
     const prompt = 'Write the generated files'
-    const targets = [
-      ...Array.from({ length: PLAIN_WRITES }, (_, i) => ({ kind: 'plain' as const, path: join(run.proj, 'gen', `file-${i}.ts`) })),
-      ...Array.from({ length: HANDOFF_PATH_WRITES }, (_, i) => ({ kind: 'handoffPath' as const, path: join(run.proj, '.claude', 'handoffs', `HANDOFF_bench-${i}_2026-01-01.md`) })),
-    ]
+    const counts: Record<CallKind, number> = { plain: PLAIN_WRITES, handoffPath: HANDOFF_PATH_WRITES, edit: OTHER_CALLS, read: OTHER_CALLS, bash: OTHER_CALLS }
+    const targets = CALL_KINDS.flatMap((kind) => Array.from({ length: counts[kind] }, (_, i) => ({ kind, ...toolUseOf(kind, i, run.proj) })))
     const replies: ScriptedReply[] = []
     const ids: string[] = []
     targets.forEach((t, i) => {
@@ -263,7 +324,7 @@ async function writeTimes(withMods: boolean): Promise<{ plain: number[]; handoff
       const prev = ids[i - 1]
       replies.push({
         when: prev === undefined ? prompt : (q) => carriesToolResult(q, prev),
-        toolUses: [{ id, name: 'Write', input: { file_path: t.path, content: `// generated ${i}\nexport const n = ${i}\n` } }],
+        toolUses: [{ id, name: t.name, input: t.input }],
       })
       ids.push(id)
     })
@@ -339,13 +400,13 @@ async function main(): Promise<void> {
     return
   }
   const start = await startTimes()
-  const writes = { without: { plain: [] as number[], handoffPath: [] as number[] }, with: { plain: [] as number[], handoffPath: [] as number[] } }
+  const empty = (): CallTimes => ({ plain: [], handoffPath: [], edit: [], read: [], bash: [] })
+  const writes = { without: empty(), with: empty() }
   for (let i = 0; i < WRITE_SESSIONS; i++) {
     for (const withMods of [false, true]) {
       const w = await writeTimes(withMods)
       const into = withMods ? writes.with : writes.without
-      into.plain.push(...w.plain)
-      into.handoffPath.push(...w.handoffPath)
+      for (const kind of CALL_KINDS) into[kind].push(...w[kind])
     }
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
@@ -359,7 +420,9 @@ async function main(): Promise<void> {
     ['Other API calls meanwhile (`count_tokens`; the mock answers 404)', col(compact, (s) => s.otherCalls, (v) => spread(v, String)), col(handoff, (s) => s.otherCalls, (v) => spread(v, String))],
     ['Conversation the model receives after the swap (messages JSON of the first request after it)', col(compact, (s) => s.afterBytes, sizeCell), col(handoff, (s) => s.afterBytes, sizeCell)],
     ['Wall time: Enter on the command → first request after the swap', col(compact, (s) => s.wallMs, (v) => spread(v, ms)), col(handoff, (s) => s.wallMs, (v) => spread(v, ms))],
+    ["The stub (the person's words and the work's facts included)", '—', col(handoff, (s) => s.stubBytes ?? NaN, sizeCell)],
     ["The swap's own latency: the skill turn's final answer → first request after the swap", '—', col(handoff, (s) => s.swapOwnMs ?? NaN, (v) => spread(v, ms))],
+    ['Rediscovery meter after the same scripted follow-up (files read again; commands run again)', `${col(compact, (s) => s.meter.reReads, (v) => spread(v, String))}; ${col(compact, (s) => s.meter.repeatedCommands, (v) => spread(v, String))}`, `${col(handoff, (s) => s.meter.reReads, (v) => spread(v, String))}; ${col(handoff, (s) => s.meter.repeatedCommands, (v) => spread(v, String))}`],
   ]
   const followUp = compact.map((s) => s.followUpMs ?? NaN)
 
@@ -377,6 +440,7 @@ async function main(): Promise<void> {
       `After \`/compact-handoff\` the model still has to read the handoff file (${kb(Buffer.byteLength(handoffFileText({ focus: FOCUS })))} here) with one Read call; after \`/compact\` the engine has re-attached the files read last as synthetic Read results, which is most of its post-swap size. ` +
       `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; from its first key to its request took ${spread(followUp, ms)} of that. ` +
       'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself. ' +
+      `The meter row shows the meter working, not quality: both sides get the same scripted follow-up, which reads ${REREAD_MODULES.length} modules read before the compaction and runs no command. ` +
       "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the go-command, the compaction and the continue-prompt.",
   )
   out.push('')
@@ -387,11 +451,14 @@ async function main(): Promise<void> {
   out.push(`| Session start → ready: prompt box and, with the mods, both \`session.start\` hooks settled | ${spread(start.without, ms)} | ${spread(start.with, ms)} | ${diff(start.without, start.with)} |`)
   out.push(`| Write tool call, ordinary path (${writes.without.plain.length} calls each) | ${spread(writes.without.plain, ms)} | ${spread(writes.with.plain, ms)} | ${diff(writes.without.plain, writes.with.plain)} |`)
   out.push(`| Write tool call, \`.claude/handoffs/HANDOFF_*.md\` with no run under way (${writes.without.handoffPath.length} calls each) | ${spread(writes.without.handoffPath, ms)} | ${spread(writes.with.handoffPath, ms)} | ${diff(writes.without.handoffPath, writes.with.handoffPath)} |`)
+  for (const [kind, label] of [['edit', 'Edit'], ['read', 'Read'], ['bash', 'Bash (`echo`)']] as const) {
+    out.push(`| ${label} tool call, recorded as evidence (${writes.without[kind].length} calls each) | ${spread(writes.without[kind], ms)} | ${spread(writes.with[kind], ms)} | ${diff(writes.without[kind], writes.with[kind])} |`)
+  }
   out.push('')
   out.push(
     'Start times run from the launch of the tmux pane, polled every 20 ms (screen, and the debug log for the hooks); the mods can settle after the prompt box appears. The first launch of each kind is a discarded warm-up. ' +
       "A Write call's time runs from the mock sending the reply that holds the tool_use to the arrival of the request carrying its tool_result (client parsing, the tool, the hooks, the next request); " +
-      `${WRITE_SESSIONS} sessions per side, each with ${PLAIN_WRITES + HANDOFF_PATH_WRITES} chained Writes.`,
+      `${WRITE_SESSIONS} sessions per side, each with ${PLAIN_WRITES + HANDOFF_PATH_WRITES} chained Writes, then ${OTHER_CALLS} Edits, Reads and Bash calls each.`,
   )
   out.push('')
   out.push(`Machine: ${machineLine}. Absolute times are noisy (shared machine, real terminal UI); compare the columns, not the digits.`)

@@ -92,7 +92,7 @@ async function status($: $, nudgePercent: number): Promise<string> {
   // Asked for now, the meter's window closes here and its line is logged.
   const followUp = await closeFollowUp($, cwd)
   return statusTextOf({
-    ...(followUp !== undefined ? { followUp: { ...followUp, handoff: shownPath(followUp.after.handoff, cwd) } } : {}),
+    ...(followUp !== undefined ? { followUp: { ...followUp, since: followUp.after.kind === 'compacted' ? 'the last compaction' : `the swap to ${shownPath(followUp.after.handoff, cwd)}` } } : {}),
     phase,
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,

@@ -6,9 +6,12 @@ import type { Evidence } from './evidence.js'
 
 export const FOLLOW_UP_TURNS = 10
 
+/** What a window follows: a swap or a resume of a handoff, or a compaction that
+ * was not ours (the person's /compact, the engine's own), measured the same way. */
+export type After = { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
+
 export type Watched = {
-  /** The swap or resume this window follows. */
-  after: { kind: 'swapped' | 'resumed'; handoff: string; time: string }
+  after: After
   turnsLeft: number
   readBefore: string[]
   commandsBefore: string[]
@@ -39,7 +42,7 @@ export function watchingAfter(after: Watched['after'], evidence: Evidence): Foll
 
 export function followUpWithRead(followUp: FollowUp, path: string): FollowUp {
   if (followUp.kind !== 'watching') return followUp
-  if (path === followUp.after.handoff) return followUp.handoffRead ? followUp : { ...followUp, handoffRead: true }
+  if (followUp.after.kind !== 'compacted' && path === followUp.after.handoff) return followUp.handoffRead ? followUp : { ...followUp, handoffRead: true }
   const isReRead = followUp.readBefore.includes(path) && !followUp.reReads.includes(path)
   return isReRead ? { ...followUp, reReads: [...followUp.reReads, path] } : followUp
 }
@@ -55,7 +58,7 @@ export function followUpWithCommand(followUp: FollowUp, line: string): FollowUp 
  * window closes now (with its counts). */
 export function followUpAfterTurn(followUp: FollowUp): { followUp: FollowUp; isUnread: boolean; closed?: Watched } {
   if (followUp.kind !== 'watching') return { followUp, isUnread: false }
-  const isUnread = !followUp.firstTurnEnded && !followUp.handoffRead
+  const isUnread = followUp.after.kind !== 'compacted' && !followUp.firstTurnEnded && !followUp.handoffRead
   const next = { ...followUp, turnsLeft: followUp.turnsLeft - 1, firstTurnEnded: true }
   if (next.turnsLeft <= 0) return { followUp: NOT_WATCHING, isUnread, closed: next }
   return { followUp: next, isUnread }

@@ -7,7 +7,7 @@ import { answerCommand } from './command-steps.js'
 import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
 import { takePrompt } from './prompt-steps.js'
 import { readPhase } from './state.js'
-import { followUpTurnEnded, recordToolCall } from './work-steps.js'
+import { followUpTurnEnded, recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 
 export const register: Register = (on, options) => {
@@ -73,7 +73,11 @@ export const register: Register = (on, options) => {
   on('session.compact', async ($, e, next) => {
     const compacted = await next(e)
     const isNewWindow = e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined
-    if (isNewWindow) await rearmNudge($)
+    // A mod never hears the compaction its own timer starts: this is always someone else's.
+    if (isNewWindow) {
+      await rearmNudge($)
+      await watchAfterCompaction($)
+    }
     return compacted
   }).catch(($, e, next) => next(e)) // fail open: observing must never block a compaction
 }

@@ -11,12 +11,12 @@ export type StatusFacts = {
   /** Newest swap-log lines, oldest first. */
   recentLog: readonly string[]
   /** What the context re-did since the last swap, when the meter was watching. */
-  followUp?: { handoff: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
+  followUp?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
 }
 
 function tailOf(facts: StatusFacts): string[] {
   const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
-  if (facts.followUp !== undefined) lines.push(`Since the swap to ${facts.followUp.handoff}: ${followUpTextOf(facts.followUp)}.`)
+  if (facts.followUp !== undefined) lines.push(`Since ${facts.followUp.since}: ${followUpTextOf(facts.followUp)}.`)
   if (facts.recentLog.length > 0) lines.push('Recent runs:', ...facts.recentLog.map((l) => `  ${l}`))
   return lines
 }

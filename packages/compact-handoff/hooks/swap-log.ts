@@ -27,7 +27,7 @@ export type LogEntry = {
 export type AfterSwapEntry = {
   time: string
   sessionId: string
-  follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string }
+  follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
 } & ({ outcome: 'follow-up'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
 
 /** The log's text with `entry` appended and only the newest MAX_LOG_LINES kept. */
@@ -63,7 +63,7 @@ export function recentLogLinesOf(text: string, count: number): string[] {
 }
 
 function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
-  const follows = e.follows?.handoff ?? '?'
+  const follows = e.follows === undefined ? '?' : 'handoff' in e.follows ? e.follows.handoff : `a ${e.follows.kind} at ${e.follows.time}`
   if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
   const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
   const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []

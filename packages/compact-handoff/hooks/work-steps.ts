@@ -2,7 +2,7 @@
 // rediscovery meter (evidence.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
 import { changedNotInHandoff, evidenceSectionOf, exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf, type Evidence } from './evidence.js'
-import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type Watched } from './follow-up.js'
+import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
 import { inFolder } from './protocol.js'
 import { readWork, updateWork } from './state.js'
 import { appendAfterSwapLog } from './swap-log-steps.js'
@@ -54,15 +54,27 @@ export async function factsSectionFor($: $, cwd: string, handoffPaths: readonly 
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
  * a window still open is closed and logged first. */
 export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
-  const time = new Date(await $.clock.now()).toISOString()
-  const { before } = await updateWork($, (w) => ({ ...w, followUp: watchingAfter({ kind, handoff: inFolder(cwd, handoff), time }, w.facts) }))
+  await watch($, cwd, { kind, handoff: inFolder(cwd, handoff), time: new Date(await $.clock.now()).toISOString() })
+}
+
+/** Starts the meter after a compaction that was not ours, measured like a swap. */
+export async function watchAfterCompaction($: $): Promise<void> {
+  await watch($, await $.session.cwd(), { kind: 'compacted', time: new Date(await $.clock.now()).toISOString() })
+}
+
+async function watch($: $, cwd: string, after: After): Promise<void> {
+  const { before } = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
   if (before.followUp.kind === 'watching') await logFollowUp($, cwd, before.followUp)
+}
+
+function shownAfter(after: After, cwd: string): After {
+  return after.kind === 'compacted' ? after : { ...after, handoff: shownPath(after.handoff, cwd) }
 }
 
 async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
   await appendAfterSwapLog($, cwd, {
     outcome: 'follow-up',
-    follows: { ...watched.after, handoff: shownPath(watched.after.handoff, cwd) },
+    follows: shownAfter(watched.after, cwd),
     reReads: watched.reReads.map((p) => shownPath(p, cwd)),
     repeatedCommands: watched.repeatedCommands,
   })
@@ -90,7 +102,7 @@ export async function followUpTurnEnded($: $): Promise<void> {
   if (result === undefined) return
   const { isUnread, closed, followUp } = result
   const watched = closed ?? (followUp.kind === 'watching' ? followUp : undefined)
-  if (isUnread && watched !== undefined) {
+  if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
     $.ui.toast(`compact-handoff: the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
     await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })

@@ -34,7 +34,7 @@ declare module 'claude-code' {
         | { kind: 'none' }
         | {
             kind: 'watching'
-            after: { kind: 'swapped' | 'resumed'; handoff: string; time: string }
+            after: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
             turnsLeft: number
             readBefore: string[]
             commandsBefore: string[]
