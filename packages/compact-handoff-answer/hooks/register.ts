@@ -6,14 +6,21 @@
 //
 // Around compact-handoff's runs it also guards the main loop's other
 // compactions: a precompute is vetoed while a run is pending, and a /compact or
-// threshold compaction left to the engine is told where the newest handoff is
-// and what the person wrote, read from compact-handoff's state.
+// threshold compaction left to the engine is told where the newest handoff is,
+// what the person wrote and what the work did, read from compact-handoff's
+// state, and to write the summary in a handoff's sections. With option
+// askAfterCompaction on, the first main-loop tool call after such a compaction
+// asks the person whether Claude may carry on from the summary.
 import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
-import { foreignInstructionsOf } from './foreign-instructions.js'
+import { summaryInstructionsOf } from './foreign-instructions.js'
 import { readPartnerView, readRun } from './partner-state.js'
+import { armAfterCompaction, turnEnded, verdictForToolCall } from './ask-gate.js'
 
-export const register: Register = (on) => {
+export const register: Register = (on, options) => {
+  // A boolean option the person never set arrives as its default; only `true` is on.
+  const isAskOn = options.askAfterCompaction === true
+
   // No matcher on trigger: under the test kit a plugin's compaction arrives
   // with no trigger at all, which a `{ trigger: 'plugin' }` matcher never hears.
   on('session.compact', async ($, e, next) => {
@@ -29,8 +36,12 @@ export const register: Register = (on) => {
         return skip === undefined ? next(e) : { skip }
       }
       case 'summary': {
-        const instructions = foreignInstructionsOf(e.instructions, await readPartnerView($))
-        return next(instructions === undefined ? e : { ...e, instructions })
+        const instructions = summaryInstructionsOf(e.instructions, await readPartnerView($))
+        const result = await next({ ...e, instructions })
+        // Armed only once a summary replaced the conversation; a skipped
+        // compaction left it as it was.
+        if (isAskOn && !('skip' in result)) await armAfterCompaction($, e.trigger === 'manual' ? 'manual' : 'auto')
+        return result
       }
       case 'pass':
         return next(e)
@@ -41,4 +52,23 @@ export const register: Register = (on) => {
     // result if the hook had already passed the event on, so nothing runs twice.
     return next(e)
   })
+
+  // With the option off these are never registered: no tool call or turn end
+  // reaches this mod, so they cost nothing.
+  if (isAskOn) {
+    on('tool.call', async ($, e, next) => {
+      // A subagent's calls are its own loop's; the question is the main loop's.
+      if (e.agentId !== undefined) return next(e)
+      const verdict = await verdictForToolCall($)
+      return verdict.kind === 'run' ? next(e) : { deny: verdict.text }
+    }).catch(($, e, next) => {
+      // Fail open: a broken gate must not take the tools away.
+      return next(e)
+    })
+
+    on('turn.complete', (_$, e, next) => {
+      if (e.agentId === undefined) turnEnded()
+      return next(e)
+    })
+  }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, mock, test, type Engine } from 'claude-code/testing'
 import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
+import { OUTLINE } from '../hooks/outline.js'
 import { ENGINE_SUMMARY, engine } from './engine.js'
 
 const TRANSCRIPT: SessionMessage[] = [
@@ -42,8 +43,6 @@ type PassThrough = { why: string; input: SessionCompactInput }
 const MARKED = `${MARKER}\n${STUB}`
 
 const PASS_THROUGH: PassThrough[] = [
-  { why: 'a manual compaction, even when marked', input: { trigger: 'manual', instructions: MARKED, messages: TRANSCRIPT } },
-  { why: 'an automatic compaction, even when marked', input: { trigger: 'auto', instructions: MARKED, messages: TRANSCRIPT } },
   { why: 'a precompute, even when marked', input: { trigger: 'precompute', instructions: MARKED, messages: TRANSCRIPT } },
   { why: 'a plugin compaction with unmarked instructions', input: { trigger: 'plugin', instructions: 'keep the plan', messages: TRANSCRIPT } },
   { why: 'a plugin compaction with no instructions', input: { trigger: 'plugin', messages: TRANSCRIPT } },
@@ -64,6 +63,18 @@ describe('every other compaction', () => {
       expect(core.reached.length, 'the engine must run the compaction').toBe(1)
       expect(core.reached[0], 'the event must arrive as raised').toEqual(input)
       expect(result, "the engine's own result must come back").toEqual({ messages: [ENGINE_SUMMARY] })
+    })
+  }
+})
+
+describe('a manual or automatic compaction, even when marked', () => {
+  for (const trigger of ['manual', 'auto'] as const) {
+    test(`is not ours (${trigger}): the engine summarises, told its instructions first and then the outline`, async ($, on) => {
+      const core = engine(on)
+      const input: SessionCompactInput = { trigger, instructions: MARKED, messages: TRANSCRIPT }
+      const result = await $.session.compact(input)
+      expect(result, "the engine's own result must come back").toEqual({ messages: [ENGINE_SUMMARY] })
+      expect(core.reached, 'only the instructions may change').toEqual([{ ...input, instructions: `${MARKED}\n\n${OUTLINE}` }])
     })
   }
 })

@@ -1,10 +1,12 @@
 // The main loop's other compactions, around compact-handoff's runs: this mod
 // reads compact-handoff's state to veto a precompute while a run is pending and
-// to tell the engine's summariser where the handoff is and what the person wrote.
+// to tell the engine's summariser where the handoff is, what the person wrote
+// and what the work did, and to write the summary in a handoff's sections.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import type { On, PluginState, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
-import { ENGINE_SUMMARY, engine } from './engine.js'
+import { OUTLINE } from '../hooks/outline.js'
+import { CWD, ENGINE_SUMMARY, engine } from './engine.js'
 
 type PartnerState = Partial<PluginState['compact-handoff']>
 
@@ -29,6 +31,7 @@ const PARTNER = {
       if (state.run !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'run' } as const, state.run)
       if (state.words !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'words' } as const, state.words)
       if (state.lastSwap !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'lastSwap' } as const, state.lastSwap)
+      if (state.work !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'work' } as const, state.work)
       return { text: 'written' }
     })
   },
@@ -139,10 +142,10 @@ describe('a manual or automatic compaction of the main loop', () => {
     expect(reached.instructions).not.toContain('[user message')
   })
 
-  test('reaches the engine unchanged when there is nothing to add', { plugins: [PARTNER] }, async ($, on) => {
+  test("gets the outline alone after the person's instructions when compact-handoff has nothing to add", { plugins: [PARTNER] }, async ($, on) => {
     const input: SessionCompactInput = { trigger: 'manual', instructions: 'keep the plan', messages: TRANSCRIPT }
     const reached = await reachingEngine($, on, { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 } }, input)
-    expect(reached).toEqual(input)
+    expect(reached).toEqual({ ...input, instructions: `keep the plan\n\n${OUTLINE}` })
   })
 })
 
@@ -164,5 +167,102 @@ describe('with compact-handoff state present', () => {
     const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
     expect(result).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
     expect(core.reached.length, 'the summariser must not run for our own compaction').toBe(0)
+  })
+})
+
+const FACTS: PartnerState['work'] = {
+  facts: {
+    changed: [
+      { path: `${CWD}/src/upload.ts`, count: 2 },
+      { path: `${CWD}/tests/upload.test.ts`, count: 1 },
+    ],
+    read: [`${CWD}/src/retry.ts`, '/etc/hosts'],
+    commands: [
+      { line: 'pnpm test upload', exitCode: 1 },
+      { line: 'git status --short', exitCode: 0 },
+    ],
+  },
+}
+
+/** The facts section FACTS makes: paths relative to the session folder when
+ * inside it, newest first. */
+const FACTS_SECTION = [
+  'What this session did, recorded by code from its tool calls (facts, not notes):',
+  'Files changed: tests/upload.test.ts, src/upload.ts (2×)',
+  'Files read: /etc/hosts, src/retry.ts',
+  'Last commands, newest first:',
+  '- git status --short  → exit 0',
+  '- pnpm test upload  → exit 1',
+].join('\n')
+
+describe("the handoff's outline", () => {
+  test("follows the person's instructions and everything compact-handoff adds", { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'manual', instructions: 'keep the plan', messages: TRANSCRIPT }
+    const reached = await reachingEngine($, on, { ...SWAPPED_WITH_PLAN, work: FACTS }, input)
+    const text = reached.instructions!
+    expect(text.startsWith('keep the plan\n\ncompact-handoff-answer adds'), 'the person leads').toBe(true)
+    expect(text.endsWith(`\n\n${OUTLINE}`), 'the outline comes last').toBe(true)
+    const order = ['keep the plan', `Handoff file: ${HANDOFF}`, '[user message 1]', FACTS_SECTION, OUTLINE].map((part) => text.indexOf(part))
+    expect(order, 'instructions, handoff, words, facts, outline').toEqual([...order].sort((a, b) => a - b))
+    expect(order.every((at) => at >= 0)).toBe(true)
+  })
+
+  test('names every section of a handoff, in order', async ($, on) => {
+    const core = engine(on)
+    await $.session.compact({ trigger: 'auto', messages: TRANSCRIPT })
+    const text = core.reached[0]?.instructions ?? ''
+    const headings = [...text.matchAll(/^## ([^:\n]+):/gm)].map((m) => m[1])
+    expect(headings).toEqual(['Goal', 'Constraints', 'State', 'In progress', 'Tried and ruled out', 'Decisions', 'Open questions', 'Files', 'Next step', 'Verify'])
+    expect(text).toContain('copied verbatim')
+    expect(text).toContain('[verified]')
+    expect(text, 'nothing else when compact-handoff never wrote its state').toBe(OUTLINE)
+  })
+
+  test('is not added to our marked compaction, which installs the stub alone', { plugins: [PARTNER] }, async ($, on) => {
+    const core = engine(on)
+    await partnerWrites($, { ...SWAPPED_WITH_PLAN, work: FACTS })
+    const stub = `Continue from ${HANDOFF}.`
+    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
+    expect(result).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
+    expect(core.reached.length).toBe(0)
+  })
+
+  for (const [why, input] of [
+    ["a subagent's manual compaction", { trigger: 'manual', agentId: 'agent-1', instructions: 'keep the plan', messages: TRANSCRIPT }],
+    ["a subagent's automatic compaction", { trigger: 'auto', agentId: 'agent-1', messages: TRANSCRIPT }],
+    ["the main loop's precompute", { trigger: 'precompute', messages: TRANSCRIPT }],
+    ["a subagent's precompute", { trigger: 'precompute', agentId: 'agent-1', messages: TRANSCRIPT }],
+  ] as const) {
+    test(`is not added to ${why}, nor anything else`, { plugins: [PARTNER] }, async ($, on) => {
+      const event: SessionCompactInput = { ...input, messages: [...input.messages] }
+      expect(await reachingEngine($, on, { ...SWAPPED_WITH_PLAN, work: FACTS, run: { kind: 'idle' } }, event)).toEqual(event)
+    })
+  }
+})
+
+describe("the work's facts", () => {
+  test('go to a manual compaction as compact-handoff records them: relative paths, newest first', { plugins: [PARTNER] }, async ($, on) => {
+    const input: SessionCompactInput = { trigger: 'manual', instructions: 'be brief', messages: TRANSCRIPT }
+    const reached = await reachingEngine($, on, { ...SWAPPED_WITH_PLAN, work: FACTS }, input)
+    expect(reached.instructions).toContain(`\n\n${FACTS_SECTION}\n\n`)
+  })
+
+  test('go to an automatic compaction on their own, before any swap or recorded word', { plugins: [PARTNER] }, async ($, on) => {
+    const state: PartnerState = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 }, work: FACTS }
+    const reached = await reachingEngine($, on, state, { trigger: 'auto', messages: TRANSCRIPT })
+    expect(reached.instructions).toBe(`compact-handoff-answer adds, so the summary keeps them:\n\n${FACTS_SECTION}\n\n${OUTLINE}`)
+  })
+
+  test('add no section when compact-handoff recorded none', { plugins: [PARTNER] }, async ($, on) => {
+    const state: PartnerState = { work: { facts: { changed: [], read: [], commands: [] } } }
+    const reached = await reachingEngine($, on, state, { trigger: 'auto', messages: TRANSCRIPT })
+    expect(reached.instructions).toBe(OUTLINE)
+  })
+
+  test('say so when more was recorded than the section holds', { plugins: [PARTNER] }, async ($, on) => {
+    const read = Array.from({ length: 40 }, (_, i) => `${CWD}/src/${'deep/'.repeat(20)}file-${i}.ts`)
+    const reached = await reachingEngine($, on, { work: { facts: { changed: [], read, commands: [{ line: 'ls', exitCode: 0 }] } } }, { trigger: 'auto', messages: TRANSCRIPT })
+    expect(reached.instructions).toContain('[more was recorded than fits here]')
+    expect(reached.instructions).not.toContain('- ls  → exit 0')
   })
 })

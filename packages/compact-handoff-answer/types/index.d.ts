@@ -1,13 +1,20 @@
-// What this mod reads from the session ($.state). It owns no state; it reads
-// compact-handoff's (any plugin reads any value, only the owner writes).
-// compact-handoff's own contract (packages/compact-handoff/types/index.d.ts)
-// declares the full shapes; this is the read-only view this mod relies on. The
+// This mod's session state ($.state): the one key it owns, and the read-only
+// view of compact-handoff's keys it relies on (any plugin reads any value, only
+// the owner writes). compact-handoff's own contract
+// (packages/compact-handoff/types/index.d.ts) declares the full shapes. The
 // engine wants a contract self-contained (no imports), so nothing is shared,
 // and the two declarations of 'compact-handoff' differ, so the two mods
 // type-check in separate programs (tsconfig.mods.json, tsconfig.answer.json).
 
 declare module 'claude-code' {
   interface PluginState {
+    'compact-handoff-answer': {
+      /** Option askAfterCompaction: 'pending' after a /compact or automatic
+       * compaction of the main loop replaced the conversation with a summary;
+       * the first main-loop tool call after it takes the flag and asks the
+       * person whether Claude may carry on (hooks/ask-state.ts). */
+      ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
+    }
     'compact-handoff': {
       /** The handoff run under way. Only 'idle' means none: every other kind
        * counts as pending, so a kind added later errs on the side of skipping a
@@ -17,6 +24,16 @@ declare module 'claude-code' {
       words: { messages: string[]; dropped: number }
       /** The newest swap of this session and the files it installed. */
       lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
+      /** The work's facts, recorded by compact-handoff from the main loop's
+       * tool calls: each list newest last, paths absolute as the tools got
+       * them. Only `facts` is read; the rest of the record is compact-handoff's. */
+      work: {
+        facts: {
+          changed: { path: string; count: number }[]
+          read: string[]
+          commands: { line: string; exitCode: number | null }[]
+        }
+      }
     }
   }
 }
