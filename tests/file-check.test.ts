@@ -23,6 +23,7 @@ function runWith(files: HandoffPath[]): Run {
     values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files,
     apply: 'now',
+    trigger: 'command',
     held: [],
     heldCommands: [],
     repairs: 0,

@@ -26,6 +26,7 @@ function runOfId(id: string, extra: Partial<Run> = {}): Run {
     values: { run: `tag-${id}`, created: '2026-11-30T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',
+    trigger: 'command',
     held: [],
     heldCommands: [],
     repairs: 0,

@@ -20,6 +20,7 @@ function runWith(changes: Partial<Run> = {}): Run {
     values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',
+    trigger: 'command',
     held: [],
     heldCommands: [],
     repairs: 0,
@@ -35,20 +36,20 @@ function writing(run: Run): Phase {
 const CHOSEN = { handoff: HANDOFF, continuePrompt: 'y', notices: [] }
 
 function factsWith(changes: Partial<StatusFacts> & Pick<StatusFacts, 'phase'>): StatusFacts {
-  return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
+  return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, autoPercent: 0, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
 }
 
 describe('statusTextOf when idle', () => {
   test('says no run is under way, with the context, the threshold and the words held', () => {
     expect(statusTextOf(factsWith({ phase: IDLE, nowMs: 0, contextPercent: 41.6, nudgePercent: 70 })).split('\n')).toEqual([
-      'No handoff run under way; context 42%; nudge at 70%.',
+      'No handoff run under way; context 42%; nudge at 70%; auto handoff off.',
       NO_WORDS_LINE,
     ])
   })
 
   test('says the context is unknown when it is', () => {
     expect(statusTextOf(factsWith({ phase: IDLE, contextPercent: undefined, nudgePercent: 85 })).split('\n')[0]).toBe(
-      'No handoff run under way; context unknown; nudge at 85%.',
+      'No handoff run under way; context unknown; nudge at 85%; auto handoff off.',
     )
   })
 
@@ -60,7 +61,7 @@ describe('statusTextOf when idle', () => {
   test('lists the recent runs, oldest first, indented under a heading', () => {
     const recentLog = ['2026-11-29T10:00:00.000Z resume swapped: plans/handoffs/HANDOFF_a.md', '2026-11-29T11:00:00.000Z plan aborted (no handoff file was written)']
     expect(statusTextOf(factsWith({ phase: IDLE, recentLog })).split('\n')).toEqual([
-      'No handoff run under way; context 50%; nudge at 70%.',
+      'No handoff run under way; context 50%; nudge at 70%; auto handoff off.',
       NO_WORDS_LINE,
       'Recent runs:',
       `  ${recentLog[0]}`,
@@ -81,7 +82,7 @@ describe('statusTextOf during a run', () => {
       'Run writing (the handoff skill is writing), plan mode, focus "the parser", running for 2 min 5 s.',
       `Files recorded: ${HANDOFF.relPath}, ${PLAN.relPath}.`,
       'Messages typed during the run, held until the swap: 2.',
-      'Context 88%; nudge at 70%.',
+      'Context 88%; nudge at 70%; auto handoff off.',
       'User messages recorded for the next stub: 2 (40 characters).',
       'Cancel with /compact-handoff cancel.',
     ])
@@ -93,7 +94,7 @@ describe('statusTextOf during a run', () => {
       'Run launching (starting the handoff skill), resume mode, running for 4 s.',
       'Files recorded: none yet.',
       'Messages typed during the run, held until the swap: 0.',
-      'Context unknown; nudge at 70%.',
+      'Context unknown; nudge at 70%; auto handoff off.',
     ])
   })
 
@@ -115,6 +116,12 @@ describe('statusTextOf during a run', () => {
   test('puts the recent runs after the words and before how to cancel', () => {
     const text = statusTextOf(factsWith({ phase: writing(runWith()), recentLog: ['line one'] }))
     expect(text.split('\n').slice(-4)).toEqual([NO_WORDS_LINE, 'Recent runs:', '  line one', 'Cancel with /compact-handoff cancel.'])
+  })
+})
+
+describe('statusTextOf with the auto handoff on', () => {
+  test('says at what percent', () => {
+    expect(statusTextOf(factsWith({ phase: IDLE, contextPercent: 10, autoPercent: 80 })).split('\n')[0]).toBe('No handoff run under way; context 10%; nudge at 70%; auto handoff at 80%.')
   })
 })
 

@@ -12,6 +12,7 @@ export function runFixture(changes: Partial<Run> = {}): Run {
     values: { run: 'tag-r1', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',
+    trigger: 'command',
     held: [],
     heldCommands: [],
     repairs: 0,

@@ -26,7 +26,9 @@ function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
   return `A handoff run is already under way (${stageTextOf(phase)}). Wait for it, or drop it with /compact-handoff cancel.`
 }
 
-async function newRun($: $, intent: Extract<Intent, { kind: 'start' }>, nowMs: number): Promise<Run> {
+type Start = Extract<Intent, { kind: 'start' }>
+
+async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, lastSwap] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastSwap($)])
   const parentText = lastSwap.kind === 'swapped' ? await $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined
   const id = crypto.randomUUID()
@@ -39,6 +41,7 @@ async function newRun($: $, intent: Extract<Intent, { kind: 'start' }>, nowMs: n
     values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastSwap, typeof parentText === 'string' ? parentText : undefined),
     files: [],
     apply: intent.apply,
+    trigger,
     held: [],
     heldCommands: [],
     repairs: 0,
@@ -46,22 +49,24 @@ async function newRun($: $, intent: Extract<Intent, { kind: 'start' }>, nowMs: n
   }
 }
 
-async function start($: $, intent: Extract<Intent, { kind: 'start' }>): Promise<string> {
+/** Starts a run, from the person's command or the auto handoff; says what
+ * happened, and whether a run started. */
+export async function startRun($: $, intent: Start, trigger: Run['trigger']): Promise<{ text: string; isStarted: boolean }> {
   const phase = await readPhase($)
   // Refused before anything is read for a run that would not start; the
   // machine refuses it again should one have started meanwhile.
   if (phase.kind !== 'idle') {
     const { step } = await dispatch($, { kind: 'tick' })
-    if (step.phase.kind !== 'idle') return busyText(step.phase)
+    if (step.phase.kind !== 'idle') return { text: busyText(step.phase), isStarted: false }
   }
-  const run = await newRun($, intent, await $.clock.now())
+  const run = await newRun($, intent, trigger, await $.clock.now())
   const { step } = await dispatch($, { kind: 'start', run })
-  if (!step.isTaken && step.met.kind !== 'idle') return busyText(step.met)
+  if (!step.isTaken && step.met.kind !== 'idle') return { text: busyText(step.met), isStarted: false }
   // The meter counts what the context after a swap re-does, up to the next run.
   await closeFollowUp($, run.cwd)
   const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'
   const then = run.apply === 'review' ? 'you review them before anything is replaced' : 'the conversation is replaced once the files check out'
-  return `Writing ${what} with the ${SKILL_OF_MODE[run.mode]} skill; ${then}. Messages you type meanwhile are held for after the swap. /compact-handoff cancel stops it.`
+  return { text: `Writing ${what} with the ${SKILL_OF_MODE[run.mode]} skill; ${then}. Messages you type meanwhile are held for after the swap. /compact-handoff cancel stops it.`, isStarted: true }
 }
 
 async function cancel($: $): Promise<string> {
@@ -83,7 +88,7 @@ async function apply($: $): Promise<string> {
   return step.isTaken ? 'Files check out; replacing the conversation now.' : 'Nothing to apply: the reviewed run was cancelled meanwhile.'
 }
 
-async function status($: $, nudgePercent: number): Promise<string> {
+async function status($: $, nudgePercent: number, autoPercent: number): Promise<string> {
   // Through the machine, so a stuck run is dropped and reported here too.
   const { step } = await dispatch($, { kind: 'tick' })
   const phase = step.phase
@@ -97,21 +102,24 @@ async function status($: $, nudgePercent: number): Promise<string> {
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,
     nudgePercent,
+    autoPercent,
     words: wordsSizeOf(await readWords($)),
     recentLog: await recentSwapLog($, cwd, RECENT_LOG_LINES),
   })
 }
 
-export async function answerCommand($: $, command: string, args: string, nudgePercent: number): Promise<CommandRunResult> {
+export type Thresholds = { nudgePercent: number; autoPercent: number }
+
+export async function answerCommand($: $, command: string, args: string, thresholds: Thresholds): Promise<CommandRunResult> {
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
-      return { text: await status($, nudgePercent) }
+      return { text: await status($, thresholds.nudgePercent, thresholds.autoPercent) }
     case 'cancel':
       return { text: await cancel($) }
     case 'apply':
       return { text: await apply($) }
     case 'start':
-      return { text: await start($, intent) }
+      return { text: (await startRun($, intent, 'command')).text }
   }
 }

@@ -38,10 +38,16 @@ type Block =
   | Paragraph
   | { kind: 'fence'; char: string; length: number; indent: number }
   | { kind: 'indented' }
-  /** `end`: the text that closes the block on the line holding it, or a blank line. */
-  | { kind: 'html'; end: string | 'blank line' }
+  /** `end`: the text that closes the block on the line holding it, a raw
+   * closing tag, or a blank line. */
+  | { kind: 'html'; end: string }
 
 type BlockKind = Block['kind']
+
+/** How the current line stands against the open blocks: how many of them it
+ * continued, whether the rest are closed yet, and whether a list item starting
+ * on it interrupts a leaf (see isInterrupting). */
+type LineState = { matched: number; allClosed: boolean; isInterrupting: boolean }
 
 /** Where the scan stands on the current line. `column` counts tabs to the next
  * tab stop; a tab only partly consumed by a container leaves `offset` on it. */
@@ -153,6 +159,8 @@ function atxTextOf(rest: string): string {
 
 // HTML blocks (CommonMark 4.6): what opens each kind and what closes it.
 const RAW_TAGS = ['script', 'pre', 'style', 'textarea']
+/** Kind 1 (raw text) ends at the closing tag of any of the four, not only its own. */
+const RAW_END = 'raw closing tag'
 const BLOCK_TAGS = new Set(
   ('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt ' +
     'fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link ' +
@@ -230,29 +238,33 @@ function isCompleteTagLine(s: string): boolean {
   return s[i] === '>' && isBlankFrom(s, i + 1)
 }
 
-/** What closes the HTML block `s` (a line from its `<`) opens, or undefined when
- * it opens none. Kind 7 cannot interrupt a paragraph. */
-function htmlBlockEndOf(s: string, mayInterruptParagraph: boolean): string | undefined {
+/** The HTML block `s` (a line from its `<`) opens: what closes it, and
+ * whether it is kind 7 (a complete tag alone on its line), which cannot
+ * interrupt a paragraph; undefined when it opens none. */
+function htmlBlockOf(s: string, mayBeCompleteTag: boolean): { end: string; isCompleteTag: boolean } | undefined {
   const lower = s.slice(0, 12).toLowerCase()
+  const ending = (end: string) => ({ end, isCompleteTag: false })
   for (const tag of RAW_TAGS) {
     const after = lower[tag.length + 1]
-    if (lower.startsWith(`<${tag}`) && (after === undefined || after === ' ' || after === '\t' || after === '>')) return `</${tag}>`
+    if (lower.startsWith(`<${tag}`) && (after === undefined || after === ' ' || after === '\t' || after === '>')) return ending(RAW_END)
   }
-  if (s.startsWith('<!--')) return '-->'
-  if (s.startsWith('<?')) return '?>'
-  if (s.startsWith('<!') && isAsciiLetter(s[2])) return '>'
-  if (s.startsWith('<![CDATA[')) return ']]>'
+  if (s.startsWith('<!--')) return ending('-->')
+  if (s.startsWith('<?')) return ending('?>')
+  if (s.startsWith('<!') && isAsciiLetter(s[2])) return ending('>')
+  if (s.startsWith('<![CDATA[')) return ending(']]>')
   const nameStart = s[1] === '/' ? 2 : 1
   const nameEnd = tagNameEnd(s, nameStart)
   const after = s[nameEnd]
   const endsName = after === undefined || after === ' ' || after === '\t' || after === '>' || (after === '/' && s[nameEnd + 1] === '>')
-  if (BLOCK_TAGS.has(s.slice(nameStart, nameEnd).toLowerCase()) && endsName) return 'blank line'
-  return mayInterruptParagraph && isCompleteTagLine(s) ? 'blank line' : undefined
+  if (BLOCK_TAGS.has(s.slice(nameStart, nameEnd).toLowerCase()) && endsName) return ending('blank line')
+  return mayBeCompleteTag && isCompleteTagLine(s) ? { end: 'blank line', isCompleteTag: true } : undefined
 }
 
 function closesHtmlBlock(end: string, rest: string): boolean {
   if (end === 'blank line') return false
-  return (end.startsWith('</') ? rest.toLowerCase() : rest).includes(end)
+  if (end !== RAW_END) return rest.includes(end)
+  const lower = rest.toLowerCase()
+  return RAW_TAGS.some((tag) => lower.includes(`</${tag}>`))
 }
 
 type ListMarker = { marker: string; length: number; isOrdered: boolean; isOne: boolean }
@@ -313,17 +325,12 @@ class BlockScanner {
       if (result === 'unmatched') break
       matched++
     }
-    let allClosed = matched === this.open.length
-    const closeUnmatched = () => {
-      if (!allClosed) this.open.length = matched
-      allClosed = true
-    }
+    const state: LineState = { matched, allClosed: matched === this.open.length, isInterrupting: this.isInterrupting(matched) }
     let container: Block | undefined = matched > 0 ? this.open[matched - 1] : undefined
-    const isLazyParagraphOpen = () => !allClosed && !c.isBlank && this.tip?.kind === 'paragraph'
 
     for (let leafStarted = isCodeOrHtml(container); !leafStarted; ) {
       findNextNonspace(c)
-      const start = this.blockStart(c, lineNo, container, closeUnmatched, isLazyParagraphOpen)
+      const start = this.blockStart(c, lineNo, container, state)
       if (start === 'line done') return
       if (start === 'none') {
         advanceNextNonspace(c)
@@ -335,11 +342,11 @@ class BlockScanner {
     }
 
     const tip = this.tip
-    if (isLazyParagraphOpen() && tip?.kind === 'paragraph') {
+    if (this.isLazyParagraphOpen(state, c) && tip?.kind === 'paragraph') {
       tip.lines.push(line.slice(c.offset))
       return
     }
-    closeUnmatched()
+    this.closeUnmatched(state)
     if (container?.kind === 'paragraph') container.lines.push(line.slice(c.offset))
     else if (container?.kind === 'html') {
       if (closesHtmlBlock(container.end, line.slice(c.offset))) this.open.pop()
@@ -349,16 +356,22 @@ class BlockScanner {
     }
   }
 
+  /** Closes the open blocks this line did not continue, once a new block starts. */
+  private closeUnmatched(state: LineState): void {
+    if (!state.allClosed) this.open.length = state.matched
+    state.allClosed = true
+  }
+
+  /** A paragraph open in a container this line did not continue, which a
+   * plain line goes on lazily. */
+  private isLazyParagraphOpen(state: LineState, c: Cursor): boolean {
+    return !state.allClosed && !c.isBlank && this.tip?.kind === 'paragraph'
+  }
+
   /** Tries each block start in CommonMark's order. 'container' when a quote or
    * list item opened (more may start on the same line), 'leaf' when a code or
    * HTML block opened, 'line done' when a one-line block took the line. */
-  private blockStart(
-    c: Cursor,
-    lineNo: number,
-    container: Block | undefined,
-    closeUnmatched: () => void,
-    isLazyParagraphOpen: () => boolean,
-  ): 'container' | 'leaf' | 'line done' | 'none' {
+  private blockStart(c: Cursor, lineNo: number, container: Block | undefined, state: LineState): 'container' | 'leaf' | 'line done' | 'none' {
     const { line } = c
     const at = c.nextNonspace
     const char = line[at]
@@ -366,14 +379,14 @@ class BlockScanner {
       advanceNextNonspace(c)
       advance(c, 1, false)
       if (isSpaceOrTab(line[c.offset])) advance(c, 1, true)
-      closeUnmatched()
+      this.closeUnmatched(state)
       this.addChild('quote', lineNo, { kind: 'quote' })
       return 'container'
     }
     if (!c.isIndented && char === '#') {
       const hashes = runLength(line, at, '#')
       if (hashes <= 6 && (at + hashes === line.length || isSpaceOrTab(line[at + hashes]))) {
-        closeUnmatched()
+        this.closeUnmatched(state)
         const text = atxTextOf(line.slice(skipBlanks(line, at + hashes)))
         this.addChild('heading', lineNo, undefined, { kind: 'heading', depth: hashes, text, line: lineNo })
         return 'line done'
@@ -382,7 +395,7 @@ class BlockScanner {
     if (!c.isIndented && (char === '`' || char === '~')) {
       const length = runLength(line, at, char)
       if (length >= 3 && !(char === '`' && line.includes('`', at + length))) {
-        closeUnmatched()
+        this.closeUnmatched(state)
         this.addChild('fence', lineNo, { kind: 'fence', char, length, indent: c.indent })
         advanceNextNonspace(c)
         advance(c, length, false)
@@ -390,30 +403,44 @@ class BlockScanner {
       }
     }
     if (!c.isIndented && char === '<') {
-      const mayInterrupt = container?.kind !== 'paragraph' && !isLazyParagraphOpen()
-      const end = htmlBlockEndOf(line.slice(at), mayInterrupt)
-      if (end !== undefined) {
-        closeUnmatched()
-        this.addChild('html', lineNo, { kind: 'html', end })
+      const html = htmlBlockOf(line.slice(at), container?.kind !== 'paragraph')
+      if (html?.isCompleteTag && this.isLazyParagraphOpen(state, c)) {
+        // remark (micromark) lets a kind-7 block interrupt a paragraph on a
+        // lazy line, inside the paragraph's container; it ends with the
+        // first line that does not continue that container.
+        this.open.pop()
+        this.open.push({ kind: 'html', end: html.end })
+        state.allClosed = true
+        return 'leaf'
+      }
+      if (html) {
+        this.closeUnmatched(state)
+        this.addChild('html', lineNo, { kind: 'html', end: html.end })
         return 'leaf'
       }
     }
     const setextDepth = !c.isIndented && container?.kind === 'paragraph' ? setextDepthOf(line, at) : undefined
     if (setextDepth !== undefined && container?.kind === 'paragraph') {
-      closeUnmatched()
+      this.closeUnmatched(state)
       this.open.pop()
       this.recordSetextHeading(container, setextDepth)
       return 'line done'
     }
     if (!c.isIndented && isThematicBreak(line, at)) {
-      closeUnmatched()
+      this.closeUnmatched(state)
       this.addChild('break', lineNo)
       return 'line done'
     }
     if (!c.isIndented || container?.kind === 'list') {
-      const item = this.listItemStart(c, container)
-      if (item) {
-        closeUnmatched()
+      const found = this.listMarkerOf(c, state.isInterrupting)
+      if (!found && state.isInterrupting && this.tip?.kind === 'indented' && this.listMarkerOf(c, false)) {
+        // Whether an empty or numbered item may follow indented code depends
+        // on how that code began, in ways remark does not document.
+        this.blocks.push({ kind: 'unclear', line: lineNo, why: 'an empty or numbered list item right after indented code' })
+      }
+      if (found) {
+        const item = this.openListItem(c, found)
+        this.closeUnmatched(state)
         const tip = this.tip
         if (tip?.kind !== 'list' || tip.marker !== item.marker) this.addChild('list', lineNo, { kind: 'list', marker: item.marker })
         this.addChild('item', lineNo, { kind: 'item', width: item.width, hasChildren: false })
@@ -422,7 +449,7 @@ class BlockScanner {
     }
     if (c.isIndented && this.tip?.kind !== 'paragraph' && !c.isBlank) {
       advance(c, CODE_INDENT_COLUMNS, true)
-      closeUnmatched()
+      this.closeUnmatched(state)
       this.addChild('indented', lineNo, { kind: 'indented' })
       return 'leaf'
     }
@@ -440,19 +467,35 @@ class BlockScanner {
       : { kind: 'heading', depth, text: paragraph.lines.join('\n'), line }
   }
 
-  /** A list item's marker at the cursor, and how far its content is indented.
-   * An item may interrupt a paragraph only when it is not empty and, if
-   * ordered, starts at 1. */
-  private listItemStart(c: Cursor, container: Block | undefined): { marker: string; width: number } | undefined {
+  /** Whether a list item starting on this line interrupts a paragraph or
+   * indented code: so remark (micromark) reads it, when every open container
+   * went on and one of those leaves is open. The answer holds for every item
+   * the line opens, nested ones included. */
+  private isInterrupting(matched: number): boolean {
+    const tip = this.tip
+    const isLeafOpen = tip?.kind === 'paragraph' || tip?.kind === 'indented' || tip?.kind === 'fence' || tip?.kind === 'html'
+    const containers = isLeafOpen ? this.open.length - 1 : this.open.length
+    return matched >= containers && (tip?.kind === 'paragraph' || tip?.kind === 'indented')
+  }
+
+  /** The list item marker at the cursor, if an item may start there. An
+   * interrupting item must not be empty and, if ordered, must start at 1. */
+  private listMarkerOf(c: Cursor, isInterrupting: boolean): ListMarker | undefined {
     if (c.indent >= CODE_INDENT_COLUMNS) return undefined
     const { line } = c
     const found = listMarkerAt(line, c.nextNonspace)
     if (!found) return undefined
-    const interruptsParagraph = container?.kind === 'paragraph'
-    if (found.isOrdered && interruptsParagraph && !found.isOne) return undefined
+    if (found.isOrdered && isInterrupting && !found.isOne) return undefined
     const afterMarker = c.nextNonspace + found.length
     if (afterMarker < line.length && !isSpaceOrTab(line[afterMarker])) return undefined
-    if (interruptsParagraph && isBlankFrom(line, afterMarker)) return undefined
+    if (isInterrupting && isBlankFrom(line, afterMarker)) return undefined
+    return found
+  }
+
+  /** Moves the cursor past the marker and the blanks that belong to it;
+   * answers the list the item belongs to and how far its content is indented. */
+  private openListItem(c: Cursor, found: ListMarker): { marker: string; width: number } {
+    const { line } = c
     const markerIndent = c.indent
     advanceNextNonspace(c)
     advance(c, found.length, true)

@@ -2,16 +2,20 @@
 import type { Register } from 'claude-code'
 import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
+import { autoHandoffPercentOf, isNudgeSuperseded } from './auto-handoff.js'
+import { autoHandoffIfDue } from './auto-steps.js'
 import { answerGo, finishSkillTurn, noteTurnStart, recordWrite } from './run-steps.js'
 import { answerCommand } from './command-steps.js'
 import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
 import { takePrompt } from './prompt-steps.js'
-import { readPhase } from './state.js'
+import { readPhase, rearmAuto } from './state.js'
 import { followUpTurnEnded, recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
+  const autoPercent = autoHandoffPercentOf(options.autoHandoffPercent)
+  const thresholds = { nudgePercent, autoPercent }
 
   // One session.start hook: a second unmatched registration refuses the module.
   // The registrations go out together: each is a hop to the engine, and the
@@ -36,7 +40,7 @@ export const register: Register = (on, options) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, nudgePercent)).catch(
+  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, thresholds)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args)).catch(($, e, next) => ({ text: commandFailureTextOf(next.error.message) }))
@@ -65,7 +69,8 @@ export const register: Register = (on, options) => {
     // The common case, no run, costs one read; the machine decides the rest.
     if ((await readPhase($)).kind === 'idle') {
       await followUpTurnEnded($)
-      await nudgeIfDue($, nudgePercent)
+      const isAutoStarted = await autoHandoffIfDue($, e, autoPercent)
+      if (!isAutoStarted && !isNudgeSuperseded(autoPercent, nudgePercent)) await nudgeIfDue($, nudgePercent)
     } else await finishSkillTurn($, e.turnId, { reason: e.reason, answer: e.answer })
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
@@ -75,7 +80,7 @@ export const register: Register = (on, options) => {
     const isNewWindow = e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined
     // A mod never hears the compaction its own timer starts: this is always someone else's.
     if (isNewWindow) {
-      await rearmNudge($)
+      await Promise.all([rearmNudge($), rearmAuto($)])
       await watchAfterCompaction($)
     }
     return compacted

@@ -14,7 +14,7 @@ import type { TurnEnd } from './turn-verdict.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
-import { applyEvent, readPhase, readWords, setLastSwap, setNudge, updateWords } from './state.js'
+import { applyEvent, readPhase, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
 import { factsSectionFor, watchAfter } from './work-steps.js'
 
@@ -252,6 +252,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   }
   await Promise.all([
     setNudge($, ARMED),
+    rearmAuto($),
     setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),

@@ -19,6 +19,8 @@ export type Run = {
   files: HandoffPath[]
   /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
   apply: 'now' | 'review'
+  /** Who started it: the person's command, or the auto handoff. */
+  trigger: 'command' | 'auto'
   /** Prompts the person typed while the run was under way, held for the continue-prompt. */
   held: string[]
   /** Slash commands (skills, prompt commands) typed meanwhile, held for the prompt box. */

@@ -9,14 +9,9 @@ import { transition, type RunEvent, type Step } from './run-machine.js'
 import { ARMED, type Nudge } from './nudge.js'
 import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
-import { NO_EVIDENCE, type Evidence } from './evidence.js'
-import { NOT_WATCHING, type FollowUp } from './follow-up.js'
+import { NO_WORK, type WorkRecord } from './follow-up.js'
+import { AUTO_ARMED, type AutoWindow } from './auto-handoff.js'
 
-/** The work's facts and the rediscovery meter, in one atom so a tool call
- * that feeds both costs one state write. */
-export type WorkRecord = { facts: Evidence; followUp: FollowUp }
-
-const NO_WORK: WorkRecord = { facts: NO_EVIDENCE, followUp: NOT_WATCHING }
 
 type $ = EngineInterface
 
@@ -25,6 +20,7 @@ const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARM
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
+const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_ARMED)
 
 function statusTextOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
@@ -94,4 +90,23 @@ export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord)
     return after
   })
   return { before, after }
+}
+
+/** Spends this window's auto run; whether it was still armed (so two turn ends
+ * racing each other start one run). */
+export async function spendAuto($: $): Promise<boolean> {
+  let wasArmed = false
+  await update($, autoAtom, (window) => {
+    wasArmed = window.kind === 'armed'
+    return { kind: 'spent' as const }
+  })
+  return wasArmed
+}
+
+export function readAuto($: $): Promise<AutoWindow> {
+  return read($, autoAtom)
+}
+
+export async function rearmAuto($: $): Promise<void> {
+  await update($, autoAtom, () => AUTO_ARMED)
 }

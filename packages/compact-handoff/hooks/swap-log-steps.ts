@@ -33,7 +33,7 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
   }
   await appendEntry($, run.cwd, {
     mode: run.mode,
-    trigger: run.apply === 'review' ? 'apply' : 'command',
+    trigger: run.apply === 'review' ? 'apply' : run.trigger,
     files: sized,
     contextPercentBefore: run.contextPercentBefore,
     outcome,

@@ -12,7 +12,7 @@ export type LogEntry = {
   sessionId: string
   mode: Mode
   /** How the swap was asked for: straight from the command, or /compact-handoff apply after a review. */
-  trigger: 'command' | 'apply'
+  trigger: 'command' | 'apply' | 'auto'
   files: { path: string; bytes: number }[]
   contextPercentBefore: number | null
   outcome: Outcome

@@ -106,14 +106,14 @@ describe('/compact-handoff status', () => {
     expect(status).toContain('Run writing (the handoff skill is writing), resume mode, focus "the parser"')
     expect(status).toContain('running for 1 min 5 s')
     expect(status).toContain(`Files recorded: ${HANDOFF}.`)
-    expect(status).toContain('Context 64%; nudge at 70%.')
+    expect(status).toContain('Context 64%; nudge at 70%; auto handoff off.')
   })
 
   test('says when nothing runs', async ($, on) => {
     world(on)
     await startSession($)
     expect((await typeCommand($, 'compact-handoff', 'status')).text).toBe(
-      'No handoff run under way; context unknown; nudge at 70%.\nUser messages recorded for the next stub: 0 (0 characters).',
+      'No handoff run under way; context unknown; nudge at 70%; auto handoff off.\nUser messages recorded for the next stub: 0 (0 characters).',
     )
   })
 })

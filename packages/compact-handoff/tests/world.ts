@@ -41,6 +41,8 @@ export type WorldOptions = {
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
+  /** Subagents the engine lists, by status. */
+  agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
 }
 
@@ -125,6 +127,10 @@ export function world(on: On, options: WorldOptions = {}) {
     return { value: undefined }
   })
   on('session.id', () => ({ value: 'session-1' }))
+  on('agent.list', () => ({
+    // Only the fields the mod reads; the kit does not check a value's shape.
+    value: (options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
+  }))
   on('fs.read', async (_$, e) => {
     await pointReached('fs.read')
     const file = files.get(e.path)

@@ -23,6 +23,8 @@ declare module 'claude-code' {
     words: { messages: string[]; dropped: number }
     /** The newest swap of this session (hooks/swap-text.ts LastSwap). */
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
+    /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoWindow). */
+    auto: { kind: 'armed' } | { kind: 'spent' }
     /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
     work: {
       facts: {
@@ -57,6 +59,7 @@ declare module 'claude-code' {
     values: { run: string; created: string; chain: string; seq: number; parent: string }
     files: CompactHandoffFile[]
     apply: 'now' | 'review'
+    trigger: 'command' | 'auto'
     held: string[]
     heldCommands: string[]
     repairs: number

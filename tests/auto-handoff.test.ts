@@ -1,0 +1,53 @@
+// The auto handoff's decisions: the option's bounds, when a turn's end starts a
+// run, and when the nudge gives way to it.
+import { describe, expect, test } from 'vitest'
+import { AUTO_OFF, autoHandoffPercentOf, autoStatusTextOf, isAutoDue, isNudgeSuperseded } from '../packages/compact-handoff/hooks/auto-handoff.js'
+
+describe('autoHandoffPercentOf', () => {
+  test.each([
+    [80, 80],
+    ['75', 75],
+    [99, 99],
+    [0, AUTO_OFF],
+    [100, AUTO_OFF],
+    [-5, AUTO_OFF],
+    ['', AUTO_OFF],
+    ['80%', AUTO_OFF],
+    [undefined, AUTO_OFF],
+    [true, AUTO_OFF],
+  ])('reads %j as %d', (option, percent) => {
+    expect(autoHandoffPercentOf(option)).toBe(percent)
+  })
+})
+
+describe('isAutoDue', () => {
+  const turn = { reason: 'answer' as const, percent: 80, isSubagentRunning: false }
+  test('at the threshold, after an answer, armed, no subagent running', () => {
+    expect(isAutoDue(80, { kind: 'armed' }, turn)).toBe(true)
+  })
+  test.each([
+    ['off', AUTO_OFF, { kind: 'armed' as const }, turn],
+    ['spent this window', 80, { kind: 'spent' as const }, turn],
+    ['below the threshold', 80, { kind: 'armed' as const }, { ...turn, percent: 79.9 }],
+    ['an unknown percent', 80, { kind: 'armed' as const }, { ...turn, percent: undefined }],
+    ['an interrupted turn', 80, { kind: 'armed' as const }, { ...turn, reason: 'aborted' as const }],
+    ['an error', 80, { kind: 'armed' as const }, { ...turn, reason: 'error' as const }],
+    ['a subagent running', 80, { kind: 'armed' as const }, { ...turn, isSubagentRunning: true }],
+  ])('not when %s', (_name, percent, window, facts) => {
+    expect(isAutoDue(percent, window, facts)).toBe(false)
+  })
+})
+
+describe('the nudge beside the auto handoff', () => {
+  test('gives way only when the auto threshold is on and at or below its own', () => {
+    expect(isNudgeSuperseded(70, 70)).toBe(true)
+    expect(isNudgeSuperseded(60, 70)).toBe(true)
+    expect(isNudgeSuperseded(80, 70)).toBe(false)
+    expect(isNudgeSuperseded(AUTO_OFF, 70)).toBe(false)
+  })
+
+  test('status words', () => {
+    expect(autoStatusTextOf(AUTO_OFF)).toBe('auto handoff off')
+    expect(autoStatusTextOf(85)).toBe('auto handoff at 85%')
+  })
+})
