@@ -359,11 +359,14 @@ function readingOf(heading: Heading): HeadingReading {
 }
 
 function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
-  return blocks.flatMap((block) => {
-    if (block.kind === 'unclear') return [`line ${block.line}: ${block.why} reads differently in other Markdown readers: write it plainly`]
-    if (block.kind !== 'heading' || !readings.get(block)?.isUnclear) return []
-    return [`line ${block.line}: the heading "${shown(block.text)}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`]
-  })
+  const problems: string[] = []
+  for (const block of blocks) {
+    if (block.kind === 'unclear') problems.push(`line ${block.line}: ${block.why} reads differently in other Markdown readers: write it plainly`)
+    else if (readings.get(block)?.isUnclear) {
+      problems.push(`line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`)
+    }
+  }
+  return problems
 }
 
 /** A heading and the top-level blocks up to the next heading of its level or higher. */
@@ -385,9 +388,17 @@ function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<Roo
   const problems: string[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
+  const indexesOf = new Map<SectionName, number[]>()
+  sections.forEach((section, i) => {
+    const name = readings.get(section.heading)?.section
+    if (name === undefined) return
+    const indexes = indexesOf.get(name)
+    if (indexes) indexes.push(i)
+    else indexesOf.set(name, [i])
+  })
   let previous: { name: string; index: number } | undefined
   for (const [position, name] of required.entries()) {
-    const found = sections.flatMap((s, i) => (readings.get(s.heading)?.section === name ? [i] : []))
+    const found = indexesOf.get(name) ?? []
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
@@ -422,8 +433,18 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, Heading
 
 function bodyProblems(lines: readonly string[], from: number, kind: FileKind): string[] {
   const blocks = rootBlocksOf(lines, from)
-  const readings = new Map(blocks.flatMap((block) => (block.kind === 'heading' ? [[block, readingOf(block)] as const] : [])))
+  const readings = new Map<RootBlock, HeadingReading>()
+  for (const block of blocks) if (block.kind === 'heading' && (block.depth === 2 || block.depth === 3)) readings.set(block, readingOf(block))
   return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind)]
+}
+
+/** At most this many problems are listed; a file with more is rewritten, not
+ * patched, and the list goes into the repair prompt. */
+const MAX_LISTED_PROBLEMS = 30
+
+function cappedProblems(problems: readonly string[]): string[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems]
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more problems: rewrite the file in the documented shape`]
 }
 
 /** Problems that keep `text` from replacing a conversation as a file of `kind`;
@@ -439,7 +460,7 @@ export function formatProblems(text: string, kind: FileKind, context: FormatCont
   const frontmatter = readFrontmatter(lines, problems)
   if (frontmatter) problems.push(...frontmatterProblems(frontmatter.fields, kind, context))
   problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
-  return problems
+  return cappedProblems(problems)
 }
 
 /** The frontmatter's fields, or undefined when the text has none that reads

@@ -61,7 +61,14 @@ function readYaml(value: string, at: Position, schema: 'core' | 'failsafe'): Yam
     const key = /^([^\s:#][^:]*):/.exec(line)?.[1]
     if (key !== undefined && !keyLines.has(key)) keyLines.set(key, firstLine + i)
   })
-  return { data: problems.length === 0 ? document.toJS() : undefined, keyLines, problems }
+  if (problems.length > 0) return { data: undefined, keyLines, problems }
+  try {
+    return { data: document.toJS(), keyLines, problems }
+  } catch (error) {
+    // A document that parses can still fail to resolve: an alias with no anchor (`focus: *x`).
+    const message = error instanceof Error ? error.message : String(error)
+    return { data: undefined, keyLines, problems: [diagnostic('frontmatter-yaml', `frontmatter is not valid YAML: ${message}`, at)] }
+  }
 }
 
 function schemaProblems(
