@@ -13,6 +13,11 @@ import {
   FAILED_PREFIX,
   formatContinuePrompt,
   formatSentinel,
+  formatSkillArgs,
+  NEW_CHAIN,
+  parseSkillArgs,
+  SKILL_VALUE_KEYS,
+  type SkillValues,
   HANDOFF_DIRS,
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,
@@ -27,12 +32,13 @@ import {
   type Mode,
 } from '../packages/compact-handoff/hooks/protocol.js'
 import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
-import { SKILL_PACK_PLUGIN } from '../packages/compact-handoff/hooks/skill-command.js'
+import { createdValueOf, SKILL_PACK_PLUGIN } from '../packages/compact-handoff/hooks/skill-command.js'
 import { HANDOFF_STATUSES, NO_PARENT } from '../packages/compact-handoff/hooks/protocol.js'
 import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const PROJECT = '/project'
+const CONTEXT = { projectDir: PROJECT }
 
 type Skill = { mode: Mode; name: string; text: string; blocks: { lang: string; value: string }[] }
 
@@ -67,6 +73,23 @@ function templateOf(skill: Skill, kind: FileKind): string {
   return template!.value
 }
 
+/** `text` with frontmatter key `key` set to `value`. */
+function withField(text: string, key: string, value: string): string {
+  return text.replace(new RegExp(`^${key}: .*$`, 'm'), `${key}: ${value}`)
+}
+
+/** A template's frontmatter as the skill fills it in compact mode: `created`,
+ * `seq` and `parent` copied, `chain` too unless it is NEW_CHAIN. */
+function filledIn(template: string, values: SkillValues): string {
+  const copied = withField(withField(template, 'created', values.created), 'chain', values.chain === NEW_CHAIN ? frontmatterOf(template).get('chain')! : values.chain)
+  return frontmatterOf(template).get('kind') === 'plan' ? copied : withField(withField(copied, 'seq', String(values.seq)), 'parent', values.parent)
+}
+
+/** Both checks' verdicts on a file: the mod's and the validator's problems. */
+function verdictsOf(text: string, kind: FileKind) {
+  return { mod: formatProblems(text, kind, CONTEXT).length === 0, validator: validateHandoff(text, kind, CONTEXT).length === 0 }
+}
+
 describe.each(skills)('skill $name', (skill) => {
   test('its SKILL.md passes the validator and names itself after its folder', () => {
     expect(validateSkill(skill.text, skill.name)).toEqual([])
@@ -79,6 +102,39 @@ describe.each(skills)('skill $name', (skill) => {
 
   test('it switches on the compact-mode argument the mod passes', () => {
     expect(skill.text).toContain(`If the arguments begin with \`${COMPACT_MODE_ARG}\``)
+  })
+
+  test('its compact-mode example is arguments the mod writes, and it names every value, what to copy and what to ignore', () => {
+    const example = [...skill.text.matchAll(/`(compact-mode [^`]*)`/g)].map((m) => m[1]!)
+    expect(example, 'one example of the arguments').toHaveLength(1)
+    const parsed = parseSkillArgs(example[0]!)
+    expect(parsed, 'the example parses as the mod\'s arguments').toBeDefined()
+    expect(formatSkillArgs(parsed!.values, parsed!.focus), 'and is exactly what the mod writes').toBe(example[0])
+    expect(parsed!.focus, 'with a focus after the values').not.toBe('')
+    for (const key of SKILL_VALUE_KEYS) expect(skill.text, `the ${key} value`).toContain(`${key}=`)
+    expect(skill.text).toMatch(/Copy `created`, `seq` and `parent` into the [^.]*frontmatter exactly as given, and `chain` too unless it is `new`/)
+    expect(skill.text).toContain(`unless it is \`${NEW_CHAIN}\``)
+    expect(skill.text).toContain('Ignore `run=`')
+    expect(skill.text).toContain('The words after the values are the focus')
+  })
+
+  test.each(WRITES[skill.mode])('its %s template filled in with the example\'s values, or with a first handoff\'s, passes both checks', (kind) => {
+    const example = parseSkillArgs(/`(compact-mode [^`]*)`/.exec(skill.text)![1]!)!.values
+    const first: SkillValues = { run: 'r1', created: createdValueOf(Date.UTC(2026, 10, 29, 14, 5)), chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
+    for (const values of [example, first]) {
+      const file = filledIn(templateOf(skill, kind), values)
+      expect(verdictsOf(file, kind), JSON.stringify(values)).toEqual({ mod: true, validator: true })
+    }
+  })
+
+  test('it says what "the project" is, and that paths are relative to it', () => {
+    expect(skill.text).toContain('"The project" is the folder this session runs in; every path you write or name is relative to it.')
+    expect(skill.text).not.toMatch(/project root/i)
+  })
+
+  test('in normal mode it works out created itself, as a time in UTC or a date', () => {
+    expect(skill.text).toContain('date -u +%Y-%m-%dT%H:%M:%SZ')
+    expect(skill.text).toMatch(/today's date[^.]*if you cannot read a clock/)
   })
 
   test('its compact-mode ending parses with the mod\'s parsers', () => {
@@ -146,13 +202,69 @@ describe.each(skills)('skill $name', (skill) => {
     expect([...frontmatterOf(template).keys()]).toEqual([...keys])
     const headings = parseMarkdown(template).children.flatMap((n) => (n.type === 'heading' && n.depth === 2 ? [textOf(n)] : []))
     expect(headings).toEqual([...(kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS)])
-    expect(validateHandoff(template, kind, { projectDir: PROJECT })).toEqual([])
-    expect(formatProblems(template, kind, { projectDir: PROJECT })).toEqual([])
+    expect(validateHandoff(template, kind, CONTEXT)).toEqual([])
+    expect(formatProblems(template, kind, CONTEXT)).toEqual([])
   })
 
   test('it names every handoff status and the first handoff\'s parent', () => {
     for (const status of HANDOFF_STATUSES) expect(skill.text).toContain(`\`${status}\``)
     expect(skill.text).toContain(`\`parent: ${NO_PARENT}\``)
+  })
+})
+
+/** What a model writes for `parent` and `created`, and whether the protocol
+ * takes it: the skills' forms and the lenient ones, and near misses. */
+const PARENT_FORMS: readonly [string, boolean][] = [
+  ['plans/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md', true],
+  ['./plans/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md', true],
+  [`${PROJECT}/plans/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md`, true],
+  [`${PROJECT}/.claude/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md`, true],
+  ['"./.claude/handoffs/HANDOFF_a_2026-11-28.md"', true],
+  ['/elsewhere/plans/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md', false],
+  ['../project/plans/handoffs/HANDOFF_fix-login-redirect_2026-11-28.md', false],
+  [`${PROJECT}/../project/plans/handoffs/HANDOFF_a.md`, false],
+  ['plans/handoffs/../handoffs/HANDOFF_a.md', false],
+  ['././plans/handoffs/HANDOFF_a.md', false],
+  ['plans/handoffs/old/HANDOFF_a.md', false],
+  ['plans/handoffs/PLAN_a.md', false],
+  ['HANDOFF_a.md', false],
+  ['None', false],
+]
+const CREATED_FORMS: readonly [string, boolean][] = [
+  ['2026-11-29T14:05:00Z', true],
+  ['2026-11-29', true],
+  ['2026-11-29T14:05Z', true],
+  ['2026-11-29 14:05:00', true],
+  ['2026-11-29T14:05:00.250+01:00', true],
+  ['2024-02-29T23:59:59-05:30', true],
+  ['2026-02-29', false],
+  ['2026-11-31T10:00:00Z', false],
+  ['2026-11-29T24:00:00Z', false],
+  ['2026-11-29T14:05:00+0100', false],
+  ['2026-11-29t14:05:00z', false],
+  ['29.11.2026', false],
+]
+
+describe('continuation forms: the mod\'s check and the validator agree', () => {
+  const handoff = templateOf(skills.find((s) => s.mode === 'resume')!, 'handoff')
+
+  test.each(PARENT_FORMS)('parent: %s (taken: %s)', (parent, taken) => {
+    const file = withField(withField(handoff, 'seq', '2'), 'parent', parent)
+    expect(verdictsOf(file, 'handoff')).toEqual({ mod: taken, validator: taken })
+  })
+
+  test.each(CREATED_FORMS)('created: %s (taken: %s)', (created, taken) => {
+    expect(verdictsOf(withField(handoff, 'created', created), 'handoff')).toEqual({ mod: taken, validator: taken })
+  })
+
+  test.each(['Next Step', 'NEXT STEP', 'next step:', 'Next step.', 'Next step :'])('a section heading written "## %s" counts as the section in both', (heading) => {
+    expect(verdictsOf(handoff.replace('## Next step\n', `## ${heading}\n`), 'handoff')).toEqual({ mod: true, validator: true })
+  })
+
+  test('the created value the mod passes is one both take', () => {
+    for (const ms of [0, Date.UTC(2026, 10, 29, 14, 5, 9, 999), Date.UTC(2024, 1, 29)]) {
+      expect(verdictsOf(withField(handoff, 'created', createdValueOf(ms)), 'handoff')).toEqual({ mod: true, validator: true })
+    }
   })
 })
 
