@@ -23,6 +23,7 @@ function runOfId(id: string, extra: Partial<Run> = {}): Run {
     focus: '',
     startedAtMs: T0,
     cwd: CWD,
+    cwdRealPath: CWD,
     values: { run: `tag-${id}`, created: '2026-11-30T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',
@@ -107,7 +108,7 @@ describe("the skill's turn", () => {
     const started: Phase = { ...writing, turnId: 't1', run: { ...writing.run, files: [HANDOFF] } }
     const checked = transition(started, { kind: 'turn-ended', turnId: 't1', end: { reason: 'answer', answer: READY } }, T0)
     expect(checked.phase.kind).toBe('checking')
-    expect(checked.effects).toEqual([{ kind: 'check-files', id: 'r1' }])
+    expect(checked.effects).toEqual([{ kind: 'check-files', run: started.run, chosen: expect.objectContaining({ handoff: HANDOFF }) }])
     const aborted = transition(started, { kind: 'turn-ended', turnId: 't1', end: { reason: 'aborted', answer: '' } }, T0)
     expect(aborted.phase).toEqual(IDLE)
     expect(aborted.effects).toEqual([{ kind: 'drop', run: started.run, reason: 'the handoff turn was interrupted', toast: 'the handoff turn was interrupted' }])

@@ -17,6 +17,7 @@ function runWith(changes: Partial<Run> = {}): Run {
     focus: '',
     startedAtMs: STARTED_MS,
     cwd: '/srv/proj',
+    cwdRealPath: '/srv/proj',
     values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',

@@ -30,6 +30,8 @@ type Start = Extract<Intent, { kind: 'start' }>
 
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, lastSwap] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastSwap($)])
+  // Resolved once, here: every check compares a file's real path with it.
+  const cwdRealPath = (await $.fs.stat(cwd, { resolve: true }).catch(() => undefined))?.realPath ?? cwd
   const parentText = lastSwap.kind === 'swapped' ? await $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined
   const id = crypto.randomUUID()
   return {
@@ -38,6 +40,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     focus: intent.focus,
     startedAtMs: nowMs,
     cwd,
+    cwdRealPath,
     values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastSwap, typeof parentText === 'string' ? parentText : undefined),
     files: [],
     apply: intent.apply,
@@ -80,7 +83,7 @@ async function apply($: $): Promise<string> {
   const phase = await readPhase($)
   if (phase.kind !== 'reviewed') return 'Nothing to apply: start one with /compact-handoff review [focus] or /compact-handoffplan review [focus].'
   // The person may have edited the files: the same check as before any swap.
-  const problems = problemLinesOf(await fileReportOnDisk($, phase.run, handoffPathsOf(phase.swap)))
+  const problems = problemLinesOf((await fileReportOnDisk($, phase.run, handoffPathsOf(phase.swap))).report)
   if (problems.length > 0) {
     return ['Not applied; the conversation is unchanged. Fix these and run /compact-handoff apply again:', ...problems.map((p) => `- ${p}`)].join('\n')
   }

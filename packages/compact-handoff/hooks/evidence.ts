@@ -121,3 +121,16 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
   }
   return kept.join('\n')
 }
+
+/** The facts as a stub shows them for a swap to `handoffPaths` (relative to
+ * `cwd`): paths relative to the session folder, the files being swapped in
+ * left out (they are named above the facts), and those the handoff's text never
+ * mentions called out. */
+export function stubFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
+  const shown: Evidence = {
+    changed: facts.changed.map((c) => ({ ...c, path: shownPath(c.path, cwd) })).filter((c) => !handoffPaths.includes(c.path)),
+    read: facts.read.map((p) => shownPath(p, cwd)),
+    commands: facts.commands,
+  }
+  return evidenceSectionOf(shown, changedNotInHandoff(shown, handoffText, handoffPaths))
+}

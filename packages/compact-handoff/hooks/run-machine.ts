@@ -19,7 +19,7 @@ export type RunEvent =
   | { kind: 'turn-started'; turnId: string; text: string }
   | { kind: 'file-written'; path: string }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
-  | { kind: 'checked'; id: string; report: FileReport }
+  | { kind: 'checked'; id: string; report: FileReport; facts?: string }
   | { kind: 'repair-failed'; id: string; why: string }
   | { kind: 'go-failed'; id: string; why: string }
   /** /compact-handoff apply found the reviewed files still good. */
@@ -37,11 +37,12 @@ export type Effect =
    * log it, and, with `toast`, tell the person why. */
   | { kind: 'drop'; run: Run; reason: string; toast?: string }
   | { kind: 'launch-later'; id: string }
-  | { kind: 'check-files'; id: string }
+  /** Carries what the move into checking decided, so the check reads no phase. */
+  | { kind: 'check-files'; run: Run; chosen: Chosen }
   | { kind: 'send-repair'; id: string; text: string }
   | { kind: 'queue-go'; id: string }
   | { kind: 'compact-later'; id: string; delayMs: number }
-  | { kind: 'show-review'; cwd: string; swap: Swap }
+  | { kind: 'show-review'; swap: Swap }
   | { kind: 'log'; text: string }
   | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
   /** The compaction returned for a run that is gone (dropped as stuck while
@@ -108,16 +109,17 @@ function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
   return { phase, effects, met, isTaken: true }
 }
 
-function swapOf(chosen: Chosen): Swap {
+function swapOf(chosen: Chosen, facts: string | undefined): Swap {
   return {
     handoff: chosen.handoff.relPath,
     ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
     continuePrompt: chosen.continuePrompt,
     refusals: 0,
+    ...(facts !== undefined ? { facts } : {}),
   }
 }
 
-function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileReport, nowMs: number): Step {
+function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileReport, facts: string | undefined, nowMs: number): Step {
   const { run, chosen } = phase
   const problems = problemLinesOf(report)
   if (report.refusals.length > 0) return aborted(phase, run, problems.join('; '))
@@ -129,9 +131,9 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileRep
       { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
     ])
   }
-  const swap = swapOf(chosen)
+  const swap = swapOf(chosen, facts)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
-  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', cwd: run.cwd, swap }])
+  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap }])
   return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: false }, [...notices, { kind: 'queue-go', id: run.id }])
 }
 
@@ -139,7 +141,7 @@ function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, now
   const verdict = verdictOf(end, phase.run, phase.previous)
   if (verdict.kind === 'abort') return aborted(phase, phase.run, verdict.why)
   const { kind: _, ...chosen } = verdict
-  return moved(phase, { kind: 'checking', run: phase.run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', id: phase.run.id }])
+  return moved(phase, { kind: 'checking', run: phase.run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', run: phase.run, chosen }])
 }
 
 /** The event applied to a phase already past the stuck-run rule. */
@@ -170,7 +172,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
     case 'turn-ended':
       return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)
     case 'checked':
-      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event.report, nowMs) : unchanged(phase)
+      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event.report, event.facts, nowMs) : unchanged(phase)
     case 'go-failed':
       return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? aborted(phase, phase.run, event.why) : unchanged(phase)
     case 'applied':

@@ -4,7 +4,7 @@
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { isAt, type Run, type Swap } from './run.js'
+import { isAt, type Chosen, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
@@ -14,9 +14,10 @@ import type { TurnEnd } from './turn-verdict.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
-import { applyEvent, readPhase, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
+import { applyEvent, readPhase, readWork, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
-import { factsSectionFor, watchAfter } from './work-steps.js'
+import { watchAfter } from './work-steps.js'
+import { stubFactsOf } from './evidence.js'
 
 type $ = EngineInterface
 
@@ -48,7 +49,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
       return ''
     case 'check-files':
-      await checkFiles($, effect.id)
+      await checkFiles($, effect.run, effect.chosen)
       return ''
     case 'send-repair':
       // Not awaited: the prompt starts its turn once this turn.complete hook is done.
@@ -66,7 +67,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
       return ''
     case 'show-review':
-      await showReview($, effect.cwd, effect.swap)
+      await showReview($, effect.swap)
       return ''
     case 'log':
       $.ui.log(effect.text)
@@ -162,21 +163,20 @@ export async function finishSkillTurn($: $, turnId: string, end: TurnEnd): Promi
   await dispatch($, { kind: 'turn-ended', turnId, end })
 }
 
-async function factsOf($: $, file: HandoffPath, cwd: string, cwdRealPath: string): Promise<FileFacts> {
-  const path = inFolder(cwd, file.relPath)
+async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
+  const path = inFolder(run.cwd, file.relPath)
   const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
   const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  return { file, stat, cwdRealPath, text: typeof text === 'string' ? text : undefined }
+  return { file, stat, cwdRealPath: run.cwdRealPath, text: typeof text === 'string' ? text : undefined }
 }
 
 /** Every problem that keeps the files from replacing the conversation, read
- * from disk now: the same check before a swap and before an apply. */
-export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<FileReport> {
-  const cwdStat = await $.fs.stat(run.cwd, { resolve: true }).catch(() => undefined)
-  const cwdRealPath = cwdStat?.realPath ?? run.cwd
-  const reports = []
-  for (const file of files) reports.push(fileReportOf(await factsOf($, file, run.cwd, cwdRealPath), run))
-  return mergedReport(reports)
+ * from disk now: the same check before a swap and before an apply. The
+ * handoff's text comes back too, for the stub's facts. */
+export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
+  const facts = []
+  for (const file of files) facts.push(await factsOf($, file, run))
+  return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
 }
 
 export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
@@ -186,20 +186,19 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
   ]
 }
 
-/** The check reads only: what it decides is applied to the phase found once it is done. */
-async function checkFiles($: $, id: string): Promise<void> {
-  const phase = await readPhase($)
-  if (!isAt(phase, 'checking', id)) return
-  const { chosen } = phase
+/** The check reads only: what it decides is applied to the phase found once it
+ * is done. The stub's facts are taken now, from the handoff just read. */
+async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const report = await fileReportOnDisk($, phase.run, files)
-  await dispatch($, { kind: 'checked', id, report })
+  const { report, handoffText } = await fileReportOnDisk($, run, files)
+  const facts = stubFactsOf((await readWork($)).facts, run.cwd, files.map((f) => f.relPath), handoffText)
+  await dispatch($, { kind: 'checked', id: run.id, report, ...(facts !== undefined ? { facts } : {}) })
 }
 
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
  * glyph), so the review goes out line by line. */
-async function showReview($: $, cwd: string, swap: Swap): Promise<void> {
-  const stub = stubOf(swap, await readWords($), await factsSectionFor($, cwd, handoffPathsOf(swap).map((f) => f.relPath)))
+async function showReview($: $, swap: Swap): Promise<void> {
+  const stub = stubOf(swap, await readWords($), swap.facts)
   for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
@@ -219,11 +218,10 @@ export async function answerGo($: $, args: string): Promise<CommandRunResult> {
 export async function compactNow($: $, id: string): Promise<void> {
   const begun = (await dispatch($, { kind: 'compact-begin', id })).step
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
-  const { swap, run } = begun.phase
-  const facts = await factsSectionFor($, run.cwd, handoffPathsOf(swap).map((f) => f.relPath))
+  const { swap } = begun.phase
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($), facts)) })
+    result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($), swap.facts)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return

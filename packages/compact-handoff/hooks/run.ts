@@ -13,6 +13,8 @@ export type Run = {
   startedAtMs: number
   /** The session's folder when the run started; handoff paths are relative to it. */
   cwd: string
+  /** That folder with its links resolved, as `$.fs.stat` reports a file's real path. */
+  cwdRealPath: string
   /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
   values: SkillValues
   /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */
@@ -39,6 +41,8 @@ export type Swap = {
   continuePrompt: string
   /** Compaction attempts refused so far. */
   refusals: number
+  /** The work's facts for the stub (evidence.ts), taken when the files were checked. */
+  facts?: string
 }
 
 /** Every phase but idle says since when (`sinceMs`) it has been at its stage,

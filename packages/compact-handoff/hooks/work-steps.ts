@@ -1,7 +1,7 @@
 // Records the work's facts from the main loop's tool calls and runs the
 // rediscovery meter (evidence.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
-import { changedNotInHandoff, evidenceSectionOf, exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf, type Evidence } from './evidence.js'
+import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './evidence.js'
 import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
 import { inFolder } from './protocol.js'
 import { readWork, updateWork } from './state.js'
@@ -30,25 +30,6 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
   const path = call.file_path
   if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), followUp: followUpWithRead(w.followUp, path) }))
   else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
-}
-
-/** The facts as the stub shows them: paths relative to the session folder. */
-function shownFacts(facts: Evidence, cwd: string): Evidence {
-  return {
-    changed: facts.changed.map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
-    read: facts.read.map((p) => shownPath(p, cwd)),
-    commands: facts.commands,
-  }
-}
-
-/** The stub's facts section for a swap to `handoff`, with the files changed
- * this session that the handoff never mentions. */
-export async function factsSectionFor($: $, cwd: string, handoffPaths: readonly string[]): Promise<string | undefined> {
-  const shown = shownFacts((await readWork($)).facts, cwd)
-  // The files being swapped in are named above the facts already.
-  const facts = { ...shown, changed: shown.changed.filter((c) => !handoffPaths.includes(c.path)) }
-  const handoffText = await $.fs.read(inFolder(cwd, handoffPaths[0] ?? '')).catch(() => '')
-  return evidenceSectionOf(facts, changedNotInHandoff(facts, typeof handoffText === 'string' ? handoffText : '', handoffPaths))
 }
 
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);

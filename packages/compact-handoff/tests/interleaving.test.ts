@@ -11,8 +11,7 @@ const TYPED = 'Typed at the worst moment.'
 /** The engine calls from the skill turn's end to the continue-prompt, in order,
  * as [point, nth call since the turn ended]. */
 const CHECK_POINTS: readonly [AwaitPoint, number][] = [
-  ['fs.stat', 1], // the session folder's real path
-  ['fs.stat', 2], // the handoff
+  ['fs.stat', 1], // the handoff, links resolved
   ['fs.read', 1], // the handoff's text
 ]
 const SWAP_POINTS: readonly [AwaitPoint, number][] = [

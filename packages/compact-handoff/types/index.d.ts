@@ -56,6 +56,7 @@ declare module 'claude-code' {
     focus: string
     startedAtMs: number
     cwd: string
+    cwdRealPath: string
     values: { run: string; created: string; chain: string; seq: number; parent: string }
     files: CompactHandoffFile[]
     apply: 'now' | 'review'
@@ -72,5 +73,5 @@ declare module 'claude-code' {
   type CompactHandoffChosen = { handoff: CompactHandoffFile; plan?: CompactHandoffFile; continuePrompt: string; notices: string[] }
 
   /** hooks/run.ts Swap. */
-  type CompactHandoffSwap = { handoff: string; plan?: string; continuePrompt: string; refusals: number }
+  type CompactHandoffSwap = { handoff: string; plan?: string; continuePrompt: string; refusals: number; facts?: string }
 }
