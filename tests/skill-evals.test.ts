@@ -17,30 +17,31 @@
  * `.claude/` is refused (a sensitive folder).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from './harness/mock-api.js'
 import { createRunDir, repoRoot, runClaude, stageCopy, type RunDir } from './harness/session.js'
 import {
   COMMITS,
+  EVAL_CASES,
   PARENT_HANDOFF,
   PARENT_HANDOFF_TEXT,
   UNVERIFIED_CLAIMS,
   USER_WORDS,
   evalHistories,
   historyJsonl,
+  type EvalCase,
 } from './support/eval-sessions.js'
 
 const EVALS = join(repoRoot(), 'skills', 'evals')
-/** One `claude plugin eval` of all seven cases took ~15 s here; a busy machine needs headroom. */
+/** One `claude plugin eval` of the seven cases, two at a time, took 11-13 s on this 2-core machine under load. */
 const EVAL_TIMEOUT_MS = 120_000
 const JUDGE_ASK = 'You are grading the output of a coding agent against a criterion.'
 const DASHES = '-'.repeat(40)
 const TODAY = new Date().toISOString().slice(0, 10)
 
-type CaseName = keyof ReturnType<typeof evalHistories>
 type Variant = 'good' | 'bad'
 
 interface Grader {
@@ -49,10 +50,10 @@ interface Grader {
   criteria?: string
 }
 
-function casesOnDisk(): Array<{ name: CaseName; graders: Grader[] }> {
+function casesOnDisk(): Array<{ name: EvalCase; graders: Grader[] }> {
   return readdirSync(EVALS, { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.startsWith('_') && d.name !== 'results')
-    .map((d) => parse(readFileSync(join(EVALS, d.name, 'case.yaml'), 'utf8')) as { name: CaseName; graders: Grader[] })
+    .map((d) => parse(readFileSync(join(EVALS, d.name, 'case.yaml'), 'utf8')) as { name: EvalCase; graders: Grader[] })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -198,7 +199,7 @@ function normalReply(handoff: string): string {
 // The scripted model: which case a request belongs to, how far its run has got, what it says.
 
 /** Told apart by words only that case's requests carry (its prompt or its past session). */
-function caseOf(request: MockRequest): CaseName | undefined {
+function caseOf(request: MockRequest): EvalCase | undefined {
   const text = JSON.stringify(request.body?.messages ?? [])
   const args = /<command-name>\/compact-handoff-skills:(\w+)<\/command-name>(?:\\n<command-args>([^<]*)<\/command-args>)?/.exec(text)
   if (text.includes('does parseRow in src/parse.js handle quoted fields?')) return 'no-fire-question'
@@ -223,7 +224,7 @@ type Turn = { text?: string; tools?: Array<Omit<ScriptedToolUse, 'id'>> }
 const write = (file_path: string, content: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Write', input: { file_path, content } })
 const read = (file_path: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Read', input: { file_path } })
 
-function script(variant: Variant): Record<CaseName, Turn[]> {
+function script(variant: Variant): Record<EvalCase, Turn[]> {
   const plansHandoff = `plans/handoffs/HANDOFF_csv-quoting_${TODAY}.md`
   const good = handoffText(QUOTING_FACTS)
   if (variant === 'good') {
@@ -346,7 +347,7 @@ function repliesFor(variant: Variant): ScriptedReply[] {
 }
 
 /** What a bad run must fail, per case; every other grader that needs no model must pass. */
-const BAD_FAILS: Record<CaseName, string[]> = {
+const BAD_FAILS: Record<EvalCase, string[]> = {
   'handoff-plans-folder': [
     'frontmatter-keys',
     'ten-sections-in-order-none-empty',
@@ -397,7 +398,7 @@ interface GraderResult {
 }
 
 interface EvalResult {
-  cases: Array<{ name: CaseName; arms: { with: Array<{ error: string | null; graders: GraderResult[] }> } }>
+  cases: Array<{ name: EvalCase; arms: { with: Array<{ error: string | null; graders: GraderResult[] }> } }>
 }
 
 interface EvalRun {
@@ -411,6 +412,7 @@ let pack: string
 let mock: MockApi
 /** The mock cannot drop queued replies, so each reply answers only while its own variant runs. */
 let current: Variant = 'good'
+let keepRunDir = false
 
 async function evalWith(variant: Variant): Promise<EvalRun> {
   const before = mock.requests.length
@@ -431,7 +433,7 @@ async function evalWith(variant: Variant): Promise<EvalRun> {
   return { result: JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as EvalResult, requests: mock.requests.slice(before), unusedReplies }
 }
 
-function gradersOf(runResult: EvalRun, name: CaseName): GraderResult[] {
+function gradersOf(runResult: EvalRun, name: EvalCase): GraderResult[] {
   const found = runResult.result.cases.find((c) => c.name === name)
   expect(found, `case ${name} in the eval result`).toBeDefined()
   const [arm] = found!.arms.with
@@ -441,8 +443,8 @@ function gradersOf(runResult: EvalRun, name: CaseName): GraderResult[] {
 
 describe('the skill pack eval suite, run by claude plugin eval against a scripted model', () => {
   const onDisk = casesOnDisk()
-  const freeOf = (name: CaseName): string[] => onDisk.find((c) => c.name === name)!.graders.filter((g) => g.type !== 'llm').map((g) => g.name)
-  const llmOf = (name: CaseName): Grader[] => onDisk.find((c) => c.name === name)!.graders.filter((g) => g.type === 'llm')
+  const freeOf = (name: EvalCase): string[] => onDisk.find((c) => c.name === name)!.graders.filter((g) => g.type !== 'llm').map((g) => g.name)
+  const llmOf = (name: EvalCase): Grader[] => onDisk.find((c) => c.name === name)!.graders.filter((g) => g.type === 'llm')
   let good: EvalRun
   let bad: EvalRun
 
@@ -456,13 +458,19 @@ describe('the skill pack eval suite, run by claude plugin eval against a scripte
     bad = await evalWith('bad')
   }, 2 * EVAL_TIMEOUT_MS + 10_000)
 
+  afterEach((ctx) => {
+    if (ctx.task.result?.state === 'fail') keepRunDir = true
+  })
+
   afterAll(async () => {
     await mock?.close()
+    // Kept after a failure: its good/ and bad/ folders hold each run's JSON and HTML report.
+    if (run !== undefined && !keepRunDir) rmSync(run.dir, { recursive: true, force: true })
   })
 
   test('has at least six cases, one of them a case where no skill should fire', () => {
     expect(onDisk.length).toBeGreaterThanOrEqual(6)
-    expect(onDisk.map((c) => c.name).sort()).toEqual(Object.keys(evalHistories()).sort())
+    expect(onDisk.map((c) => c.name).sort()).toEqual([...EVAL_CASES].sort())
     expect(onDisk.filter((c) => c.name.startsWith('no-fire')).length).toBeGreaterThanOrEqual(1)
   })
 
@@ -471,18 +479,18 @@ describe('the skill pack eval suite, run by claude plugin eval against a scripte
     expect(bad.unusedReplies, 'bad run: scripted turns no request asked for').toBe(0)
   })
 
-  test.each(Object.keys(BAD_FAILS) as CaseName[])('%s: a good handoff passes every grader that needs no model', (name) => {
+  test.each([...EVAL_CASES])('%s: a good handoff passes every grader that needs no model', (name) => {
     const failed = gradersOf(good, name).filter((g) => freeOf(name).includes(g.name) && !g.passed)
     expect(failed.map((g) => `${g.name}: ${g.explanation}`)).toEqual([])
   })
 
-  test.each(Object.keys(BAD_FAILS) as CaseName[])('%s: a bad one fails exactly the graders meant to catch it', (name) => {
+  test.each([...EVAL_CASES])('%s: a bad one fails exactly the graders meant to catch it', (name) => {
     const results = gradersOf(bad, name).filter((g) => freeOf(name).includes(g.name))
     expect(results.map((g) => g.name).sort(), 'every grader reported').toEqual([...freeOf(name)].sort())
     expect(results.filter((g) => !g.passed).map((g) => g.name).sort()).toEqual([...BAD_FAILS[name]].sort())
   })
 
-  test.each(Object.keys(BAD_FAILS) as CaseName[])('%s: each llm grader reaches the judge with its criterion (verdicts scripted, not proven)', (name) => {
+  test.each([...EVAL_CASES])('%s: each llm grader reaches the judge with its criterion (verdicts scripted, not proven)', (name) => {
     const judged = good.requests.filter((r) => r.lastUserText.startsWith(JUDGE_ASK))
     for (const grader of llmOf(name)) {
       const asks = judged.filter((r) => r.lastUserText.includes(grader.criteria!.trim()))
@@ -490,6 +498,14 @@ describe('the skill pack eval suite, run by claude plugin eval against a scripte
       const result = gradersOf(good, name).find((g) => g.name === grader.name)
       expect(result?.judgeVotes?.length, `${grader.name}: votes recorded`).toBeGreaterThanOrEqual(2)
     }
+  })
+
+  test('an eval run refuses the write into .claude/handoffs/, which is why handoff-claude-folder grades the attempt', () => {
+    const afterWrite = good.requests.find((r) => caseOf(r) === 'handoff-claude-folder' && stepOf(r) === 1)
+    // The engine appends role "system" entries after the last user message: skip them.
+    const results = JSON.stringify((afterWrite?.body?.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content ?? '')
+    expect(results).toMatch(/"is_error":true/)
+    expect(results).toMatch(/Permission to use Write has been denied/)
   })
 
   test('a trace-focused judge sees the handoff as written, not only the skill template', () => {
@@ -525,5 +541,6 @@ describe('the cases describe one consistent past', () => {
       expect(execFileSync('git', ['log', '--oneline'], { cwd, env, encoding: 'utf8' }).trim().split('\n'), name).toEqual(log)
       if (name === 'handoff-continuation') expect(readFileSync(join(cwd, PARENT_HANDOFF), 'utf8')).toBe(PARENT_HANDOFF_TEXT)
     }
+    rmSync(built.dir, { recursive: true, force: true })
   })
 })

@@ -276,7 +276,6 @@ const PARENT_NEXT_STEP = "In src/format.js, make quoteField use `field.replaceAl
 
 /** A session that began from PARENT_HANDOFF: the quoting fix done and committed, line breaks under way. */
 export function crlfContinuationSession(): PastSession {
-  const formatFixed = FORMAT_HALF_DONE.replace(`field.replace('"', '""')`, `field.replaceAll('"', '""')`)
   return {
     id: '5e55e0a1-7c2d-4f0e-9b1a-000000000004',
     start: '2026-11-28T08:55:00.000Z',
@@ -342,8 +341,21 @@ export function crlfContinuationSession(): PastSession {
   }
 }
 
-/** Which past session each case in skills/evals resumes. */
-export function evalHistories(): Record<string, PastSession> {
+/** The case folders in skills/evals (beside _project/, which they share). */
+export const EVAL_CASES = [
+  'handoff-plans-folder',
+  'handoff-claude-folder',
+  'handoff-compact-mode',
+  'handoff-natural-request',
+  'handoff-continuation',
+  'handoffplan-phases',
+  'no-fire-question',
+] as const
+
+export type EvalCase = (typeof EVAL_CASES)[number]
+
+/** Which past session each case resumes. */
+export function evalHistories(): Record<EvalCase, PastSession> {
   const quoting = quotingSession({ plans: true })
   return {
     'handoff-plans-folder': quoting,
