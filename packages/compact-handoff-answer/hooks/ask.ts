@@ -2,7 +2,7 @@
 // /compact, the engine's automatic one), the first main-loop tool call asks the
 // person whether Claude may carry on from the summary. What is asked and what
 // each answer does; pure and free of 'claude-code' so vitest can load it under
-// Node. ask-gate.ts applies it.
+// Node. ask-steps.ts applies it.
 
 /** The compactions that arm the question: a summary replaced the main loop's
  * conversation. */

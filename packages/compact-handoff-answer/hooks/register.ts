@@ -15,7 +15,7 @@ import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
 import { summaryInstructionsOf } from './foreign-instructions.js'
 import { readPartnerView, readRun } from './partner-state.js'
-import { armAfterCompaction, turnEnded, verdictForToolCall } from './ask-gate.js'
+import { armAfterCompaction, turnEnded, verdictForToolCall } from './ask-steps.js'
 
 export const register: Register = (on, options) => {
   // A boolean option the person never set arrives as its default; only `true` is on.

@@ -12,7 +12,7 @@ declare module 'claude-code' {
       /** Option askAfterCompaction: 'pending' after a /compact or automatic
        * compaction of the main loop replaced the conversation with a summary;
        * the first main-loop tool call after it takes the flag and asks the
-       * person whether Claude may carry on (hooks/ask-state.ts). */
+       * person whether Claude may carry on (hooks/state.ts). */
       ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     }
     'compact-handoff': {
