@@ -43,7 +43,7 @@ function rng(seed: number): () => number {
   }
 }
 
-const CWD = '/home/dev/proj'
+const CWD = '/srv/proj'
 
 /** Paths as tools get them: inside the folder, outside it, next to it, with
  * dots, doubled or back slashes, relative, and the folder itself. */
@@ -52,7 +52,7 @@ const PATH_SHAPES = [
   (n: number) => `${CWD}/a/./b/../c-${n}.md`,
   (n: number) => `${CWD}//double//slash-${n}.ts`,
   (n: number) => `${CWD}\\win\\path-${n}.ts`,
-  (n: number) => `/home/dev/proj-other/x-${n}.ts`,
+  (n: number) => `/srv/proj-other/x-${n}.ts`,
   (n: number) => `/etc/conf-${n}`,
   (n: number) => `relative/dir/r-${n}.ts`,
   (n: number) => `${CWD}/../outside-${n}.ts`,
@@ -89,7 +89,7 @@ describe("the facts section matches compact-handoff's stub", () => {
     const facts: Evidence = {
       changed: [
         { path: `${CWD}/src/a.ts`, count: 3 },
-        { path: '/tmp/scratch.txt', count: 1 },
+        { path: '/var/data/scratch.txt', count: 1 },
       ],
       read: [`${CWD}/README.md`, `${CWD}/src/a.ts`],
       commands: [
@@ -102,7 +102,7 @@ describe("the facts section matches compact-handoff's stub", () => {
     expect(text).toBe(
       [
         'What this session did, recorded by code from its tool calls (facts, not notes):',
-        'Files changed: /tmp/scratch.txt, src/a.ts (3×)',
+        'Files changed: /var/data/scratch.txt, src/a.ts (3×)',
         'Files read: src/a.ts, README.md',
         'Last commands, newest first:',
         '- sleep 999  → failed',
