@@ -33,6 +33,19 @@ export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<
   await armAsk($, trigger)
 }
 
+/** compact-handoff swapped its stub in: the conversation is no longer a
+ * summary, so a question still armed is taken back. Never throws: the swap
+ * must not depend on it. */
+export async function disarmAfterSwap($: $): Promise<void> {
+  if (gate.kind !== 'unknown' && gate.kind !== 'armed') return
+  try {
+    await takeAsk($)
+    if (gate.kind === 'unknown' || gate.kind === 'armed') gate = { kind: 'open' }
+  } catch {
+    // Left armed: the next tool call reads the state again.
+  }
+}
+
 /** Asks, if the state says a question is pending; takes it either way. A state
  * that cannot be read lets the call run: the option must never wedge the tools. */
 async function askIfPending($: $): Promise<Verdict> {

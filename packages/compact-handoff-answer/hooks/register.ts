@@ -15,7 +15,7 @@ import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
 import { summaryInstructionsOf } from './foreign-instructions.js'
 import { readPartnerView, readRun } from './partner-state.js'
-import { armAfterCompaction, turnEnded, verdictForToolCall } from './ask-steps.js'
+import { armAfterCompaction, disarmAfterSwap, turnEnded, verdictForToolCall } from './ask-steps.js'
 
 export const register: Register = (on, options) => {
   // A boolean option the person never set arrives as its default; only `true` is on.
@@ -27,6 +27,8 @@ export const register: Register = (on, options) => {
     const route = routeOf(e)
     switch (route.kind) {
       case 'answer':
+        // The stub replaces a summary that armed the question, if any.
+        if (isAskOn) await disarmAfterSwap($)
         // Handle-less, so the engine builds the row from role and text.
         // e.messages is never read: the kit leaves it undefined on a plugin's
         // compaction.

@@ -167,6 +167,18 @@ describe('with askAfterCompaction on', () => {
     expect(w.questions).toEqual([])
   })
 
+  test('a compact-handoff swap after a /compact takes the question back: the context is the stub, not a summary', ON, async ($, on) => {
+    const w = world(on)
+    await $.session.compact(compaction('manual'))
+    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\nContinue from the handoff.`, messages: TRANSCRIPT })
+    expect(result.messages?.[0]?.text, 'the swap is answered as ever').toBe('Continue from the handoff.')
+    await bash($, 'ls')
+    expect(w.questions).toEqual([])
+    await $.session.compact(compaction('auto'))
+    await bash($, 'pwd')
+    expect(w.questions, 'a later compaction arms it again').toHaveLength(1)
+  })
+
   test('a compaction the engine skipped does not arm the question', ON, async ($, on) => {
     const w = world(on, { skip: 'a PreCompact hook blocked it' })
     expect(await $.session.compact(compaction('manual'))).toEqual({ skip: 'a PreCompact hook blocked it' })
