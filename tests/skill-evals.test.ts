@@ -464,8 +464,9 @@ describe('the skill pack eval suite, run by claude plugin eval against a scripte
 
   afterAll(async () => {
     await mock?.close()
-    // Kept after a failure: its good/ and bad/ folders hold each run's JSON and HTML report.
-    if (run !== undefined && !keepRunDir) rmSync(run.dir, { recursive: true, force: true })
+    // Kept after a failure or with KEEP=1: good/ and bad/ hold each eval's JSON and HTML
+    // report, requests.jsonl every request the mock answered.
+    if (run !== undefined && !keepRunDir && process.env.KEEP !== '1') rmSync(run.dir, { recursive: true, force: true })
   })
 
   test('has at least six cases, one of them a case where no skill should fire', () => {
