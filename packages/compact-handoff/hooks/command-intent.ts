@@ -12,6 +12,8 @@ export type Intent =
   | { kind: 'apply' }
   | { kind: 'cancel' }
   | { kind: 'status' }
+  /** Pick up a handoff in this session: the one named, or the newest with work left. */
+  | { kind: 'resume'; path: string }
 
 export function intentOf(command: string, args: string): Intent {
   const focus = args.trim().replace(/\s+/g, ' ')
@@ -19,6 +21,8 @@ export function intentOf(command: string, args: string): Intent {
   if (focus === 'cancel') return { kind: 'cancel' }
   if (focus === 'status') return { kind: 'status' }
   if (focus === 'apply') return { kind: 'apply' }
+  const resume = /^resume(?: |$)/.exec(focus)
+  if (resume) return { kind: 'resume', path: focus.slice(resume[0].length) }
   const mode = command === PLAN_COMMAND ? 'plan' : 'resume'
   const review = /^review(?:\s+|$)/.exec(focus)
   if (review) return { kind: 'start', mode, focus: focus.slice(review[0].length), apply: 'review' }

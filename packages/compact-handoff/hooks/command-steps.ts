@@ -15,6 +15,7 @@ import { readPhase, readWords, readLastSwap } from './state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from './run-steps.js'
 import { recentSwapLog } from './swap-log-steps.js'
 import { closeFollowUp } from './work-steps.js'
+import { answerResume } from './resume-steps.js'
 
 type $ = EngineInterface
 
@@ -124,5 +125,7 @@ export async function answerCommand($: $, command: string, args: string, thresho
       return { text: await apply($) }
     case 'start':
       return { text: (await startRun($, intent, 'command')).text }
+    case 'resume':
+      return { text: await answerResume($, intent.path) }
   }
 }

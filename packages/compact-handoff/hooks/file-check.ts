@@ -48,23 +48,45 @@ function toFix(path: string, problems: string[]): FileReport {
   return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
 }
 
+/** Where the file really is and whether it can be used at all: a refusal, or
+ * undefined. Safety, never repaired. */
+function placeRefusalOf(facts: FileFacts): string | undefined {
+  const { stat } = facts
+  const name = facts.file.relPath
+  if (stat === undefined) return undefined
+  if (stat.kind !== 'file') return `${name} is not a regular file`
+  if (stat.realPath === undefined || !isDirectlyUnderHandoffDir(stat.realPath.replace(/\\/g, '/'), facts.cwdRealPath.replace(/\\/g, '/'))) {
+    return `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
+  }
+  if (stat.size > MAX_HANDOFF_BYTES) return `${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`
+  return undefined
+}
+
 /** Everything wrong with one file; empty lists when it may be used. */
 export function fileReportOf(facts: FileFacts, run: Run): FileReport {
   const { file, stat } = facts
   const name = file.relPath
   if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
-  if (stat.kind !== 'file') return refused(`${name} is not a regular file`)
-  if (stat.realPath === undefined || !isDirectlyUnderHandoffDir(stat.realPath.replace(/\\/g, '/'), facts.cwdRealPath.replace(/\\/g, '/'))) {
-    return refused(`${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`)
-  }
+  const place = placeRefusalOf(facts)
+  if (place !== undefined) return refused(place)
   const isRecorded = run.files.some((f) => f.relPath === name)
   if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
-  if (stat.size > MAX_HANDOFF_BYTES) return refused(`${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`)
   if (facts.text === undefined) return refused(`${name} could not be read`)
   // Only what the skill's own main-loop Write/Edit produced is swapped in: a
   // file made by a shell command or a subagent was never seen being written.
   const notWritten = isRecorded ? [] : ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool']
   return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind, { projectDir: run.cwd })])
+}
+
+/** Everything that keeps a handoff from being resumed in a fresh session: the
+ * same place and format checks as a swap, with nobody to repair it. */
+export function resumeProblemsOf(facts: FileFacts, projectDir: string): string[] {
+  const name = facts.file.relPath
+  if (facts.stat === undefined) return [`${name} does not exist`]
+  const place = placeRefusalOf(facts)
+  if (place !== undefined) return [place]
+  if (facts.text === undefined) return [`${name} could not be read`]
+  return formatProblems(facts.text, facts.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
 }
 
 export function mergedReport(reports: readonly FileReport[]): FileReport {

@@ -8,6 +8,7 @@ import { answerGo, finishSkillTurn, noteTurnStart, recordWrite } from './run-ste
 import { answerCommand } from './command-steps.js'
 import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
 import { takePrompt } from './prompt-steps.js'
+import { offerResume } from './resume-steps.js'
 import { readPhase, rearmAuto } from './state.js'
 import { followUpTurnEnded, recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
@@ -26,7 +27,7 @@ export const register: Register = (on, options) => {
       $.command.register({
         name: RESUME_COMMAND,
         description: 'Write a handoff, check it, and replace the conversation with it',
-        argumentHint: '[review] [focus] | apply | cancel | status',
+        argumentHint: '[review] [focus] | apply | cancel | status | resume [path]',
       }),
       $.command.register({
         name: PLAN_COMMAND,
@@ -35,8 +36,17 @@ export const register: Register = (on, options) => {
       }),
       $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true }),
     ])
+    // Not awaited here: the session's start waits on this hook, and the offer reads files and asks git.
+    $.clock.after(0, () => void offerResume($).catch(() => undefined))
     return started
   })
+
+  // /clear starts a fresh conversation without a session.start: offer there too.
+  on('session.end', async ($, e, next) => {
+    const ended = await next(e)
+    if (e.reason === 'clear') $.clock.after(0, () => void offerResume($).catch(() => undefined))
+    return ended
+  }).catch(($, e, next) => next(e))
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.

@@ -47,3 +47,21 @@ export async function recentSwapLog($: $, cwd: string, count: number): Promise<s
   const text = await $.fs.read(inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
   return recentLogLinesOf(typeof text === 'string' ? text : '', count)
 }
+
+/** A resume in a fresh session, logged like a swap so the offer never names it again. */
+export async function appendResumeLog($: $, cwd: string, handoff: string, bytes: number, contextPercentBefore: number | null): Promise<void> {
+  await appendEntry($, cwd, {
+    mode: 'resume',
+    trigger: 'command',
+    files: [{ path: handoff, bytes }],
+    contextPercentBefore,
+    outcome: 'resumed',
+    messagesHeld: 0,
+    repairs: 0,
+  })
+}
+
+export async function swapLogText($: $, cwd: string): Promise<string> {
+  const text = await $.fs.read(inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
+  return typeof text === 'string' ? text : ''
+}

@@ -5,7 +5,7 @@ import type { Mode } from './protocol.js'
 export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
 export const MAX_LOG_LINES = 1_000
 
-export type Outcome = 'swapped' | 'engine-summarized' | 'aborted'
+export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed'
 
 export type LogEntry = {
   time: string
