@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
 import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS, sectionNameOf, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
 import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
 
 const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
@@ -83,7 +83,8 @@ describe('variants of every good fixture', () => {
     const sections: readonly string[] = expected.kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
     const lines = text.split(/\r?\n/)
     for (const section of sections) {
-      const start = lines.findIndex((l) => l === `## ${section}`)
+      const start = lines.findIndex((l) => l.startsWith('## ') && sectionNameOf(l.slice(3)) === section)
+      expect(start, `${name} has a "## ${section}" heading`).toBeGreaterThanOrEqual(0)
       const end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l))
       const stop = end < 0 ? lines.length : end
       const removed = [...lines.slice(0, start), ...lines.slice(stop)].join('\n')
