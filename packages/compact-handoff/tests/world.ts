@@ -41,6 +41,12 @@ export type WorldOptions = {
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
+  /** Files git tracks (relative paths), with who last committed each. */
+  gitTracked?: Record<string, string>
+  /** What the person answers when asked; 'dismiss' closes the question. */
+  askAnswer?: string
+  /** How many messages the conversation holds at start (a resumed one has some). */
+  messageCount?: number
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
@@ -61,6 +67,7 @@ export function world(on: On, options: WorldOptions = {}) {
     submits: [] as { text: string; asUser?: boolean }[],
     fills: [] as string[],
     compactions: [] as SessionCompactInput[],
+    asks: [] as string[],
     compactAttempts: 0,
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0 }
@@ -127,6 +134,19 @@ export function world(on: On, options: WorldOptions = {}) {
     return { value: undefined }
   })
   on('session.id', () => ({ value: 'session-1' }))
+  on('fs.list', (_$, e) => {
+    const dir = `${(e.path ?? CWD).replace(/\/$/, '')}/`
+    const entries = [...files].filter(([path]) => path.startsWith(dir) && !path.slice(dir.length).includes('/'))
+    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: f.text.length, mtimeMs: f.mtimeMs, isLink: false })) }
+  })
+  on('process.run', (_$, e) => {
+    const relPath = e.argv.at(-1) ?? ''
+    const author = options.gitTracked?.[relPath]
+    const ran = { stderr: '', isStdoutTruncated: false, isStderrTruncated: false }
+    if (e.argv[1] === 'ls-files') return { value: { ...ran, exitCode: author === undefined ? 1 : 0, stdout: '' } }
+    return { value: { ...ran, exitCode: 0, stdout: `${author ?? ''}\n` } }
+  })
+  on('session.messages', () => ({ value: Array.from({ length: options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: (options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
@@ -137,6 +157,13 @@ export function world(on: On, options: WorldOptions = {}) {
     return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
   })
   on('tool.call', (_$, e) => {
+    // $.ui.ask raises the engine's question dialog as this tool.
+    if (e.tool === 'AskUserQuestion') {
+      const question = e.questions[0]!
+      seen.asks.push(question.question)
+      if (options.askAnswer === undefined || options.askAnswer === 'dismiss') return { deny: 'dismissed' }
+      return { result: { questions: e.questions, answers: { [question.question]: options.askAnswer } } }
+    }
     // A shell command whose line starts with "fail" exits 1, as the engine reports it.
     if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
     return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
