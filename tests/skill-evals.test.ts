@@ -423,8 +423,9 @@ async function evalWith(variant: Variant): Promise<EvalRun> {
   mkdirSync(out, { recursive: true })
   await runClaude(
     run,
-    // These are the flags of the real run (skills/README.md), but one run per case, no
-    // report upload, and a threshold of 0 so a failing case still exits 0 with its JSON.
+    // The flags of the real run (skills/README.md), but one run per case, two at a time, no
+    // Bash (it needs an OS sandbox), no report upload, and a threshold of 0 so a failing case
+    // still exits 0 with its JSON.
     ['plugin', 'eval', pack, '--runs', '1', '-j', '2', '--scaffold', '--allow-tools', 'Write', 'Edit', '--trust-plugin', '--no-publish', '--threshold', '0']
       .concat(['--json', join(out, 'result.json'), '--output-dir', out, '--report', join(out, 'report.html')]),
     { baseUrl: mock.url, timeoutMs: EVAL_TIMEOUT_MS },
