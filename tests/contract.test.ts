@@ -286,9 +286,10 @@ describe('the marketplace', () => {
     for (const field of ['name', 'version', 'description', 'author', 'license']) expect(manifest, field).toHaveProperty(field)
   })
 
-  test('the skill pack lists its skills from its root, so the engine names them <pack>:<skill>', () => {
+  test('the skill pack declares each skill folder, one for each skill the mod runs, so the engine names them <pack>:<skill>', () => {
     const pack = marketplace.plugins.find((p) => p.source === './skills')!
-    expect(read('skills/.claude-plugin/plugin.json').skills).toEqual(['./'])
+    // One by one, not "./": the eval harness refuses a pack whose skills path is its root.
+    expect(read('skills/.claude-plugin/plugin.json').skills).toEqual(Object.values(SKILL_OF_MODE).map((skill) => `./${skill}`))
     const compactHandoff = read('packages/compact-handoff/.claude-plugin/plugin.json')
     expect(compactHandoff.dependencies, 'installing compact-handoff brings the skills').toContain(pack.name)
     expect(pack.name, 'the mod looks its skills up under this plugin name first').toBe(SKILL_PACK_PLUGIN)
