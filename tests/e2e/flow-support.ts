@@ -40,15 +40,28 @@ function withoutAnswerDependency(run: RunDir): string {
   return dir
 }
 
-/** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod out. */
+/** Sets compact-handoff's plugin options in the run's user settings, where the
+ * engine reads a --plugin-dir plugin's options (key `<name>@inline`). */
+export function setHandoffOptions(run: RunDir, options: Record<string, unknown>): void {
+  const path = join(run.home, '.claude', 'settings.json')
+  const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+  settings.pluginConfigs = { [HANDOFF_MOD]: { options } }
+  writeFileSync(path, JSON.stringify(settings, null, 2))
+}
+
+/** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod
+ * out; `handoffOptions` are compact-handoff's plugin options; `prepare` runs on the
+ * run dir before the session starts (files a new session should find). */
 export async function startFlow(
   name: string,
   track: (run: RunDir, session?: Session) => void,
-  options: { withAnswer?: boolean } = {},
+  options: { withAnswer?: boolean; handoffOptions?: Record<string, unknown>; prepare?: (run: RunDir) => void } = {},
 ): Promise<Flow> {
   const withAnswer = options.withAnswer ?? true
   const run = createRunDir(name)
   track(run)
+  if (options.handoffOptions !== undefined) setHandoffOptions(run, options.handoffOptions)
+  options.prepare?.(run)
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
   const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
   const session = await startSession({ run, plugins, mock })
@@ -109,7 +122,8 @@ export function expectSwapped(request: MockRequest, continuePrompt: string, stub
 
 /** The turn.complete hook of compact-handoff settled after `since` (so the mod saw the turn end). */
 export async function turnSettled(session: Session, since: number, timeoutMs = 20_000): Promise<void> {
-  await session.waitForDebugLog(/hooks module compact-handoff@inline turn\.complete settled/, { since, timeoutMs })
+  // Mods hooking the same event share a line: "hooks module a@inline, b@inline turn.complete settled".
+  await session.waitForDebugLog(/hooks module [^\n]*compact-handoff@inline[^\n]* turn\.complete settled/, { since, timeoutMs })
 }
 
 /** One ordinary exchange: types `ask <tag>`, waits for the scripted answer on screen and the mod's turn.complete hook. */

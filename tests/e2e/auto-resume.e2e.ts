@@ -1,0 +1,98 @@
+/**
+ * Handing off without being asked, and picking up in a fresh session, with a scripted
+ * model: the auto handoff starts after a turn that reaches its percent and swaps, never
+ * below it nor when the option is 0; a new session is offered the newest recent handoff
+ * with work left, once; `/compact-handoff resume` chooses it among several and sends a
+ * continue-prompt that names it; and the next session does not offer it again.
+ */
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { handoffFileText, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
+import { startSession } from '../harness/session.js'
+import { trackRuns } from './lifecycle.js'
+import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
+
+/** The default model's window is 1,000,000 tokens: reported input tokens read back as percent. */
+const WINDOW_TOKENS = 1_000_000
+/** Long enough for a run the mod would start to reach the mock. */
+const QUIET_MS = 2_000
+
+function skillRequestsSince(flow: Flow, seq: number): number {
+  return flow.mock.requests.filter((r) => r.seq > seq && /compact-mode run=/.test(r.lastUserText)).length
+}
+
+describe('the auto handoff', () => {
+  const { track } = trackRuns()
+
+  it('starts on its own after a turn at its percent and swaps; never below it', async () => {
+    const flow = await startFlow('auto-on', track, { handoffOptions: { autoHandoffPercent: 80 } })
+    const below = await ordinaryTurn(flow, 'AUTO-BELOW', { inputTokens: 0.7 * WINDOW_TOKENS })
+    await new Promise((r) => setTimeout(r, QUIET_MS))
+    expect(skillRequestsSince(flow, below.seq), 'no auto run at 70%').toBe(0)
+
+    const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'auto-run', date: '2026-11-30', focus: 'none' } })
+    flow.mock.script(...turn.replies)
+    const mark = flow.session.logMark()
+    const at = await ordinaryTurn(flow, 'AUTO-AT', { inputTokens: 0.85 * WINDOW_TOKENS })
+    const toast = await flow.session.waitForToast(/started on its own/, { mod: 'compact-handoff', since: mark, timeoutMs: 20_000 })
+    expect(toast.text).toMatch(/^compact-handoff: context at 85%, so a handoff started on its own \(autoHandoffPercent\)\./)
+    const skill = await flow.mock.waitForRequest((r) => r.seq > at.seq && isSkillTurnFor(r.lastUserText, ''), 30_000)
+    const next = await requestAfter(flow.mock, skill.seq, turn.continuePrompt)
+    expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
+  })
+
+  it('stays off when the option is 0, the default: the nudge speaks instead', async () => {
+    const flow = await startFlow('auto-off', track)
+    const mark = flow.session.logMark()
+    const high = await ordinaryTurn(flow, 'AUTO-OFF', { inputTokens: 0.9 * WINDOW_TOKENS })
+    await flow.session.waitForToast(/context at 90%\. \/compact-handoff is recommended\./, { mod: 'compact-handoff', since: mark, timeoutMs: 20_000 })
+    await new Promise((r) => setTimeout(r, QUIET_MS))
+    expect(skillRequestsSince(flow, high.seq)).toBe(0)
+  })
+})
+
+describe('picking up in a fresh session', () => {
+  const { track } = trackRuns()
+  const DIR = '.claude/handoffs'
+  const NEWEST_OPEN = `${DIR}/HANDOFF_newest-open_2026-11-30.md`
+
+  /** Handoffs a past session left: a done one (newest), an open one, an older open one. */
+  function leaveHandoffs(proj: string): void {
+    mkdirSync(join(proj, DIR), { recursive: true })
+    const nowS = Date.now() / 1000
+    const files: [string, string, number][] = [
+      [`${DIR}/HANDOFF_finished_2026-11-30.md`, 'done', 60],
+      [NEWEST_OPEN, 'in-progress', 3_600],
+      [`${DIR}/HANDOFF_older-open_2026-11-29.md`, 'waiting-for-user', 7_200],
+    ]
+    for (const [relPath, status, ageS] of files) {
+      const slug = relPath.split('_')[1] ?? 'x'
+      writeFileSync(join(proj, relPath), handoffFileText({ slug, date: '2026-11-30', focus: slug }).replace('status: in-progress', `status: ${status}`))
+      utimesSync(join(proj, relPath), nowS - ageS, nowS - ageS)
+    }
+  }
+
+  it('offers the newest open handoff at start, resumes it, and does not offer it again', async () => {
+    const flow = await startFlow('resume', track, { prepare: (run) => leaveHandoffs(run.proj) })
+    const offer = await flow.session.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    expect(offer.text).toBe(`compact-handoff: a handoff from about 1 hour(s) ago is waiting: ${NEWEST_OPEN}. /compact-handoff resume picks it up.`)
+
+    flow.mock.script({ when: 'Resume the work from the handoff', text: 'REPLY-RESUMED' })
+    const before = flow.mock.requests.length
+    await flow.session.type('/compact-handoff resume')
+    const resumed = await flow.mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('Resume the work from the handoff'), 30_000)
+    expect(resumed.lastUserText).toContain(`Resume the work from the handoff ${NEWEST_OPEN} (status in-progress`)
+    expect(resumed.lastUserText).toContain('only those that change nothing and reach no network')
+    await flow.session.waitForScreen(/REPLY-RESUMED/, 30_000)
+    await turnSettled(flow.session, 0)
+    await flow.session.stop()
+
+    // The next session in the same project: the resumed file is not offered again.
+    const again = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
+    track(flow.run, again)
+    await again.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
+    await new Promise((r) => setTimeout(r, QUIET_MS))
+    expect(again.toasts().filter((t) => /is waiting/.test(t.text))).toEqual([])
+  })
+})
