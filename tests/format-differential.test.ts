@@ -229,6 +229,7 @@ const DOC_MUTATIONS: readonly DocMutation[] = [
     name: 'sections out of order',
     intent: 'any',
     apply: (doc, rand) => {
+      if (doc.sections.length < 2) return doc
       const i = rand.int(doc.sections.length - 1)
       const sections = [...doc.sections]
       ;[sections[i], sections[i + 1]] = [sections[i + 1]!, sections[i]!]

@@ -361,7 +361,7 @@ function readingOf(heading: Heading): HeadingReading {
 function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
   const problems: string[] = []
   for (const block of blocks) {
-    if (block.kind === 'unclear') problems.push(`line ${block.line}: ${block.why} reads differently in other Markdown readers: write it plainly`)
+    if (block.kind === 'unclear') problems.push(`line ${block.line}: ${block.why}; this check cannot tell how a Markdown reader takes it, so write it plainly`)
     else if (readings.get(block)?.isUnclear) {
       problems.push(`line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`)
     }

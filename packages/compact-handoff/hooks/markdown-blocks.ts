@@ -38,11 +38,14 @@ type Block =
   | Paragraph
   | { kind: 'fence'; char: string; length: number; indent: number }
   | { kind: 'indented' }
-  /** `end`: the text that closes the block on the line holding it, a raw
-   * closing tag, or a blank line. */
-  | { kind: 'html'; end: string }
+  | { kind: 'html'; end: HtmlEnd }
 
 type BlockKind = Block['kind']
+
+/** What ends an HTML block: a blank line (kinds 6 and 7), the closing tag of
+ * any raw-text element (kind 1, whichever element opened it), or a line
+ * holding the given text (kinds 2 to 5), that line included. */
+type HtmlEnd = { kind: 'blank line' } | { kind: 'raw closing tag' } | { kind: 'text'; text: string }
 
 /** How the current line stands against the open blocks: how many of them it
  * continued, whether the rest are closed yet, and whether a list item starting
@@ -159,8 +162,6 @@ function atxTextOf(rest: string): string {
 
 // HTML blocks (CommonMark 4.6): what opens each kind and what closes it.
 const RAW_TAGS = ['script', 'pre', 'style', 'textarea']
-/** Kind 1 (raw text) ends at the closing tag of any of the four, not only its own. */
-const RAW_END = 'raw closing tag'
 const BLOCK_TAGS = new Set(
   ('address article aside base basefont blockquote body caption center col colgroup dd details dialog dir div dl dt ' +
     'fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link ' +
@@ -172,8 +173,12 @@ function isAsciiLetter(char: string | undefined): boolean {
   return char !== undefined && ((char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z'))
 }
 
+function isAsciiDigit(char: string | undefined): boolean {
+  return char !== undefined && char >= '0' && char <= '9'
+}
+
 function isAsciiAlnum(char: string | undefined): boolean {
-  return isAsciiLetter(char) || (char !== undefined && char >= '0' && char <= '9')
+  return isAsciiLetter(char) || isAsciiDigit(char)
 }
 
 function tagNameEnd(s: string, from: number): number {
@@ -241,28 +246,29 @@ function isCompleteTagLine(s: string): boolean {
 /** The HTML block `s` (a line from its `<`) opens: what closes it, and
  * whether it is kind 7 (a complete tag alone on its line), which cannot
  * interrupt a paragraph; undefined when it opens none. */
-function htmlBlockOf(s: string, mayBeCompleteTag: boolean): { end: string; isCompleteTag: boolean } | undefined {
+function htmlBlockOf(s: string, mayBeCompleteTag: boolean): { end: HtmlEnd; isCompleteTag: boolean } | undefined {
   const lower = s.slice(0, 12).toLowerCase()
-  const ending = (end: string) => ({ end, isCompleteTag: false })
+  const ending = (end: HtmlEnd) => ({ end, isCompleteTag: false })
+  const endingAt = (text: string) => ending({ kind: 'text', text })
   for (const tag of RAW_TAGS) {
     const after = lower[tag.length + 1]
-    if (lower.startsWith(`<${tag}`) && (after === undefined || after === ' ' || after === '\t' || after === '>')) return ending(RAW_END)
+    if (lower.startsWith(`<${tag}`) && (after === undefined || after === ' ' || after === '\t' || after === '>')) return ending({ kind: 'raw closing tag' })
   }
-  if (s.startsWith('<!--')) return ending('-->')
-  if (s.startsWith('<?')) return ending('?>')
-  if (s.startsWith('<!') && isAsciiLetter(s[2])) return ending('>')
-  if (s.startsWith('<![CDATA[')) return ending(']]>')
+  if (s.startsWith('<!--')) return endingAt('-->')
+  if (s.startsWith('<?')) return endingAt('?>')
+  if (s.startsWith('<!') && isAsciiLetter(s[2])) return endingAt('>')
+  if (s.startsWith('<![CDATA[')) return endingAt(']]>')
   const nameStart = s[1] === '/' ? 2 : 1
   const nameEnd = tagNameEnd(s, nameStart)
   const after = s[nameEnd]
   const endsName = after === undefined || after === ' ' || after === '\t' || after === '>' || (after === '/' && s[nameEnd + 1] === '>')
-  if (BLOCK_TAGS.has(s.slice(nameStart, nameEnd).toLowerCase()) && endsName) return ending('blank line')
-  return mayBeCompleteTag && isCompleteTagLine(s) ? { end: 'blank line', isCompleteTag: true } : undefined
+  if (BLOCK_TAGS.has(s.slice(nameStart, nameEnd).toLowerCase()) && endsName) return ending({ kind: 'blank line' })
+  return mayBeCompleteTag && isCompleteTagLine(s) ? { end: { kind: 'blank line' }, isCompleteTag: true } : undefined
 }
 
-function closesHtmlBlock(end: string, rest: string): boolean {
-  if (end === 'blank line') return false
-  if (end !== RAW_END) return rest.includes(end)
+function closesHtmlBlock(end: HtmlEnd, rest: string): boolean {
+  if (end.kind === 'blank line') return false
+  if (end.kind === 'text') return rest.includes(end.text)
   const lower = rest.toLowerCase()
   return RAW_TAGS.some((tag) => lower.includes(`</${tag}>`))
 }
@@ -273,7 +279,7 @@ function listMarkerAt(line: string, from: number): ListMarker | undefined {
   const char = line[from]
   if (char === '-' || char === '+' || char === '*') return { marker: char, length: 1, isOrdered: false, isOne: false }
   let end = from
-  while (end - from < 10 && line[end]! >= '0' && line[end]! <= '9') end++
+  while (end - from < 10 && isAsciiDigit(line[end])) end++
   const digits = end - from
   const delimiter = line[end]
   if (digits < 1 || digits > 9 || (delimiter !== '.' && delimiter !== ')')) return undefined
@@ -560,7 +566,7 @@ function continuationOf(block: Block, c: Cursor): 'matched' | 'unmatched' | 'lin
       else return 'unmatched'
       return 'matched'
     case 'html':
-      return c.isBlank && block.end === 'blank line' ? 'unmatched' : 'matched'
+      return c.isBlank && block.end.kind === 'blank line' ? 'unmatched' : 'matched'
   }
 }
 
