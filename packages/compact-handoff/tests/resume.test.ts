@@ -153,6 +153,16 @@ describe('the start-of-session offer', () => {
     expect(w.seen.toasts).toEqual([])
   })
 
+  test('is made again after /clear, which starts a fresh conversation without a session start', async ($, on) => {
+    const w = world(on)
+    handoffs(w, [{ name: 'HANDOFF_recent_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
+    await startSession($)
+    await settle(w)
+    await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
+    await settle(w)
+    expect(w.seen.toasts.filter((t) => t.includes('is waiting')).length).toBe(2)
+  })
+
   test('stays quiet when the conversation was resumed, not new', async ($, on) => {
     const w = world(on, { messageCount: 4 })
     handoffs(w, [{ name: 'HANDOFF_recent_2026-11-30.md', status: 'in-progress', ageMs: 10 }])

@@ -84,6 +84,7 @@ export function world(on: On, options: WorldOptions = {}) {
   }
 
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
+  on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('command.register', (_$, e) => ({ value: { command: e.name } }))
   on('command.list', () => ({ value: options.commands ?? SKILL_PACK_COMMANDS }))
   on('command.run', async (_$, e) => {
