@@ -102,6 +102,22 @@ describe('handoff-check', () => {
     expect(result.lines).toEqual([`${named}:2:1: "kind" must be "handoff" in a handoff file [kind-mismatch]`])
   })
 
+  test('reads an absolute parent against the folder it runs from, or the one --project names', async () => {
+    const project = await mkdtemp(join(tmpdir(), 'handoff-check-project-'))
+    const file = join(CORPUS, 'continuation', 'input.md')
+    const text = readFileSync(file, 'utf8').replace(/^parent: (.*)$/m, `parent: ${project}/$1`)
+    const named = join(project, 'HANDOFF_fix-login-redirect_2026-11-30.md')
+    await writeFile(named, text)
+    const fromHere = await runCli([named])
+    const withProject = await runCli(['--project', project, named])
+    const withEquals = await runCli([`--project=${project}`, named])
+    await rm(project, { recursive: true })
+    expect(fromHere.lines, 'the tests run from the repository, not the project').toEqual([expect.stringMatching(/"parent" must be "none" or the path of a handoff/)])
+    expect(withProject).toEqual({ lines: [], exitCode: 0 })
+    expect(withEquals).toEqual({ lines: [], exitCode: 0 })
+    expect(await runCli(['--project'])).toEqual({ lines: ['usage: handoff-check [--project <dir>] <file>…'], exitCode: 1 })
+  })
+
   test('exits 1 on a missing file, an unknown kind, or no arguments', async () => {
     expect((await runCli([join(CORPUS, 'absent.md')])).lines[0]).toMatch(/cannot read: ENOENT \[read-failed\]$/)
     expect((await runCli([join(import.meta.dirname, '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)

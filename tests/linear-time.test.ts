@@ -7,7 +7,9 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { foreignInstructionsOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
+import { factsSectionOf, shownFactsOf } from '../packages/compact-handoff-answer/hooks/facts.js'
+import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 import { stubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../packages/compact-handoff/hooks/command-intent.js'
@@ -131,13 +133,20 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the answer mod's stub, route and instructions", () => {
-    const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line } } as const
+  test("the answer mod's stub, route, instructions, facts and question", () => {
+    const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
+    const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line }, facts } as const
     expectFast({
       stubOf: () => stubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
       'stubOf, line as the first line': () => stubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
       routeOf: () => routeOf({ trigger: 'manual', instructions: line }),
       foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
+      summaryInstructionsOf: () => summaryInstructionsOf(line, partner),
+      wordsSectionOf: () => wordsSectionOf(partner.words),
+      shownFactsOf: () => shownFactsOf(facts, '/srv/app'),
+      'shownFactsOf, line as the folder': () => shownFactsOf(facts, line),
+      factsSectionOf: () => factsSectionOf(facts),
+      verdictOf: () => verdictOf(line),
     })
   })
 })

@@ -15,6 +15,7 @@ import {
   type PromptFacts,
   type UserWords,
 } from '../packages/compact-handoff/hooks/user-words.js'
+import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
 import { forAll, type Rand } from './support/property.js'
 
 const HEADING = "The user's own messages in this session, verbatim and oldest first. They are the user's exact words and win over anything else in this context:"
@@ -304,6 +305,14 @@ describe('clipping never splits a surrogate pair (property)', () => {
         expect(message.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS + CUT_MARK.length)
       }
       expect(LONE_SURROGATE_RE.test(userWordsSectionOf(words) ?? '')).toBe(false)
+    }, { runs: 500 })
+  })
+
+  test("the answer mod's copy of the clipping, for a typed answer it quotes, splits no pair either", () => {
+    forAll((rand) => textNearBoundOf(rand, WELL_FORMED), (text) => {
+      const verdict = verdictOf(text)
+      const quoted = verdict.kind === 'deny' ? verdict.text : ''
+      expect(LONE_SURROGATE_RE.test(quoted), 'no lone surrogate').toBe(false)
     }, { runs: 500 })
   })
 
