@@ -35,10 +35,10 @@ function logEntries(flow: Flow): LogEntry[] {
   return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LogEntry)
 }
 
-/** The swap log's entry number `n` (from 1), once the mod has written it: the
- * log is written last, after the continue-prompt is out. */
+/** The log's run entry number `n` (from 1: swaps and aborts, not the meter's
+ * lines), once the mod has written it: it is written after the continue-prompt. */
 function logEntry(flow: Flow, n: number): Promise<LogEntry> {
-  return pollUntil(`swap log entry ${n}`, 10_000, () => logEntries(flow)[n - 1])
+  return pollUntil(`swap log entry ${n}`, 10_000, () => logEntries(flow).filter((e) => e.outcome === 'swapped' || e.outcome === 'aborted')[n - 1])
 }
 
 describe('a real model: slips repaired, refusals safe, the mod never wedged', () => {

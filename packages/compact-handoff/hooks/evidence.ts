@@ -2,7 +2,7 @@
 // succeeded, as the person's words are: after a compaction a summary keeps few
 // file paths and almost no commands or their results, so the stub carries them.
 // Bounded on every axis; each list keeps its newest entries, newest last.
-import { relativeToCwd } from './protocol.js'
+import { classifyHandoffPath, relativeToCwd } from './protocol.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40
@@ -123,12 +123,15 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
 }
 
 /** The facts as a stub shows them for a swap to `handoffPaths` (relative to
- * `cwd`): paths relative to the session folder, the files being swapped in
- * left out (they are named above the facts), and those the handoff's text never
- * mentions called out. */
+ * `cwd`): paths relative to the session folder, the chain's own handoff and
+ * plan files left out (the stub names the current ones; the earlier ones are
+ * the chain's, not the work's), and the files the handoff's text never mentions
+ * called out. */
 export function stubFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
   const shown: Evidence = {
-    changed: facts.changed.map((c) => ({ ...c, path: shownPath(c.path, cwd) })).filter((c) => !handoffPaths.includes(c.path)),
+    changed: facts.changed
+      .filter((c) => classifyHandoffPath(c.path, cwd) === undefined && !handoffPaths.includes(c.path))
+      .map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
     read: facts.read.map((p) => shownPath(p, cwd)),
     commands: facts.commands,
   }
