@@ -144,7 +144,7 @@ const BAD_VALUES: readonly [string, string][] = [
   ['focus', '|'], ['focus', '>'], ['focus', '%x'], ['focus', '@x'], ['focus', '`x`'], ['focus', ',x'], ['focus', '? x'], ['focus', 'x:'], ['focus', '#c'],
   ['focus', '"\\x4"'], ['focus', '"\\u12"'], ['focus', '"\\U00110000"'], ['focus', '"ctl\x01"'], ['focus', '""'], ['focus', ''], ['focus', "''"],
   ['status', 'paused'], ['status', 'In-progress'], ['seq', '0'], ['seq', '02'], ['seq', 'first'], ['seq', '"1"'], ['seq', '1.0'], ['kind', 'plan'],
-  ['kind', 'handoff'], ['chain', 'my-chain'], ['chain', 'PLAN_x'], ['focus', '"\\ud800"'], ['focus', 'a\u0085b'], ['focus', '\ufeffx'],
+  ['kind', 'handoff'], ['chain', 'my-chain'], ['chain', 'PLAN_x'], ['focus', '"\\ud800"'], ['focus', 'a\u0085b'], ['focus', '\ufeffx'], ['focus', '\u2028'], ['focus', '"\\u2028\\u00a0"'], ['focus', '\u3000'],
 ]
 const HEADING_FORMS = [(n: string) => n.toLowerCase(), (n: string) => n.toUpperCase(), (n: string) => n.replace(/\b\w/g, (c) => c.toUpperCase()), (n: string) => `${n}:`, (n: string) => `${n}.`, (n: string) => `${n} :`, (n: string) => `${n}!`, (n: string) => `${n}?`, (n: string) => `${n}  `, (n: string) => `${n} ##`]
 const MARKUP_HEADINGS = [(n: string) => `**${n}**`, (n: string) => `\`${n}\``, (n: string) => `[${n}](x)`, (n: string) => `_${n}_`, (n: string) => `${n}&#33;`, (n: string) => `${n.slice(0, -1)}&#${n.charCodeAt(n.length - 1)};`, (n: string) => `\\${n}`, (n: string) => `<span>${n}</span>`, (n: string) => `![${n}](x)`, (n: string) => `[${n}][docs]`, (n: string) => `${n} \\#`, (n: string) => `${n} #`, (n: string) => `${n}&colon;`, (n: string) => `[${n}](a(b)c "t)")`, (n: string) => `${n}&amp;`]

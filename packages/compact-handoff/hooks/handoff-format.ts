@@ -240,7 +240,8 @@ function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind
   if (fields.has('chain') && fileKindOfName(`${value('chain')}.md`) !== 'handoff') {
     problems.push(`"chain: ${shown(value('chain'))}" is not a chain id: use the first handoff's file name without ".md"`)
   }
-  if (fields.has('focus') && value('focus') === '') problems.push('"focus" is empty: write the focus the handoff was asked for, or "none"')
+  // Blank in any script counts as empty, as it does for the validator (JS trim).
+  if (fields.has('focus') && value('focus').trim() === '') problems.push('"focus" is empty: write the focus the handoff was asked for, or "none"')
   if (kind === 'plan') return problems
   if (fields.has('status') && !(HANDOFF_STATUSES as readonly string[]).includes(value('status'))) {
     problems.push(`"status: ${shown(value('status'))}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`)
