@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply leaves the compaction to one.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from './run.js'
-import { intentOf, type Intent } from './command-intent.js'
+import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE, inFolder } from './protocol.js'
 import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from './user-words.js'
@@ -14,10 +14,29 @@ import { shownPath } from './evidence.js'
 import { readPhase, readWords, readLastSwap } from './state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from './run-steps.js'
 import { recentSwapLog } from './swap-log-steps.js'
+import type { Thresholds } from './turn-steps.js'
 import { closeFollowUp } from './work-steps.js'
 import { answerResume } from './resume-steps.js'
 
 type $ = EngineInterface
+
+/** The two commands and the hidden go-command. They go out together: each is a
+ * hop to the engine, and the session's start waits on them. */
+export async function registerCommands($: $): Promise<void> {
+  await Promise.all([
+    $.command.register({
+      name: RESUME_COMMAND,
+      description: 'Write a handoff, check it, and replace the conversation with it',
+      argumentHint: '[review] [focus] | apply | cancel | status | resume [path]',
+    }),
+    $.command.register({
+      name: PLAN_COMMAND,
+      description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
+      argumentHint: '[review] [focus]',
+    }),
+    $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true }),
+  ])
+}
 
 const RECENT_LOG_LINES = 3
 /** Long enough to tell runs apart in a prompt line, short enough to read. */
@@ -111,8 +130,6 @@ async function status($: $, nudgePercent: number, autoPercent: number): Promise<
     recentLog: await recentSwapLog($, cwd, RECENT_LOG_LINES),
   })
 }
-
-export type Thresholds = { nudgePercent: number; autoPercent: number }
 
 export async function answerCommand($: $, command: string, args: string, thresholds: Thresholds): Promise<CommandRunResult> {
   const intent = intentOf(command, args)

@@ -1,16 +1,18 @@
-// Wiring only: each engine event to the step that handles it (the *-steps.ts files).
+// Wiring only: each engine event to the step that handles it (the *-steps.ts
+// files). `register` is one registration per event, longer than a function
+// should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
 import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
-import { autoHandoffPercentOf, isNudgeSuperseded } from './auto-handoff.js'
-import { autoHandoffIfDue } from './auto-steps.js'
-import { answerGo, finishSkillTurn, noteTurnStart, recordWrite } from './run-steps.js'
-import { answerCommand } from './command-steps.js'
-import { nudgeIfDue, rearmNudge } from './nudge-steps.js'
+import { autoHandoffPercentOf } from './auto-handoff.js'
+import { answerGo, noteTurnStart, recordWrite } from './run-steps.js'
+import { answerCommand, registerCommands } from './command-steps.js'
+import { rearmNudge } from './nudge-steps.js'
+import { mainTurnEnded } from './turn-steps.js'
 import { takePrompt } from './prompt-steps.js'
 import { offerResume } from './resume-steps.js'
-import { readPhase, rearmAuto } from './state.js'
-import { followUpTurnEnded, recordToolCall, watchAfterCompaction } from './work-steps.js'
+import { rearmAuto } from './state.js'
+import { recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 
 export const register: Register = (on, options) => {
@@ -19,23 +21,9 @@ export const register: Register = (on, options) => {
   const thresholds = { nudgePercent, autoPercent }
 
   // One session.start hook: a second unmatched registration refuses the module.
-  // The registrations go out together: each is a hop to the engine, and the
-  // session's start waits on this hook.
   on('session.start', async ($, e, next) => {
     const started = await next(e)
-    await Promise.all([
-      $.command.register({
-        name: RESUME_COMMAND,
-        description: 'Write a handoff, check it, and replace the conversation with it',
-        argumentHint: '[review] [focus] | apply | cancel | status | resume [path]',
-      }),
-      $.command.register({
-        name: PLAN_COMMAND,
-        description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
-        argumentHint: '[review] [focus]',
-      }),
-      $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true }),
-    ])
+    await registerCommands($)
     // Not awaited here: the session's start waits on this hook, and the offer reads files and asks git.
     $.clock.after(0, () => void offerResume($).catch(() => undefined))
     return started
@@ -75,13 +63,7 @@ export const register: Register = (on, options) => {
 
   on('turn.complete', async ($, e, next) => {
     const completed = await next(e)
-    if (e.agentId !== undefined) return completed
-    // The common case, no run, costs one read; the machine decides the rest.
-    if ((await readPhase($)).kind === 'idle') {
-      await followUpTurnEnded($)
-      const isAutoStarted = await autoHandoffIfDue($, e, autoPercent)
-      if (!isAutoStarted && !isNudgeSuperseded(autoPercent, nudgePercent)) await nudgeIfDue($, nudgePercent)
-    } else await finishSkillTurn($, e.turnId, { reason: e.reason, answer: e.answer })
+    if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, thresholds)
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 

@@ -144,7 +144,9 @@ function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, now
   return moved(phase, { kind: 'checking', run: phase.run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', run: phase.run, chosen }])
 }
 
-/** The event applied to a phase already past the stuck-run rule. */
+/** The event applied to a phase already past the stuck-run rule. One case per
+ * event, kept in one switch on purpose: the whole table of moves reads in one
+ * place, and each case is a line or two. */
 function take(phase: Phase, event: RunEvent, nowMs: number): Step {
   switch (event.kind) {
     case 'start':

@@ -10,7 +10,6 @@ import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
 import { SKILL_OF_MODE, formatSkillArgs, inFolder, mayBeHandoffPath, type HandoffPath } from './protocol.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
-import type { TurnEnd } from './turn-verdict.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
@@ -155,12 +154,6 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
 export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
   if (!start.text.includes('run=')) return
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
-}
-
-/** Main-loop turn.complete: ends the skill's turn when it is that turn. Whether
- * the turn was a run's is decided inside the machine, from the phase it finds. */
-export async function finishSkillTurn($: $, turnId: string, end: TurnEnd): Promise<void> {
-  await dispatch($, { kind: 'turn-ended', turnId, end })
 }
 
 async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
