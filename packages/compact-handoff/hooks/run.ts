@@ -93,10 +93,6 @@ export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
 /** Repair turns a run may ask for before it gives up with every reason. */
 export const MAX_REPAIRS = 2
 
-export function runOf(phase: Phase): Run | undefined {
-  return phase.kind === 'idle' ? undefined : phase.run
-}
-
 /** Whether `phase` still belongs to run `id` at `stage`: what every timer and
  * late hook asks before it acts, since a cancel may have come in between. */
 export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase is Extract<Phase, { kind: S }> {
