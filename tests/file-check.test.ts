@@ -2,6 +2,7 @@
 // every problem names the file, a good file written in this run passes, and
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
+import { runFixture } from './support/run-fixture.js'
 import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
 import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
@@ -14,22 +15,7 @@ const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF
 const PLAN: HandoffPath = { kind: 'plan', relPath: '.claude/handoffs/PLAN_parser_2026-11-29.md' }
 
 function runWith(files: HandoffPath[]): Run {
-  return {
-    id: 'r1',
-    mode: 'resume',
-    focus: '',
-    startedAtMs: STARTED_MS,
-    cwd: '/srv/proj',
-    cwdRealPath: '/srv/proj',
-    values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
-    files,
-    apply: 'now',
-    trigger: 'command',
-    held: [],
-    heldCommands: [],
-    repairs: 0,
-    contextPercentBefore: null,
-  }
+  return runFixture({ startedAtMs: STARTED_MS, files })
 }
 
 /** Every problem as one line, as an abort lists them. */

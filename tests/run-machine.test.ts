@@ -2,6 +2,7 @@
 // the stuck-run rule, and, over random interleavings of every event, that a
 // held prompt is never lost and a cancelled run never swaps.
 import { describe, expect, test } from 'vitest'
+import { runFixture } from './support/run-fixture.js'
 import { formatSkillArgs, type HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
 import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Stage, type Swap } from '../packages/compact-handoff/hooks/run.js'
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../packages/compact-handoff/hooks/run-machine.js'
@@ -17,23 +18,7 @@ const NEEDS_FIX: FileReport = { refusals: [], fixes: [{ path: HANDOFF.relPath, p
 const UNSAFE: FileReport = { refusals: ['x resolves outside'], fixes: [] }
 
 function runOfId(id: string, extra: Partial<Run> = {}): Run {
-  return {
-    id,
-    mode: 'resume',
-    focus: '',
-    startedAtMs: T0,
-    cwd: CWD,
-    cwdRealPath: CWD,
-    values: { run: `tag-${id}`, created: '2026-11-30T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
-    files: [],
-    apply: 'now',
-    trigger: 'command',
-    held: [],
-    heldCommands: [],
-    repairs: 0,
-    contextPercentBefore: null,
-    ...extra,
-  }
+  return runFixture({ id, startedAtMs: T0, cwd: CWD, cwdRealPath: CWD, values: { run: `tag-${id}`, created: '2026-11-30T10:00:00Z', chain: 'new', seq: 1, parent: 'none' }, ...extra })
 }
 
 const CHOSEN: Chosen = { handoff: HANDOFF, continuePrompt: 'go on', notices: [] }

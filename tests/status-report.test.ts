@@ -1,5 +1,6 @@
 // The text of /compact-handoff status.
 import { describe, expect, test } from 'vitest'
+import { runFixture } from './support/run-fixture.js'
 import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
 import { IDLE, type Phase, type Run, type Swap } from '../packages/compact-handoff/hooks/run.js'
 import { statusTextOf, type StatusFacts } from '../packages/compact-handoff/hooks/status-report.js'
@@ -11,23 +12,7 @@ const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'y', refusals: 1 
 const NO_WORDS_LINE = 'User messages recorded for the next stub: 0 (0 characters).'
 
 function runWith(changes: Partial<Run> = {}): Run {
-  return {
-    id: 'r1',
-    mode: 'resume',
-    focus: '',
-    startedAtMs: STARTED_MS,
-    cwd: '/srv/proj',
-    cwdRealPath: '/srv/proj',
-    values: { run: 'tag', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
-    files: [],
-    apply: 'now',
-    trigger: 'command',
-    held: [],
-    heldCommands: [],
-    repairs: 0,
-    contextPercentBefore: null,
-    ...changes,
-  }
+  return runFixture({ startedAtMs: STARTED_MS, ...changes })
 }
 
 function writing(run: Run): Phase {
