@@ -121,3 +121,15 @@ test('multi-byte text is measured in UTF-8 bytes, as on disk', () => {
   expect(justOver.length).toBeLessThan(MAX_HANDOFF_BYTES)
   expect(judge(justOver, 'handoff').modVerdict).toBe('bad')
 })
+
+test('a problem quotes a long value cut short, never between the halves of a surrogate pair', () => {
+  const base = cases.find((c) => c.name === 'handoff')!.text
+  for (const pad of [78, 79, 80]) {
+    const status = `${'s'.repeat(pad)}${'🙂'.repeat(40)}`
+    const problems = formatProblems(base.replace('status: in-progress', `status: ${status}`), 'handoff', CONTEXT)
+    const quoted = problems.find((p) => p.startsWith('"status: '))
+    expect(quoted, 'the status problem').toBeDefined()
+    expect(quoted!.length, 'cut short').toBeLessThan(200)
+    expect(quoted).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+  }
+})

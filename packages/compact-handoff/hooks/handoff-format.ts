@@ -26,7 +26,7 @@ import {
   type FileKind,
   type SectionName,
 } from './protocol.js'
-import { isBlankFrom, isSpaceOrTab, linesOf, rootBlocksOf, type RootBlock } from './markdown-blocks.js'
+import { isBlankFrom, isSpaceOrTab, linesOf, rootBlocksOf, skipBlanks, type RootBlock } from './markdown-blocks.js'
 
 /** What the check knows beyond the text: the project (the absolute path of
  * the folder the session runs in), against which `parent` is read. */
@@ -41,8 +41,11 @@ const MAX_SHOWN_CHARS = 80
 type Frontmatter = { fields: Map<string, string>; bodyStart: number }
 type Heading = Extract<RootBlock, { kind: 'heading' }>
 
+/** `value` cut to MAX_SHOWN_CHARS, never between the halves of a surrogate pair. */
 function shown(value: string): string {
-  return value.length <= MAX_SHOWN_CHARS ? value : `${value.slice(0, MAX_SHOWN_CHARS)}…`
+  if (value.length <= MAX_SHOWN_CHARS) return value
+  const last = value.charCodeAt(MAX_SHOWN_CHARS - 1)
+  return `${value.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_SHOWN_CHARS - 1 : MAX_SHOWN_CHARS)}…`
 }
 
 function utf8Bytes(text: string): number {
@@ -63,12 +66,6 @@ function trimBlanksEnd(s: string): string {
   let end = s.length
   while (end > 0 && isSpaceOrTab(s[end - 1])) end--
   return s.slice(0, end)
-}
-
-function skipBlanks(s: string, from: number): number {
-  let i = from
-  while (isSpaceOrTab(s[i])) i++
-  return i
 }
 
 // A flat reader for the one-line `key: value` pairs a frontmatter holds. It

@@ -188,7 +188,8 @@ function tagNameEnd(s: string, from: number): number {
   return i
 }
 
-function skipBlanks(s: string, from: number): number {
+/** The index of the first character from `from` on that is not a space or tab. */
+export function skipBlanks(s: string, from: number): number {
   let i = from
   while (isSpaceOrTab(s[i])) i++
   return i
