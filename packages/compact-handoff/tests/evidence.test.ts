@@ -38,13 +38,35 @@ describe('the facts in the stub', () => {
   })
 
   test("leave out a subagent's calls and refused or failed ones", async ($, on) => {
-    const w = world(on)
+    const w = world(on, { refusedPaths: [`${CWD}/src/refused.ts`], failedPaths: [`${CWD}/src/missing.ts`] })
     await startSession($)
     await readFile($, 'src/by-agent.ts', 'agent-1')
     await skillWrite($, 'src/by-agent.ts', 'x', 'agent-1')
+    await skillWrite($, 'src/refused.ts', 'x')
+    await readFile($, 'src/missing.ts')
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
-    expect(w.seen.compactions[0]?.instructions).not.toContain('by-agent')
+    const stub = w.seen.compactions[0]?.instructions ?? ''
+    expect(stub).not.toContain('by-agent')
+    expect(stub).not.toContain('refused.ts')
+    expect(stub).not.toContain('missing.ts')
+  })
+
+  test('keep only the newest 40 changed files and 20 commands', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    for (let i = 0; i < 45; i++) await skillWrite($, `src/f${i}.ts`, 'x')
+    for (let i = 0; i < 25; i++) await runCommand($, `step ${i}`)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    const stub = w.seen.compactions[0]?.instructions ?? ''
+    // The 40 newest changes include the handoff itself, written last and named above the facts.
+    expect(stub).toContain('Files changed: src/f44.ts, src/f43.ts')
+    expect(stub).toContain(', src/f6.ts\n')
+    expect(stub).not.toContain('src/f5.ts')
+    expect(stub).toContain('- step 24  → exit 0')
+    expect(stub).toContain('- step 5  → exit 0')
+    expect(stub).not.toContain('- step 4  →')
   })
 })
 

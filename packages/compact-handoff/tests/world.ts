@@ -41,6 +41,9 @@ export type WorldOptions = {
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
+  /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
+  refusedPaths?: string[]
+  failedPaths?: string[]
   /** Files git tracks (relative paths), with who last committed each. */
   gitTracked?: Record<string, string>
   /** What the person answers when asked; 'dismiss' closes the question. */
@@ -165,6 +168,9 @@ export function world(on: On, options: WorldOptions = {}) {
       if (options.askAnswer === undefined || options.askAnswer === 'dismiss') return { deny: 'dismissed' }
       return { result: { questions: e.questions, answers: { [question.question]: options.askAnswer } } }
     }
+    const path = 'file_path' in e ? String(e.file_path) : ''
+    if (options.refusedPaths?.includes(path)) return { deny: 'refused by a permission rule' }
+    if (options.failedPaths?.includes(path)) return { isError: true as const, result: 'File does not exist.', text: 'File does not exist.' }
     // A shell command whose line starts with "fail" exits 1, as the engine reports it.
     if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
     return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
