@@ -13,13 +13,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { carriesToolResult } from '../harness/handoff-script.js'
+import { carriesToolResult, toolResultOf } from '../harness/request-messages.js'
 import { startMockApi, type MockRequest } from '../harness/mock-api.js'
-import { createRunDir, pollUntil, startSession } from '../harness/session.js'
+import { pollUntil } from '../harness/poll.js'
+import { createRunDir } from '../harness/run-dir.js'
+import { startSession } from '../harness/tmux-session.js'
 import { OUTLINE } from '../../packages/compact-handoff-answer/hooks/outline.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, startFlow, type Flow } from './flow-support.js'
-import type { Session } from '../harness/session.js'
+import type { Session } from '../harness/tmux-session.js'
 
 let toolSeq = 0
 
@@ -57,10 +59,8 @@ function scriptToolTurn(flow: Flow, typed: string, tools: { name: string; input:
 }
 
 /** The tool_result block for `id` in the request that carries it. */
-function toolResultOf(request: MockRequest, id: string): { content: string; isError: boolean } {
-  const users = (request.body?.messages ?? []).filter((m) => m.role === 'user')
-  const blocks = (users.at(-1)?.content ?? []) as { type?: string; tool_use_id?: string; content?: unknown; is_error?: boolean }[]
-  const block = blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === id)
+function toolResultIn(request: MockRequest, id: string): { content: string; isError: boolean } {
+  const block = toolResultOf(request, id)
   expect(block, `request ${request.seq} carries the result of ${id}`).toBeDefined()
   const content = typeof block!.content === 'string' ? block!.content : JSON.stringify(block!.content)
   return { content, isError: block!.is_error === true }
@@ -181,7 +181,7 @@ describe('option askAfterCompaction on', () => {
     console.log(`e2e answer-compactions: question on screen ${Date.now() - t0} ms`)
     await choose(session, 2)
     const after = await mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
-    const result = toolResultOf(after, id)
+    const result = toolResultIn(after, id)
     expect(result.isError).toBe(true)
     expect(result.content).toContain('The person chose "stop and wait"')
     expect(result.content).toContain('Do not run this or any other tool now.')
@@ -196,7 +196,7 @@ describe('option askAfterCompaction on', () => {
     const { id, mark } = await toolTurnAsked('ask ASK-GO', 'touch continued-ran', 'REPLY-ASK-GO')
     await choose(session, 1)
     const after = await mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
-    expect(toolResultOf(after, id).isError, 'the command ran').toBe(false)
+    expect(toolResultIn(after, id).isError, 'the command ran').toBe(false)
     expect(existsSync(join(run.proj, 'continued-ran'))).toBe(true)
     await session.waitForScreen(/REPLY-ASK-GO/, 30_000)
     await settled(session, 'compact-handoff', 'turn.complete', mark)
@@ -205,7 +205,7 @@ describe('option askAfterCompaction on', () => {
     const mark2 = session.logMark()
     await session.type('ask ASK-AGAIN')
     const next = await mock.waitForRequest((r) => carriesToolResult(r, again!), 30_000)
-    expect(toolResultOf(next, again!).isError).toBe(false)
+    expect(toolResultIn(next, again!).isError).toBe(false)
     expect(existsSync(join(run.proj, 'again-ran'))).toBe(true)
     await session.waitForScreen(/REPLY-ASK-AGAIN/, 30_000)
     await settled(session, 'compact-handoff', 'turn.complete', mark2)
@@ -218,7 +218,7 @@ describe('option askAfterCompaction on', () => {
     const { id, mark } = await toolTurnAsked('ask ASK-DISMISS', 'touch dismissed-ran', 'REPLY-ASK-DISMISS')
     session.pressKeys('Escape')
     const after = await mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
-    const result = toolResultOf(after, id)
+    const result = toolResultIn(after, id)
     expect(result.isError).toBe(true)
     expect(result.content).toContain('The person dismissed the question')
     expect(result.content).toContain('Do not run this or any other tool now.')

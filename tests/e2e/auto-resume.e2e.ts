@@ -9,7 +9,7 @@ import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { handoffFileText, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
-import { startSession } from '../harness/session.js'
+import { startSession } from '../harness/tmux-session.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -17,6 +17,12 @@ import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, requ
 const WINDOW_TOKENS = 1_000_000
 /** Long enough for a run the mod would start to reach the mock. */
 const QUIET_MS = 2_000
+
+/** A deliberate quiet period, not a wait for something: it proves that nothing happened
+ * (no run started, no offer made), and an absence cannot be polled for. */
+function quietPeriod(): Promise<void> {
+  return new Promise((r) => setTimeout(r, QUIET_MS))
+}
 
 function skillRequestsSince(flow: Flow, seq: number): number {
   return flow.mock.requests.filter((r) => r.seq > seq && /compact-mode run=/.test(r.lastUserText)).length
@@ -28,7 +34,7 @@ describe('the auto handoff', () => {
   it('starts on its own after a turn at its percent and swaps; never below it', async () => {
     const flow = await startFlow('auto-on', track, { handoffOptions: { autoHandoffPercent: 80 } })
     const below = await ordinaryTurn(flow, 'AUTO-BELOW', { inputTokens: 0.7 * WINDOW_TOKENS })
-    await new Promise((r) => setTimeout(r, QUIET_MS))
+    await quietPeriod()
     expect(skillRequestsSince(flow, below.seq), 'no auto run at 70%').toBe(0)
 
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'auto-run', date: '2026-11-30', focus: 'none' } })
@@ -47,7 +53,7 @@ describe('the auto handoff', () => {
     const mark = flow.session.logMark()
     const high = await ordinaryTurn(flow, 'AUTO-OFF', { inputTokens: 0.9 * WINDOW_TOKENS })
     await flow.session.waitForToast(/context at 90%\. \/compact-handoff is recommended\./, { mod: 'compact-handoff', since: mark, timeoutMs: 20_000 })
-    await new Promise((r) => setTimeout(r, QUIET_MS))
+    await quietPeriod()
     expect(skillRequestsSince(flow, high.seq)).toBe(0)
   })
 })
@@ -68,6 +74,7 @@ describe('picking up in a fresh session', () => {
     ]
     for (const [relPath, status, ageS] of files) {
       const slug = relPath.split('_')[1] ?? 'x'
+      // handoffFileText writes `status: in-progress`; the status under test replaces it.
       writeFileSync(join(proj, relPath), handoffFileText({ slug, date: '2026-11-30', focus: slug }).replace('status: in-progress', `status: ${status}`))
       utimesSync(join(proj, relPath), nowS - ageS, nowS - ageS)
     }
@@ -92,7 +99,7 @@ describe('picking up in a fresh session', () => {
     const again = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, again)
     await again.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await new Promise((r) => setTimeout(r, QUIET_MS))
+    await quietPeriod()
     expect(again.toasts().filter((t) => /is waiting/.test(t.text))).toEqual([])
   })
 })

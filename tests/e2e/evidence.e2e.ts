@@ -8,11 +8,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { carriesToolResult, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
+import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
+import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { trackRuns } from './lifecycle.js'
-import { ordinaryTurn, pollUntil, requestAfter, startFlow, userBlocks, type Flow } from './flow-support.js'
+import { ordinaryTurn, pollUntil, requestAfter, startFlow, type Flow } from './flow-support.js'
 
 let toolSeq = 0
 
@@ -59,7 +60,9 @@ describe("the work's facts survive the swap, and the meter counts what is re-don
     await flow.session.type('ask EV-WORK')
     await flow.session.waitForScreen(/REPLY-EV-WORK/, 30_000)
 
-    const turn = skillTurn({ proj, doc: { slug: 'evidence-run', date: '2026-11-30', focus: 'evidence' } })
+    // The handoff's Files section names only src/notes.txt (handoff-script.ts builds it from
+    // `files`), so the facts must call src/parser.ts "not in the handoff" below.
+    const turn = skillTurn({ proj, doc: { slug: 'evidence-run', date: '2026-11-30', focus: 'evidence', files: ['src/notes.txt'] } })
     // The next context: reads the handoff, re-reads notes.txt, repeats the build, runs something new.
     const after = toolTurn(
       turn.continuePrompt,

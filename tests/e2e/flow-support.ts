@@ -8,7 +8,12 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
-import { createRunDir, pollUntil, repoRoot, stageCopy, startSession, type RunDir, type Session } from '../harness/session.js'
+import { pollUntil } from '../harness/poll.js'
+import { repoRoot } from '../harness/repo-root.js'
+import { userBlocks } from '../harness/request-messages.js'
+import { createRunDir, type RunDir } from '../harness/run-dir.js'
+import { stageCopy } from '../harness/staging.js'
+import { startSession, type Session } from '../harness/tmux-session.js'
 
 export const HANDOFF_MOD = 'compact-handoff@inline'
 export const ANSWER_MOD = 'compact-handoff-answer@inline'
@@ -76,21 +81,6 @@ export function messagesText(request: MockRequest): string {
   return JSON.stringify(request.body?.messages ?? [])
 }
 
-/** Text blocks of every `role: "user"` message, in order. The engine merges the stub,
- * its context reminders and the continue-prompt into one user message, one block each. */
-export function userBlocks(request: MockRequest): string[] {
-  return (request.body?.messages ?? [])
-    .filter((m) => m.role === 'user')
-    .flatMap((m) =>
-      typeof m.content === 'string'
-        ? [m.content]
-        : Array.isArray(m.content)
-          ? m.content.flatMap((b: { type?: string; text?: string }) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []))
-          : [],
-    )
-}
-
-
 /**
  * Checks that the earlier exchanges of `tags` (typed `ask <tag>`, answered `REPLY-<tag>`)
  * are gone from a request: no answer survives anywhere, and the user's words survive only
@@ -122,8 +112,7 @@ export function expectSwapped(request: MockRequest, continuePrompt: string, stub
 
 /** The turn.complete hook of compact-handoff settled after `since` (so the mod saw the turn end). */
 export async function turnSettled(session: Session, since: number, timeoutMs = 20_000): Promise<void> {
-  // Mods hooking the same event share a line: "hooks module a@inline, b@inline turn.complete settled".
-  await session.waitForDebugLog(/hooks module [^\n]*compact-handoff@inline[^\n]* turn\.complete settled/, { since, timeoutMs })
+  await session.waitForHookSettled(HANDOFF_MOD, 'turn.complete', { since, timeoutMs })
 }
 
 /** One ordinary exchange: types `ask <tag>`, waits for the scripted answer on screen and the mod's turn.complete hook. */

@@ -7,7 +7,10 @@
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockApi, type MockApi } from '../harness/mock-api.js'
-import { createRunDir, repoRoot, runClaude, startSession, type RunDir, type Session } from '../harness/session.js'
+import { runClaude } from '../harness/claude-cli.js'
+import { repoRoot } from '../harness/repo-root.js'
+import { createRunDir, type RunDir } from '../harness/run-dir.js'
+import { startSession, type Session } from '../harness/tmux-session.js'
 import { trackRuns } from './lifecycle.js'
 
 const MARKETPLACE = 'compact-handoff'

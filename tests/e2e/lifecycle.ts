@@ -5,7 +5,8 @@
  */
 import { rmSync } from 'node:fs'
 import { afterAll, afterEach } from 'vitest'
-import type { RunDir, Session } from '../harness/session.js'
+import type { RunDir } from '../harness/run-dir.js'
+import type { Session } from '../harness/tmux-session.js'
 
 /** Registers the hooks; call `track` on every run dir and session the file creates. */
 export function trackRuns(): { track: (run: RunDir, session?: Session) => void } {

@@ -75,6 +75,7 @@ describe('a real model: slips repaired, refusals safe, the mod never wedged', ()
       .replace(/^chain: .*$/m, `chain: HANDOFF_${first.slug}_${first.date}`)
       .replace(/^seq: 1$/m, 'seq: 2')
       .replace(/^parent: none$/m, `parent: ${parentAbs}`)
+    // handoffFileText writes "Tried and ruled out" as one line of text, so this cuts the whole section.
     const forgetful = continued.replace(/## Tried and ruled out\n\n[^\n]*\n\n/, '')
     const turn = skillTurn({ proj: flow.run.proj, doc, handoffText: forgetful })
     // The repair's answer prints a continue-prompt of its own, which then stands.
@@ -114,6 +115,7 @@ describe('a real model: slips repaired, refusals safe, the mod never wedged', ()
 
   it('a heading with a runaway line of 240,000 spaces: checked at once, swapped, the mod still loaded', async () => {
     const doc: Partial<HandoffDoc> = { slug: 'runaway-line', date: '2026-11-30', focus: 'runaway line' }
+    // handoffFileText writes each section as its heading, a blank line, then its text.
     const text = handoffFileText(doc).replace('## In progress\n\n', `## In progress\n\n### ${' '.repeat(240_000)}x\n\n`)
     const turn = skillTurn({ proj: flow.run.proj, doc, handoffText: text })
     flow.mock.script(...turn.replies)

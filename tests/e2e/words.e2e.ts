@@ -10,8 +10,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { carriesToolResult, skillTurn, type SkillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
+import { skillTurn, type SkillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
+import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import { STUB_OPENING, continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import {
@@ -23,7 +24,6 @@ import {
   requestAfter,
   startFlow,
   turnSettled,
-  userBlocks,
   pollUntil,
   type Flow,
 } from './flow-support.js'

@@ -9,7 +9,12 @@
  */
 import { cpSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { claudeVersion, createRunDir, pollUntil, repoRoot, startSession, writeMod } from './session.js'
+import { claudeVersion } from './claude-cli.js'
+import { pollUntil } from './poll.js'
+import { repoRoot } from './repo-root.js'
+import { createRunDir } from './run-dir.js'
+import { writeMod } from './staging.js'
+import { startSession } from './tmux-session.js'
 
 const TYPE_PACKAGES = ['claude-code', 'claude-code-tools', 'claude-code-mcp']
 const WRITE_WAIT_MS = 60_000

@@ -16,7 +16,8 @@ import {
   formatSentinel,
   parseSkillArgs,
 } from '../../packages/compact-handoff/hooks/protocol.js'
-import type { MockRequest, ScriptedReply } from './mock-api.js'
+import type { ScriptedReply } from './mock-api.js'
+import { carriesToolResult } from './request-messages.js'
 
 export interface HandoffDoc {
   /** Short slug for the file names; lower-case words joined by dashes. */
@@ -26,13 +27,19 @@ export interface HandoffDoc {
   /** Frontmatter `created`, ISO 8601 with a zone. */
   created: string
   focus: string
+  /** The files the Files section names (its "Reopen first" list): the mod's facts call a
+   * file changed this session "not in the handoff" when this list does not name it. */
+  files: readonly string[]
 }
 
+/** The work `pnpm demo` scripts: binary operators went into src/parser.ts, error recovery
+ * is next. The e2e suites reuse this handoff with their own slug, date and focus. */
 const DEFAULT_DOC: HandoffDoc = {
   slug: 'parser-rewrite',
   date: '2026-11-29',
   created: '2026-11-29T14:05:00Z',
   focus: 'finish the parser',
+  files: ['src/parser.ts', 'test/parser.test.ts', 'src/tokenizer.ts'],
 }
 
 function docOf(doc: Partial<HandoffDoc> = {}): HandoffDoc {
@@ -50,20 +57,57 @@ export function planRelPath(doc: Partial<HandoffDoc> = {}, dir = '.claude/handof
   return `${dir}/PLAN_${d.slug}_${d.date}.md`
 }
 
-/** One or two sentences per section, long enough that the file clears the size floor. */
-function sectionBody(section: string, focus: string): string {
+/**
+ * Each section as the skill would write it for the scripted parser work, in the shapes
+ * skills/handoff/SKILL.md asks for: the user's words quoted, State items marked
+ * [verified] with the command and its result or [unverified] with why, the dead end with
+ * its error, one Next step, and Verify commands that change nothing. A paragraph is one
+ * line: tests/e2e/real-model.e2e.ts cuts "Tried and ruled out" as heading, one line, blank.
+ */
+function sectionBody(section: string, d: HandoffDoc): string[] {
   switch (section) {
     case 'Goal':
-      return `Finish the parser (${focus}): accept the full expression grammar and report errors with line and column.`
-    case 'Next step':
-      return 'Add the error-recovery case to src/parser.ts and run `pnpm test parser`.'
-    case 'Verify':
-      return '`pnpm test parser` passes, including the CRLF and unterminated-string cases.'
-    case 'Open questions':
+      return [
+        `Finish the parser the user started with "Add binary operators to the parser in src/parser.ts" (this handoff's focus: ${d.focus}). ` +
+          'Done means `parse()` accepts the full expression grammar (literals, `+ - * /` with precedence, parentheses) and reports every syntax error with its line and column instead of throwing on the first one.',
+      ]
+    case 'Constraints':
+      return ['- "Keep `parse(src: string)` as the only export; the CLI and the LSP import it."', '- "No new dependencies."']
+    case 'State':
+      return [
+        '- [verified] Binary operators, left-associative, `*` and `/` binding tighter than `+` and `-` - `pnpm test parser` -> 14 passed, 3 skipped',
+        '- [verified] The tokenizer is unchanged - `git diff --stat src/tokenizer.ts` -> no output',
+        '- [unverified] Unary minus after an operator (`1 * -2`) parses: written in `parsePrimary`, no test covers it yet',
+      ]
+    case 'In progress':
+      return [
+        "Error recovery in `src/parser.ts`: nothing written yet. The three cases it must pass are in `test/parser.test.ts` under `describe.skip('recovery')`.",
+      ]
     case 'Tried and ruled out':
-      return 'None'
+      return [
+        'One recursive `parseBinary(level)` per precedence level: `pnpm test parser` failed on the 10,000-term case with `RangeError: Maximum call stack size exceeded`. Replaced by a loop over a precedence table.',
+      ]
+    case 'Decisions':
+      return [
+        '- Precedence lives in one `PRECEDENCE` map read by a loop, not one function per level (the stack overflow above); chosen by Claude.',
+        '- Errors are collected in `ParseResult.errors` rather than thrown, so recovery can go on past the first; agreed with the user.',
+      ]
+    case 'Open questions':
+      return ['None.']
+    case 'Files':
+      return ['No commits yet; the changes are in the working tree.', 'Reopen first (at most 5, most important first):', ...d.files.map((f, i) => `${i + 1}. \`${f}\``)]
+    case 'Next step':
+      return [
+        "Add the error-recovery case to `src/parser.ts`: in `parsePrimary`, on an unexpected token push `{ message, line, column }` to `errors` and skip to the next `;`, then unskip `describe('recovery')` in `test/parser.test.ts` and run `pnpm test parser`.",
+      ]
+    case 'Verify':
+      return [
+        '- `pnpm test parser` -> 14 passed, 3 skipped (17 passed once recovery is in)',
+        '- `git status --short` -> ` M src/parser.ts` and ` M test/parser.test.ts`, nothing else',
+        "- `grep -n \"describe.skip('recovery'\" test/parser.test.ts` -> one line",
+      ]
     default:
-      return `${section}: the tokenizer is done and tested; the parser handles literals and binary operators, checked by pnpm test.`
+      throw new Error(`handoff-script: no text for section "${section}"`)
   }
 }
 
@@ -85,7 +129,7 @@ export function handoffFileText(doc: Partial<HandoffDoc> = {}, options: { omit?:
     '',
     `# Handoff: ${d.focus}`,
     '',
-    ...sections.flatMap((section) => [`## ${section}`, '', sectionBody(section, d.focus), '']),
+    ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBody(section, d), '']),
   ].join('\n')
 }
 
@@ -108,7 +152,7 @@ export function planFileText(doc: Partial<HandoffDoc> = {}): string {
         ]
       : section === 'Risks'
         ? ['## Risks', '', 'Error recovery may mask real syntax errors; keep the strict mode test green.', '']
-        : [`## ${section}`, '', sectionBody(section, d.focus), ''],
+        : [`## ${section}`, '', ...sectionBody(section, d), ''],
   )
   return ['---', 'kind: plan', `created: ${d.created}`, `chain: HANDOFF_${d.slug}_${d.date}`, `focus: ${d.focus}`, '---', '', `# Plan: ${d.focus}`, '', ...body].join('\n')
 }
@@ -148,13 +192,6 @@ export interface SkillTurn {
 }
 
 let turnSeq = 0
-
-/** Whether the request's last user message holds the result of tool_use `id`. */
-export function carriesToolResult(request: MockRequest, id: string): boolean {
-  const users = (request.body?.messages ?? []).filter((m) => m.role === 'user')
-  const content = users[users.length - 1]?.content
-  return Array.isArray(content) && content.some((b) => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'tool_result' && (b as { tool_use_id?: unknown }).tool_use_id === id)
-}
 
 /** The default matcher: the skill turn's request carries `compact-mode`. */
 export const SKILL_TURN_WHEN = /compact-mode/

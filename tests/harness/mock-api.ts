@@ -8,10 +8,15 @@
  * (docs/real-session-testing.md): `messages` carries `role: "system"` entries, and the
  * engine's summariser request is a main-loop request whose last user message asks to
  * "create a detailed summary of the conversation so far".
+ *
+ * Split by concern: this file parses requests, matches them to the queue and logs them;
+ * mock-reply-stream.ts sends a reply; request-messages.ts reads the messages.
  */
 import { appendFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { sendReply, type ReplyIds } from './mock-reply-stream.js'
+import { lastUserTextOf, type Message } from './request-messages.js'
 
 export interface ScriptedToolUse {
   name: string
@@ -60,7 +65,7 @@ export interface MockRequest {
 export interface MessagesBody {
   model?: string
   stream?: boolean
-  messages?: Array<{ role: string; content: unknown }>
+  messages?: Message[]
   system?: unknown
   tools?: unknown[]
   [key: string]: unknown
@@ -97,23 +102,6 @@ export interface MockApi {
 const SUMMARY_ASK = 'create a detailed summary of the conversation so far'
 const DEFAULT_TIME_LIMIT_MS = 15 * 60_000
 
-export function lastUserTextOf(body: MessagesBody | undefined): string {
-  // `role: "system"` entries sit between turns; skipping them keeps "last user" meaningful.
-  const users = (body?.messages ?? []).filter((m) => m.role === 'user')
-  const last = users[users.length - 1]
-  if (last === undefined) return ''
-  if (typeof last.content === 'string') return last.content
-  if (!Array.isArray(last.content)) return ''
-  return last.content
-    .filter((b): b is { type: 'text'; text: string } => isRecord(b) && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text)
-    .join('\n')
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null
-}
-
 function matches(reply: ScriptedReply, request: MockRequest): boolean {
   const { when } = reply
   if (when === undefined) return true
@@ -122,149 +110,98 @@ function matches(reply: ScriptedReply, request: MockRequest): boolean {
   return when(request)
 }
 
-interface Block {
-  type: 'text' | 'tool_use'
-  text?: string
-  id?: string
-  name?: string
-  input?: Record<string, unknown>
+/** Reads the whole request and classifies it; `status` is 200 for a Messages call with a JSON body, else 404. */
+async function parseRequest(req: IncomingMessage, seqOnArrival: () => number): Promise<MockRequest> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  const raw = Buffer.concat(chunks).toString('utf8')
+  const path = req.url ?? '/'
+  const method = req.method ?? 'GET'
+  let body: MessagesBody | undefined
+  try {
+    body = raw === '' ? undefined : (JSON.parse(raw) as MessagesBody)
+  } catch {
+    body = undefined
+  }
+  const lastUserText = lastUserTextOf(body)
+  const kind: RequestKind = lastUserText.includes(SUMMARY_ASK) ? 'summary' : 'main'
+  const isMessages = method === 'POST' && path.split('?')[0] === '/v1/messages'
+  // Numbered once the body is in, so requests read side by side never share a number.
+  return { seq: seqOnArrival(), method, path, body, kind, lastUserText, status: isMessages && body !== undefined ? 200 : 404 }
 }
 
-export async function startMockApi(options: MockApiOptions = {}): Promise<MockApi> {
-  const queue: ScriptedReply[] = []
-  const requests: MockRequest[] = []
-  const waiters = new Set<() => void>()
-  let toolSeq = 0
-  let msgSeq = 0
+function sendNotFound(res: ServerResponse, request: MockRequest): void {
+  res.writeHead(404, { 'content-type': 'application/json' })
+  res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no route ${request.method} ${request.path}` } }))
+}
 
+/** The queue of scripted replies: the summariser gets the summary, a main request the first matching reply. */
+function replyQueue(options: MockApiOptions): { queue: ScriptedReply[]; replyFor: (request: MockRequest) => ScriptedReply } {
+  const queue: ScriptedReply[] = []
   const defaultReply = options.defaultReply ?? { text: 'OK (mock default reply).' }
   const summaryOf = (r: MockRequest): string =>
     typeof options.summary === 'function' ? options.summary(r) : (options.summary ?? 'Mock summary of the conversation.')
-
-  function record(request: MockRequest): void {
-    requests.push(request)
-    if (options.logFile !== undefined) appendFileSync(options.logFile, JSON.stringify(request) + '\n')
-    for (const wake of waiters) wake()
-  }
-
-  function blocksOf(reply: ScriptedReply): Block[] {
-    const blocks: Block[] = []
-    if (reply.text !== undefined) blocks.push({ type: 'text', text: reply.text })
-    for (const t of reply.toolUses ?? []) {
-      blocks.push({ type: 'tool_use', id: t.id ?? `toolu_mock_${++toolSeq}`, name: t.name, input: t.input })
-    }
-    // An assistant message with no content is rejected by the client as a malformed reply.
-    if (blocks.length === 0) blocks.push({ type: 'text', text: '' })
-    return blocks
-  }
-
   function replyFor(request: MockRequest): ScriptedReply {
-    if (request.kind === 'summary') {
-      return { text: `<analysis>Mock analysis.</analysis>\n<summary>${summaryOf(request)}</summary>` }
-    }
+    if (request.kind === 'summary') return { text: `<analysis>Mock analysis.</analysis>\n<summary>${summaryOf(request)}</summary>` }
     const i = queue.findIndex((r) => matches(r, request))
     if (i < 0) return defaultReply
     const [reply] = queue.splice(i, 1)
     return reply ?? defaultReply
   }
+  return { queue, replyFor }
+}
 
-  async function answer(res: ServerResponse, body: MessagesBody, reply: ScriptedReply): Promise<void> {
-    const blocks = blocksOf(reply)
-    const stopReason = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'
-    const inputTokens = reply.inputTokens ?? 100
-    const outputTokens = 10
-    const id = `msg_mock_${++msgSeq}`
-    const model = body.model ?? 'claude-mock'
-    const usage = { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
-    const headers = { 'request-id': `req_mock_${msgSeq}` }
-
-    const hold = async (): Promise<boolean> => {
-      if (reply.delayMs === undefined || reply.delayMs <= 0) return true
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, reply.delayMs)
-        res.once('close', () => {
-          clearTimeout(timer)
-          resolve()
-        })
-      })
-      return !res.destroyed && !res.writableEnded
-    }
-
-    if (body.stream !== true) {
-      if (!(await hold())) return
-      res.writeHead(200, { ...headers, 'content-type': 'application/json' })
-      res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }))
-      return
-    }
-    res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' })
-    const send = (event: string, data: Record<string, unknown>): void => {
-      res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`)
-    }
-    send('message_start', {
-      message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
-    })
-    send('ping', {})
-    if (!(await hold())) return
-    blocks.forEach((block, index) => {
-      if (block.type === 'text') {
-        send('content_block_start', { index, content_block: { type: 'text', text: '' } })
-        send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text ?? '' } })
-      } else {
-        send('content_block_start', { index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } })
-        send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } })
+/** Every request in arrival order, the JSONL log, and waits on them. */
+function requestLog(logFile: string | undefined): {
+  requests: MockRequest[]
+  record: (request: MockRequest) => void
+  waitForRequest: MockApi['waitForRequest']
+} {
+  const requests: MockRequest[] = []
+  const waiters = new Set<() => void>()
+  function record(request: MockRequest): void {
+    requests.push(request)
+    if (logFile !== undefined) appendFileSync(logFile, JSON.stringify(request) + '\n')
+    for (const wake of waiters) wake()
+  }
+  function waitForRequest(predicate: (request: MockRequest) => boolean, timeoutMs = 15_000): Promise<MockRequest> {
+    return new Promise<MockRequest>((resolve, reject) => {
+      const check = (): boolean => {
+        const hit = requests.find(predicate)
+        if (hit === undefined) return false
+        done()
+        resolve(hit)
+        return true
       }
-      send('content_block_stop', { index })
+      // A deadline, not a sleep: `wake` answers as soon as a matching request is recorded.
+      const timer = setTimeout(() => {
+        done()
+        reject(new Error(`mock: no matching request within ${timeoutMs} ms (${requests.length} seen)`))
+      }, timeoutMs)
+      const wake = (): void => void check()
+      const done = (): void => {
+        clearTimeout(timer)
+        waiters.delete(wake)
+      }
+      if (!check()) waiters.add(wake)
     })
-    send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage })
-    send('message_stop', {})
-    res.end()
   }
+  return { requests, record, waitForRequest }
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = []
-    for await (const chunk of req) chunks.push(chunk as Buffer)
-    const raw = Buffer.concat(chunks).toString('utf8')
-    const path = req.url ?? '/'
-    const method = req.method ?? 'GET'
-    const seq = requests.length + 1
-    const isMessages = method === 'POST' && path.split('?')[0] === '/v1/messages'
-
-    let body: MessagesBody | undefined
-    try {
-      body = raw === '' ? undefined : (JSON.parse(raw) as MessagesBody)
-    } catch {
-      body = undefined
-    }
-    const lastUserText = lastUserTextOf(body)
-    const kind: RequestKind = lastUserText.includes(SUMMARY_ASK) ? 'summary' : 'main'
-
-    if (!isMessages || body === undefined) {
-      record({ seq, method, path, body, kind, lastUserText, status: 404 })
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no route ${method} ${path}` } }))
-      return
-    }
-    const request: MockRequest = { seq, method, path, body, kind, lastUserText, status: 200 }
-    record(request)
-    await answer(res, body, replyFor(request))
-  }
-
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }))
-    })
-  })
+async function listenLocal(server: Server): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => resolve())
   })
-  const { port } = server.address() as AddressInfo
+  return (server.address() as AddressInfo).port
+}
 
-  const limit = setTimeout(() => void close(), options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS)
-  limit.unref()
-
+/** Closes the server once, however often asked; it also closes itself after `timeLimitMs`. */
+function closerOf(server: Server, timeLimitMs: number): () => Promise<void> {
   let closing: Promise<void> | undefined
+  const limit = setTimeout(() => void close(), timeLimitMs)
+  limit.unref()
   function close(): Promise<void> {
     clearTimeout(limit)
     closing ??= new Promise<void>((resolve) => {
@@ -274,34 +211,37 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     })
     return closing
   }
+  return close
+}
 
+export async function startMockApi(options: MockApiOptions = {}): Promise<MockApi> {
+  const { queue, replyFor } = replyQueue(options)
+  const log = requestLog(options.logFile)
+  let toolSeq = 0
+  let msgSeq = 0
+  const ids: ReplyIds = { nextToolId: () => `toolu_mock_${++toolSeq}`, nextMessageSeq: () => ++msgSeq }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const request = await parseRequest(req, () => log.requests.length + 1)
+    log.record(request)
+    if (request.status === 404 || request.body === undefined) return sendNotFound(res, request)
+    await sendReply(res, request.body, replyFor(request), ids)
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(err) } }))
+    })
+  })
+  const port = await listenLocal(server)
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    requests,
+    requests: log.requests,
     script: (...replies) => void queue.push(...replies),
     pending: () => queue.length,
-    waitForRequest(predicate, timeoutMs = 15_000) {
-      return new Promise<MockRequest>((resolve, reject) => {
-        const check = (): boolean => {
-          const hit = requests.find(predicate)
-          if (hit === undefined) return false
-          done()
-          resolve(hit)
-          return true
-        }
-        const timer = setTimeout(() => {
-          done()
-          reject(new Error(`mock: no matching request within ${timeoutMs} ms (${requests.length} seen)`))
-        }, timeoutMs)
-        const wake = (): void => void check()
-        const done = (): void => {
-          clearTimeout(timer)
-          waiters.delete(wake)
-        }
-        if (!check()) waiters.add(wake)
-      })
-    },
-    close,
+    waitForRequest: log.waitForRequest,
+    close: closerOf(server, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
   }
 }

@@ -1,14 +1,14 @@
 /**
  * Shared pieces of `pnpm demo` and `pnpm bench`: the three plugins of this repo loaded
- * with --plugin-dir, arrival times of the mock's requests, a finer readiness probe than
- * Session.waitForReady, and small helpers to show what the model was sent.
+ * with --plugin-dir, arrival times of the mock's requests, and small helpers to show what
+ * the model was sent (request-messages.ts reads the messages themselves).
  */
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { MockApi, MockRequest } from './mock-api.js'
-import { PROMPT_RE, pollUntil, repoRoot, type Session } from './session.js'
+import { repoRoot } from './repo-root.js'
 
 /** The two mods and the skill pack, as a user loading them from a clone would. */
 export const PLUGIN_PATHS = ['packages/compact-handoff', 'packages/compact-handoff-answer', 'skills'] as const
@@ -25,7 +25,7 @@ export function runRoot(): string {
   return join(tmpdir(), 'compact-handoff-showcase')
 }
 
-/** Polls this often where a figure is being timed, finer than the tests' polling. */
+/** Polls this often where a figure is being timed (Session.readyAt's `everyMs`), finer than the tests' polling. */
 export const TIMING_POLL_MS = 20
 
 export function removeRun(dir: string): void {
@@ -46,36 +46,6 @@ export function stampArrivals(mock: MockApi): Map<MockRequest, number> {
     return push(...items)
   }
   return at
-}
-
-/**
- * Ready as Session.waitForReady defines it (prompt box drawn, and every mod's
- * `session.start` hook settled, or loaded when it has none), polled every 20 ms instead
- * of 100 ms. Resolves with performance.now() when the prompt box was first seen and when
- * the whole was.
- */
-export async function readyAt(session: Session, timeoutMs = 45_000): Promise<{ box: number; ready: number }> {
-  const mods = session.modIds.map((id) => ({ id, loaded: new RegExp(`hooks module ${escapeRe(id)} loaded .*; events: (.*)$`, 'm') }))
-  let box: number | undefined
-  const ready = await pollUntil('the session to be ready', timeoutMs, () => {
-    if (box === undefined) {
-      if (!PROMPT_RE.test(session.screen())) return undefined
-      box = performance.now()
-    }
-    const log = mods.length > 0 ? session.debugLog() : ''
-    for (const mod of mods) {
-      const loaded = mod.loaded.exec(log)
-      if (loaded === null) return undefined
-      const hooksStart = (loaded[1] ?? '').split(',').includes('session.start')
-      if (hooksStart && !log.includes(`hooks module ${mod.id} session.start settled`)) return undefined
-    }
-    return performance.now()
-  }, TIMING_POLL_MS)
-  return { box: box ?? ready, ready }
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 /** The screen without trailing blanks, leading and trailing empty rows, and with each run
@@ -100,26 +70,6 @@ export function indent(text: string, prefix = '    '): string {
     .split('\n')
     .map((l) => (l === '' ? l : prefix + l))
     .join('\n')
-}
-
-type Message = { role: string; content: unknown }
-
-/** The text a message carries: string content, or its text blocks; other blocks by type. */
-export function textOf(message: Message): string {
-  if (typeof message.content === 'string') return message.content
-  if (!Array.isArray(message.content)) return ''
-  return message.content
-    .map((b: unknown) => {
-      const block = b as { type?: string; text?: string; name?: string }
-      if (block.type === 'text') return block.text ?? ''
-      return `[${block.type ?? 'block'}${block.name === undefined ? '' : ` ${block.name}`}]`
-    })
-    .join('\n')
-}
-
-/** The conversation messages of a request, without the engine's `role: "system"` entries. */
-export function conversationOf(request: MockRequest): Message[] {
-  return (request.body?.messages ?? []).filter((m) => m.role === 'user' || m.role === 'assistant')
 }
 
 export function bytesOf(value: unknown): number {

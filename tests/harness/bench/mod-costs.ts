@@ -1,0 +1,132 @@
+/**
+ * What the mods cost: time to ready with and without the plugins, and wall time per tool
+ * call (from the mock's request arrival times) with and without them.
+ */
+import { basename, join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { startMockApi, type ScriptedReply } from '../mock-api.js'
+import { carriesToolResult } from '../request-messages.js'
+import { createRunDir, type RunDir } from '../run-dir.js'
+import { pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../showcase-kit.js'
+import { startSession, type Session } from '../tmux-session.js'
+import { done, log, START_RUNS } from './options.js'
+
+/** Write tool calls per session in the per-call measurement, and sessions per variant. */
+export const PLAIN_WRITES = 20
+export const HANDOFF_PATH_WRITES = 10
+export const WRITE_SESSIONS = 2
+/** Edit, Read and Bash calls per session, on the files the plain Writes made. */
+export const OTHER_CALLS = 10
+
+export type CallKind = 'plain' | 'handoffPath' | 'edit' | 'read' | 'bash'
+export type CallTimes = Record<CallKind, number[]>
+export const CALL_KINDS: readonly CallKind[] = ['plain', 'handoffPath', 'edit', 'read', 'bash']
+
+export function noCallTimes(): CallTimes {
+  return { plain: [], handoffPath: [], edit: [], read: [], bash: [] }
+}
+
+/** Plugins staged once per run dir; later launches reuse the staged copies. */
+function stagedPlugins(run: RunDir, withMods: boolean): string[] {
+  return withMods ? pluginDirs().map((d) => join(run.plugins, basename(d))) : []
+}
+
+export interface StartTimes {
+  /** Launch to ready (prompt box, and the mods' session.start settled). */
+  without: number[]
+  with: number[]
+  /** Launch to the prompt box alone. */
+  boxWithout: number[]
+  boxWith: number[]
+}
+
+export async function startTimes(): Promise<StartTimes> {
+  const runs = { without: createRunDir('bench-start-bare', runRoot()), with: createRunDir('bench-start-mods', runRoot()) }
+  const times: StartTimes = { without: [], with: [], boxWithout: [], boxWith: [] }
+  // Launch 0 of each is a warm-up (the engine writes types into a mod folder on its first load).
+  for (let i = 0; i <= START_RUNS; i++) {
+    for (const variant of ['without', 'with'] as const) {
+      const run = runs[variant]
+      const plugins = i === 0 && variant === 'with' ? pluginDirs() : stagedPlugins(run, variant === 'with')
+      const t0 = performance.now()
+      const session = await startSession({ run, plugins })
+      try {
+        const { box, ready } = await session.readyAt({ everyMs: TIMING_POLL_MS })
+        if (i > 0) {
+          times[variant].push(ready - t0)
+          times[variant === 'with' ? 'boxWith' : 'boxWithout'].push(box - t0)
+        }
+      } finally {
+        await session.stop()
+      }
+    }
+  }
+  log(`start: without ${times.without.map(Math.round).join(' ')}; with ${times.with.map(Math.round).join(' ')}`)
+  done(runs.without.dir)
+  done(runs.with.dir)
+  return times
+}
+
+function toolUseOf(kind: CallKind, i: number, proj: string): { name: string; input: Record<string, unknown> } {
+  // The Edit, Read and Bash calls work on the files the plain Writes (same i) made first.
+  const gen = join(proj, 'gen', `file-${i}.ts`)
+  switch (kind) {
+    case 'plain':
+      return { name: 'Write', input: { file_path: gen, content: `// generated ${i}\nexport const n = ${i}\n` } }
+    case 'handoffPath':
+      return { name: 'Write', input: { file_path: join(proj, '.claude', 'handoffs', `HANDOFF_bench-${i}_2026-01-01.md`), content: `// generated ${i}\n` } }
+    case 'edit':
+      return { name: 'Edit', input: { file_path: gen, old_string: `export const n = ${i}`, new_string: `export const n = ${i + 1}` } }
+    case 'read':
+      return { name: 'Read', input: { file_path: gen } }
+    case 'bash':
+      return { name: 'Bash', input: { command: `echo step-${i}`, description: 'bench step' } }
+  }
+}
+
+const WRITE_PROMPT = 'Write the generated files'
+const WRITE_DONE = 'All files written.'
+
+/** Every timed call as one chained turn: each reply answers the previous call's result. */
+function callScript(proj: string): { kinds: CallKind[]; ids: string[]; replies: ScriptedReply[] } {
+  const counts: Record<CallKind, number> = { plain: PLAIN_WRITES, handoffPath: HANDOFF_PATH_WRITES, edit: OTHER_CALLS, read: OTHER_CALLS, bash: OTHER_CALLS }
+  const targets = CALL_KINDS.flatMap((kind) => Array.from({ length: counts[kind] }, (_, i) => ({ kind, ...toolUseOf(kind, i, proj) })))
+  const ids = targets.map((_, i) => `toolu_bench_write_${i}`)
+  const replies: ScriptedReply[] = targets.map((t, i) => {
+    const prev = ids[i - 1]
+    return { when: prev === undefined ? WRITE_PROMPT : (q) => carriesToolResult(q, prev), toolUses: [{ id: ids[i]!, name: t.name, input: t.input }] }
+  })
+  const lastId = ids.at(-1)!
+  replies.push({ when: (q) => carriesToolResult(q, lastId), text: WRITE_DONE })
+  return { kinds: targets.map((t) => t.kind), ids, replies }
+}
+
+export async function writeTimes(withMods: boolean): Promise<CallTimes> {
+  const run = createRunDir(`bench-write-${withMods ? 'mods' : 'bare'}`, runRoot())
+  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), timeLimitMs: 5 * 60_000 })
+  const at = stampArrivals(mock)
+  const out = noCallTimes()
+  let session: Session | undefined
+  try {
+    session = await startSession({ run, plugins: withMods ? pluginDirs() : [], mock })
+    await session.waitForReady()
+    const { kinds, ids, replies } = callScript(run.proj)
+    mock.script(...replies)
+    await session.type(WRITE_PROMPT)
+    await session.waitForScreen(/All files written/, 90_000)
+    for (const [i, kind] of kinds.entries()) {
+      const asked = mock.requests.find((r) => (i === 0 ? r.lastUserText.includes(WRITE_PROMPT) : carriesToolResult(r, ids[i - 1]!)))
+      const answered = mock.requests.find((r) => carriesToolResult(r, ids[i]!))
+      if (asked === undefined || answered === undefined) throw new Error(`write ${i}: requests not found`)
+      out[kind].push((at.get(answered) ?? NaN) - (at.get(asked) ?? NaN))
+    }
+    await session.stop()
+    done(run.dir)
+    return out
+  } catch (error) {
+    await session?.stop()
+    throw new Error(`write bench failed (run dir kept: ${run.dir}): ${error instanceof Error ? error.message : String(error)}`)
+  } finally {
+    await mock.close()
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The bench's command line and what every part of it shares: `--runs N` sets the swap
+ * repeats (start repeats are 2N), `--keep` keeps every run dir (mock log, debug log,
+ * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops.
+ */
+import { removeRun } from '../showcase-kit.js'
+
+const runsArg = process.argv.indexOf('--runs')
+export const SWAP_RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 1) : 5
+export const START_RUNS = SWAP_RUNS * 2
+const KEEP = process.argv.includes('--keep')
+export const SWAP_ONLY = process.argv.includes('--swap-only')
+
+/** Progress goes to stderr; stdout is the report. */
+export function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`)
+}
+
+/** A run finished well: its dir goes, unless `--keep`. A failed run's dir is always kept. */
+export function done(dir: string): void {
+  if (KEEP) log(`kept ${dir}`)
+  else removeRun(dir)
+}
