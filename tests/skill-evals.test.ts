@@ -22,7 +22,10 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from './harness/mock-api.js'
-import { createRunDir, repoRoot, runClaude, stageCopy, type RunDir } from './harness/session.js'
+import { runClaude } from './harness/claude-cli.js'
+import { repoRoot } from './harness/repo-root.js'
+import { createRunDir, type RunDir } from './harness/run-dir.js'
+import { stageCopy } from './harness/staging.js'
 import {
   COMMITS,
   EVAL_CASES,
