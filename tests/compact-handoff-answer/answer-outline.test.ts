@@ -4,10 +4,10 @@
 // option askAfterCompaction does with each answer. The kit tests in the mod
 // cover the wiring.
 import { describe, expect, test } from 'vitest'
-import { HANDOFF_SECTIONS } from '../packages/compact-handoff/hooks/protocol.js'
-import { OUTLINE, OUTLINE_SECTIONS } from '../packages/compact-handoff-answer/hooks/outline.js'
-import { summaryInstructionsOf, type PartnerView } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { ASK_HEADER, CONTINUE, STOP, questionOf, verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol.js'
+import { OUTLINE, OUTLINE_SECTIONS } from '../../packages/compact-handoff-answer/hooks/outline.js'
+import { summaryInstructionsOf, type PartnerView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { ASK_HEADER, CONTINUE, STOP, questionOf, verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
 
 const NOTHING: PartnerView = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 } }
 const EVERYTHING: PartnerView = {

@@ -2,12 +2,12 @@
 // the stuck-run rule, and, over random interleavings of every event, that a
 // held prompt is never lost and a cancelled run never swaps.
 import { describe, expect, test } from 'vitest'
-import { runFixture } from './support/run-fixture.js'
-import { formatSkillArgs, type HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
-import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Stage, type Swap } from '../packages/compact-handoff/hooks/run.js'
-import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../packages/compact-handoff/hooks/run-machine.js'
-import type { FileReport } from '../packages/compact-handoff/hooks/file-check.js'
-import { forAll, type Rand } from './support/property.js'
+import { runFixture } from '../support/run-fixture.js'
+import { formatSkillArgs, type HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Stage, type Swap } from '../../packages/compact-handoff/hooks/run.js'
+import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../packages/compact-handoff/hooks/run-machine.js'
+import type { FileReport } from '../../packages/compact-handoff/hooks/file-check.js'
+import { forAll, type Rand } from '../support/property.js'
 
 const CWD = '/srv/proj'
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a_2026-11-30.md' }

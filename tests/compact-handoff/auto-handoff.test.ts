@@ -1,7 +1,7 @@
 // The auto handoff's decisions: the option's bounds, when a turn's end starts a
 // run, and when the nudge gives way to it.
 import { describe, expect, test } from 'vitest'
-import { AUTO_OFF, autoHandoffPercentOf, autoStatusTextOf, isAutoDue, isNudgeSuperseded } from '../packages/compact-handoff/hooks/auto-handoff.js'
+import { AUTO_OFF, autoHandoffPercentOf, autoStatusTextOf, isAutoDue, isNudgeSuperseded } from '../../packages/compact-handoff/hooks/auto-handoff.js'
 
 describe('autoHandoffPercentOf', () => {
   test.each([

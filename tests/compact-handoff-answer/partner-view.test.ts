@@ -3,11 +3,11 @@
 // own types; this checks that every value of those fits the answer mod's views,
 // so a change of shape on either side fails `pnpm typecheck` here.
 import { expect, test } from 'vitest'
-import { IDLE, type Phase } from '../packages/compact-handoff/hooks/run.js'
-import { NO_WORDS, type UserWords } from '../packages/compact-handoff/hooks/user-words.js'
-import { NO_SWAP, type LastSwap } from '../packages/compact-handoff/hooks/swap-text.js'
-import type { SwapView, WordsView } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import type { RunView } from '../packages/compact-handoff-answer/hooks/route.js'
+import { IDLE, type Phase } from '../../packages/compact-handoff/hooks/run.js'
+import { NO_WORDS, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
+import { NO_SWAP, type LastSwap } from '../../packages/compact-handoff/hooks/swap-text.js'
+import type { SwapView, WordsView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import type { RunView } from '../../packages/compact-handoff-answer/hooks/route.js'
 
 function asRunView(phase: Phase): RunView {
   return phase

@@ -14,9 +14,9 @@ import {
   wordsSizeOf,
   type PromptFacts,
   type UserWords,
-} from '../packages/compact-handoff/hooks/user-words.js'
-import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
-import { forAll, type Rand } from './support/property.js'
+} from '../../packages/compact-handoff/hooks/user-words.js'
+import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
+import { forAll, type Rand } from '../support/property.js'
 
 const HEADING = "The user's own messages in this session, verbatim and oldest first. They are the user's exact words and win over anything else in this context:"
 const CUT_MARK = ' […cut: the rest of this message was longer than 2,000 characters]'

@@ -2,10 +2,10 @@
 // words), the fallback continue-prompt when the skill printed none, and the
 // continue-prompt with the messages held during the run.
 import { describe, expect, test } from 'vitest'
-import { stubOf as answeredStubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
-import { MARKER } from '../packages/compact-handoff/hooks/protocol.js'
-import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, stubOf, reviewLinesOf } from '../packages/compact-handoff/hooks/swap-text.js'
-import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../packages/compact-handoff/hooks/user-words.js'
+import { stubOf as answeredStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { MARKER } from '../../packages/compact-handoff/hooks/protocol.js'
+import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, stubOf, reviewLinesOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_parser_2026-11-29.md'

@@ -1,8 +1,8 @@
 // compact-handoff-answer's routing of a compaction and its precompute veto, run
 // under Node. The kit tests in the mod cover the wiring and the state reads.
 import { describe, expect, test } from 'vitest'
-import { MARKER } from '../packages/compact-handoff-answer/hooks/marker.js'
-import { precomputeSkipOf, routeOf } from '../packages/compact-handoff-answer/hooks/route.js'
+import { MARKER } from '../../packages/compact-handoff-answer/hooks/marker.js'
+import { precomputeSkipOf, routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 
 describe('routeOf', () => {
   test('answers our marked compaction with its stub, whatever else holds', () => {

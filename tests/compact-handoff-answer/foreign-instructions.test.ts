@@ -1,7 +1,7 @@
 // compact-handoff-answer's additions to a compaction the engine summarises, run
 // under Node. The kit tests in the mod cover the wiring and the state reads.
 import { describe, expect, test } from 'vitest'
-import { foreignInstructionsOf, type PartnerView } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { foreignInstructionsOf, type PartnerView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 
 const NOTHING: PartnerView = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 } }
 const HANDOFF = 'plans/handoffs/HANDOFF_x_2026-11-29.md'

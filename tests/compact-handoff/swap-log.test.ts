@@ -1,8 +1,8 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // and the few recent lines /compact-handoff status shows.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type LogEntry } from '../packages/compact-handoff/hooks/swap-log.js'
-import { forAll } from './support/property.js'
+import { MAX_LOG_LINES, SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { forAll } from '../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
   return {

@@ -5,10 +5,10 @@
 // other's files, so each keeps a copy; this holds the copies to the same text
 // for the same input, so a summary and a stub say them in the same words.
 import { describe, expect, test } from 'vitest'
-import { evidenceSectionOf, shownPath, MAX_COMMANDS, MAX_READ_FILES, MAX_CHANGED_FILES, MAX_EVIDENCE_SECTION_CHARS, type Evidence } from '../packages/compact-handoff/hooks/evidence.js'
-import { userWordsSectionOf, withUserMessage, NO_WORDS, MAX_WORDS_CHARS, type UserWords } from '../packages/compact-handoff/hooks/user-words.js'
-import { factsSectionOf, shownFactsOf, MAX_FACTS_SECTION_CHARS, type FactsView } from '../packages/compact-handoff-answer/hooks/facts.js'
-import { wordsSectionOf, type WordsView } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { evidenceSectionOf, shownPath, MAX_COMMANDS, MAX_READ_FILES, MAX_CHANGED_FILES, MAX_EVIDENCE_SECTION_CHARS, type Evidence } from '../../packages/compact-handoff/hooks/evidence.js'
+import { userWordsSectionOf, withUserMessage, NO_WORDS, MAX_WORDS_CHARS, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
+import { factsSectionOf, shownFactsOf, MAX_FACTS_SECTION_CHARS, type FactsView } from '../../packages/compact-handoff-answer/hooks/facts.js'
+import { wordsSectionOf, type WordsView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 
 /** compact-handoff's facts record (state.ts WorkRecord['facts'], its
  * evidence.ts Evidence) fits the answer mod's view of it: a change of shape on

@@ -1,6 +1,6 @@
 // The context nudge: its threshold option, when it is due, and its text.
 import { describe, expect, test } from 'vitest'
-import { ARMED, DEFAULT_NUDGE_PERCENT, nudgeDueAt, nudgePercentOf, nudgeTextOf, type Nudge } from '../packages/compact-handoff/hooks/nudge.js'
+import { ARMED, DEFAULT_NUDGE_PERCENT, nudgeDueAt, nudgePercentOf, nudgeTextOf, type Nudge } from '../../packages/compact-handoff/hooks/nudge.js'
 
 describe('nudgePercentOf', () => {
   test.each([

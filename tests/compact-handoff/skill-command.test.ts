@@ -1,8 +1,8 @@
 // Finding the handoff skill's command among the listed commands, the values it
 // is told to copy, and what is submitted when it cannot be run directly.
 import { describe, expect, test } from 'vitest'
-import { COMPACT_MODE_ARG, formatSkillArgs, parseSkillArgs } from '../packages/compact-handoff/hooks/protocol.js'
-import { skillCommandOf, skillFallbackPromptOf, skillValuesOf, type ListedCommand } from '../packages/compact-handoff/hooks/skill-command.js'
+import { COMPACT_MODE_ARG, formatSkillArgs, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol.js'
+import { skillCommandOf, skillFallbackPromptOf, skillValuesOf, type ListedCommand } from '../../packages/compact-handoff/hooks/skill-command.js'
 
 const OURS_RESUME: ListedCommand = { name: 'compact-handoff-skills:handoff', source: 'plugin', plugin: 'compact-handoff-skills' }
 const OURS_PLAN: ListedCommand = { name: 'compact-handoff-skills:handoffplan', source: 'plugin', plugin: 'compact-handoff-skills' }

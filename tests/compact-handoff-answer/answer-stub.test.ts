@@ -6,9 +6,9 @@
 // trimmed), so `MARKER + '\n' + s` gives back `s` whenever `s` is not blank, and
 // nothing (pass through) when it is.
 import { describe, expect, test } from 'vitest'
-import { MARKER } from '../packages/compact-handoff-answer/hooks/marker.js'
-import { stubOf, type CompactionFacts } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
-import { forAll, type Rand } from './support/property.js'
+import { MARKER } from '../../packages/compact-handoff-answer/hooks/marker.js'
+import { stubOf, type CompactionFacts } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { forAll, type Rand } from '../support/property.js'
 
 /** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
  * and one it keeps (zero-width space), lone surrogates, NUL, the marker itself

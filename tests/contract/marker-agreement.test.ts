@@ -2,8 +2,8 @@
 // Mods cannot import each other's files, so each keeps a copy; this test is
 // what keeps the copies equal.
 import { expect, test } from 'vitest'
-import { MARKER as SENT } from '../packages/compact-handoff/hooks/protocol.js'
-import { MARKER as ANSWERED } from '../packages/compact-handoff-answer/hooks/marker.js'
+import { MARKER as SENT } from '../../packages/compact-handoff/hooks/protocol.js'
+import { MARKER as ANSWERED } from '../../packages/compact-handoff-answer/hooks/marker.js'
 
 test('the answer mod looks for the marker compact-handoff sends', () => {
   expect(ANSWERED, 'a mismatch sends every handoff compaction to the summariser').toBe(SENT)

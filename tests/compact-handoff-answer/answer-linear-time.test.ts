@@ -5,9 +5,9 @@
 // shapes that make backtracking regexes quadratic; linear code takes
 // milliseconds, so only the order of magnitude is guarded.
 import { describe, expect, test } from 'vitest'
-import { factsSectionOf, shownFactsOf } from '../packages/compact-handoff-answer/hooks/facts.js'
-import { summaryInstructionsOf, wordsSectionOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
+import { factsSectionOf, shownFactsOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
+import { summaryInstructionsOf, wordsSectionOf } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
 
 const LINE_CHARS = 250_000
 const MAX_CALL_MS = 1_000

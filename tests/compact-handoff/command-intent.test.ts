@@ -1,6 +1,6 @@
 // What /compact-handoff and /compact-handoffplan ask for.
 import { describe, expect, test } from 'vitest'
-import { PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf, intentOf } from '../packages/compact-handoff/hooks/command-intent.js'
+import { PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf, intentOf } from '../../packages/compact-handoff/hooks/command-intent.js'
 
 describe('intentOf for /compact-handoff', () => {
   test('starts a resume run that applies at once, with no focus, when given no arguments', () => {

@@ -1,9 +1,9 @@
 // The text of /compact-handoff status.
 import { describe, expect, test } from 'vitest'
-import { runFixture } from './support/run-fixture.js'
-import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
-import { IDLE, type Phase, type Run, type Swap } from '../packages/compact-handoff/hooks/run.js'
-import { statusTextOf, type StatusFacts } from '../packages/compact-handoff/hooks/status-report.js'
+import { runFixture } from '../support/run-fixture.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import { IDLE, type Phase, type Run, type Swap } from '../../packages/compact-handoff/hooks/run.js'
+import { statusTextOf, type StatusFacts } from '../../packages/compact-handoff/hooks/status-report.js'
 
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a.md' }
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_a.md' }

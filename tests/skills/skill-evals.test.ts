@@ -21,11 +21,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { parse } from 'yaml'
-import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from './harness/mock-api.js'
-import { runClaude } from './harness/claude-cli.js'
-import { repoRoot } from './harness/repo-root.js'
-import { createRunDir, type RunDir } from './harness/run-dir.js'
-import { stageCopy } from './harness/staging.js'
+import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from '../harness/mock-api.js'
+import { runClaude } from '../harness/claude-cli.js'
+import { repoRoot } from '../harness/repo-root.js'
+import { createRunDir, type RunDir } from '../harness/run-dir.js'
+import { stageCopy } from '../harness/staging.js'
 import {
   COMMITS,
   EVAL_CASES,
@@ -36,7 +36,7 @@ import {
   evalHistories,
   historyJsonl,
   type EvalCase,
-} from './support/eval-sessions.js'
+} from '../support/eval-sessions.js'
 
 const EVALS = join(repoRoot(), 'skills', 'evals')
 /** One `claude plugin eval` of the seven cases, two at a time, took 11-13 s on this 2-core machine under load. */

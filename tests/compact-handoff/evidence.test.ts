@@ -16,9 +16,9 @@ import {
   withChange,
   withCommand,
   withRead,
-} from '../packages/compact-handoff/hooks/evidence.js'
-import { FOLLOW_UP_TURNS, NOT_WATCHING, followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter } from '../packages/compact-handoff/hooks/follow-up.js'
-import { forAll } from './support/property.js'
+} from '../../packages/compact-handoff/hooks/evidence.js'
+import { FOLLOW_UP_TURNS, NOT_WATCHING, followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter } from '../../packages/compact-handoff/hooks/follow-up.js'
+import { forAll } from '../support/property.js'
 
 const CWD = '/srv/app'
 
