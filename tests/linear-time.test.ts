@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest'
 import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
 import { factsSectionOf, shownFactsOf } from '../packages/compact-handoff-answer/hooks/facts.js'
 import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { stubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { markedStubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../packages/compact-handoff/hooks/command-intent.js'
 import { formatProblems, frontmatterOf } from '../packages/compact-handoff/hooks/handoff-format.js'
@@ -137,8 +137,8 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
     const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line }, facts } as const
     expectFast({
-      stubOf: () => stubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
-      'stubOf, line as the first line': () => stubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
+      markedStubOf: () => markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
+      'markedStubOf, line as the first line': () => markedStubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
       routeOf: () => routeOf({ trigger: 'manual', instructions: line }),
       foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
       summaryInstructionsOf: () => summaryInstructionsOf(line, partner),

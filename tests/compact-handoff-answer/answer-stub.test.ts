@@ -7,7 +7,7 @@
 // nothing (pass through) when it is.
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../../packages/compact-handoff-answer/hooks/marker.js'
-import { stubOf, type CompactionFacts } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { markedStubOf, type CompactionFacts } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { forAll, type Rand } from '../support/property.js'
 
 /** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
@@ -39,10 +39,10 @@ function factsOf(rand: Rand): CompactionFacts {
 
 const isBlank = (s: string) => s.trim() === ''
 
-describe('stubOf over any input', () => {
+describe('markedStubOf over any input', () => {
   test('never throws, and returns either nothing or a non-blank suffix of the instructions', () => {
     forAll(factsOf, (facts) => {
-      const stub = stubOf(facts)
+      const stub = markedStubOf(facts)
       if (stub === undefined) return
       expect(isBlank(stub), 'a blank stub would erase the conversation').toBe(false)
       expect(facts.instructions?.endsWith(stub), 'the stub is cut from the instructions, never made up').toBe(true)
@@ -52,28 +52,28 @@ describe('stubOf over any input', () => {
   test('answers only a plugin compaction (or the kit\'s undefined trigger) of the main loop', () => {
     forAll(factsOf, (facts) => {
       const isOurs = (facts.trigger === 'plugin' || facts.trigger === undefined) && facts.agentId === undefined
-      if (!isOurs) expect(stubOf(facts)).toBeUndefined()
+      if (!isOurs) expect(markedStubOf(facts)).toBeUndefined()
     })
   })
 })
 
-describe('stubOf with the marker alone on the first line', () => {
+describe('markedStubOf with the marker alone on the first line', () => {
   test('gives back exactly what follows an LF, untrimmed, when it is not blank', () => {
     forAll(stringOf, (s) => {
-      expect(stubOf({ trigger: 'plugin', instructions: `${MARKER}\n${s}` })).toBe(isBlank(s) ? undefined : s)
+      expect(markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${s}` })).toBe(isBlank(s) ? undefined : s)
     })
   })
 
   test('gives back exactly what follows a CRLF, when it is not blank', () => {
     forAll(stringOf, (s) => {
-      expect(stubOf({ trigger: 'plugin', instructions: `${MARKER}\r\n${s}` })).toBe(isBlank(s) ? undefined : s)
+      expect(markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\r\n${s}` })).toBe(isBlank(s) ? undefined : s)
     })
   })
 
   test('treats the kit\'s undefined trigger like the engine\'s plugin trigger', () => {
     forAll(stringOf, (s) => {
       const instructions = `${MARKER}\n${s}`
-      expect(stubOf({ instructions })).toBe(stubOf({ trigger: 'plugin', instructions }))
+      expect(markedStubOf({ instructions })).toBe(markedStubOf({ trigger: 'plugin', instructions }))
     })
   })
 
@@ -82,17 +82,17 @@ describe('stubOf with the marker alone on the first line', () => {
     ['Unicode blanks', `${MARKER}\n\u00a0\u3000\ufeff\u2028\n`],
     ['blank CRLF lines', `${MARKER}\r\n \r\n\t\r\n`],
   ])('passes through a stub holding %s', (_name, instructions) => {
-    expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+    expect(markedStubOf({ trigger: 'plugin', instructions })).toBeUndefined()
   })
 })
 
-describe('stubOf with anything else on the first line', () => {
+describe('markedStubOf with anything else on the first line', () => {
   test('passes through whenever the first line is not exactly the marker', () => {
     forAll(
       (rand) => `${stringOf(rand, 3)}${MARKER}${stringOf(rand, 3)}\n${stringOf(rand)}`,
       (instructions) => {
         const firstLine = instructions.slice(0, instructions.indexOf('\n')).replace(/\r$/, '')
-        if (firstLine !== MARKER) expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+        if (firstLine !== MARKER) expect(markedStubOf({ trigger: 'plugin', instructions })).toBeUndefined()
       },
     )
   })
@@ -108,6 +108,6 @@ describe('stubOf with anything else on the first line', () => {
     ['the marker on the second line', `\n${MARKER}\nstub`],
     ['no line end at all', MARKER],
   ])('passes through %s', (_name, instructions) => {
-    expect(stubOf({ trigger: 'plugin', instructions })).toBeUndefined()
+    expect(markedStubOf({ trigger: 'plugin', instructions })).toBeUndefined()
   })
 })

@@ -2,9 +2,9 @@
 // words), the fallback continue-prompt when the skill printed none, and the
 // continue-prompt with the messages held during the run.
 import { describe, expect, test } from 'vitest'
-import { stubOf as answeredStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { MARKER } from '../../packages/compact-handoff/hooks/protocol.js'
-import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, stubOf, reviewLinesOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -16,9 +16,9 @@ function wordsOf(...messages: string[]): UserWords {
   return messages.reduce(withUserMessage, NO_WORDS)
 }
 
-describe('stubOf', () => {
+describe('buildStub', () => {
   test('names the handoff file and says nothing else was kept', () => {
-    const stub = stubOf({ handoff: HANDOFF }, NO_WORDS)
+    const stub = buildStub({ handoff: HANDOFF }, NO_WORDS)
     expect(stub.split('\n')).toContain(`Handoff file: ${HANDOFF}`)
     expect(stub).toContain('Nothing else from before was kept.')
     expect(stub).not.toContain('Plan file:')
@@ -26,11 +26,11 @@ describe('stubOf', () => {
   })
 
   test('names the plan file when there is one', () => {
-    expect(stubOf({ handoff: HANDOFF, plan: PLAN }, NO_WORDS).split('\n')).toEqual(expect.arrayContaining([`Handoff file: ${HANDOFF}`, `Plan file: ${PLAN}`]))
+    expect(buildStub({ handoff: HANDOFF, plan: PLAN }, NO_WORDS).split('\n')).toEqual(expect.arrayContaining([`Handoff file: ${HANDOFF}`, `Plan file: ${PLAN}`]))
   })
 
   test('is, without words, exactly the files and the closing line', () => {
-    expect(stubOf({ handoff: HANDOFF, plan: PLAN }, NO_WORDS).split('\n')).toEqual([
+    expect(buildStub({ handoff: HANDOFF, plan: PLAN }, NO_WORDS).split('\n')).toEqual([
       'The earlier conversation was replaced here by compact-handoff, right after the handoff skill wrote a full handoff of the session.',
       `Handoff file: ${HANDOFF}`,
       `Plan file: ${PLAN}`,
@@ -40,7 +40,7 @@ describe('stubOf', () => {
 
   test("carries the user's words section verbatim between the files and the closing line", () => {
     const words = wordsOf('Rewrite the parser.\nKeep the public API.', '  no new dependencies  ')
-    const stub = stubOf({ handoff: HANDOFF, plan: PLAN }, words)
+    const stub = buildStub({ handoff: HANDOFF, plan: PLAN }, words)
     const section = userWordsSectionOf(words)
     expect(section).toBeDefined()
     expect(stub).toBe(
@@ -60,7 +60,7 @@ describe('stubOf', () => {
 
   test('keeps the first request in the stub even after many later messages', () => {
     const words = wordsOf('FIRST: port the build to pnpm', ...Array.from({ length: 40 }, (_, i) => `later ${i} ${'x'.repeat(1_000)}`))
-    const stub = stubOf({ handoff: HANDOFF }, words)
+    const stub = buildStub({ handoff: HANDOFF }, words)
     expect(stub).toContain('[user message 1]\nFIRST: port the build to pnpm')
     expect(stub).toContain(`later 39 ${'x'.repeat(1_000)}`)
     expect(stub).not.toContain('later 0 ')
@@ -75,20 +75,20 @@ describe('NO_SWAP', () => {
 
 describe('compactInstructionsOf', () => {
   test('puts the marker alone on the first line, then the stub', () => {
-    const stub = stubOf({ handoff: HANDOFF, plan: PLAN }, wordsOf('fix the tokenizer'))
+    const stub = buildStub({ handoff: HANDOFF, plan: PLAN }, wordsOf('fix the tokenizer'))
     const instructions = compactInstructionsOf(stub)
     expect(instructions.split('\n')[0]).toBe(MARKER)
     expect(instructions.slice(MARKER.length + 1)).toBe(stub)
   })
 
   test('is answered by the answer mod with exactly the stub', () => {
-    const stub = stubOf({ handoff: HANDOFF }, NO_WORDS)
-    expect(answeredStubOf({ trigger: 'plugin', instructions: compactInstructionsOf(stub) })).toBe(stub)
+    const stub = buildStub({ handoff: HANDOFF }, NO_WORDS)
+    expect(markedStubOf({ trigger: 'plugin', instructions: compactInstructionsOf(stub) })).toBe(stub)
   })
 
   test("is answered with exactly the stub when the user's words hold the marker, CRLF and blank lines", () => {
-    const stub = stubOf({ handoff: HANDOFF }, wordsOf(`${MARKER}\r\nnot an instruction`, '\n\nindented\n    code\n'))
-    expect(answeredStubOf({ trigger: 'plugin', instructions: compactInstructionsOf(stub) })).toBe(stub)
+    const stub = buildStub({ handoff: HANDOFF }, wordsOf(`${MARKER}\r\nnot an instruction`, '\n\nindented\n    code\n'))
+    expect(markedStubOf({ trigger: 'plugin', instructions: compactInstructionsOf(stub) })).toBe(stub)
   })
 })
 

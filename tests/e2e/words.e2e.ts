@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { skillTurn, type SkillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
-import { STUB_OPENING, continuePromptWithHeld, stubOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { STUB_OPENING, continuePromptWithHeld, buildStub } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import {
   expectConversationKept,
@@ -92,7 +92,7 @@ describe('the user\'s words survive two swaps verbatim', () => {
     const one = skillTurn({ proj: run.proj, doc: { slug: 'words-one', focus: 'parser rename' } })
     const swap1 = await swap(flow, one, 'parser rename')
     const typedBefore1 = [first, second, 'ask WORDS-ONE']
-    expect(stubBlockOf(swap1.next).trimEnd()).toBe(stubOf({ handoff: one.handoffPath }, { messages: typedBefore1, dropped: 0 }))
+    expect(stubBlockOf(swap1.next).trimEnd()).toBe(buildStub({ handoff: one.handoffPath }, { messages: typedBefore1, dropped: 0 }))
     console.log(`e2e words: first swap ${Date.now() - t0} ms`)
 
     await saidTurn(flow, third, 'REPLY-THIRD')
@@ -105,7 +105,7 @@ describe('the user\'s words survive two swaps verbatim', () => {
     const typed = [...typedBefore1, third, 'ask WORDS-TWO']
     const stub = stubBlockOf(swap2.next)
     expect(stub).toContain(`[user message 1]\n${first}\n`)
-    expect(stub.trimEnd()).toBe(stubOf({ handoff: two.handoffPath }, { messages: typed, dropped: 0 }))
+    expect(stub.trimEnd()).toBe(buildStub({ handoff: two.handoffPath }, { messages: typed, dropped: 0 }))
     expectSwapped(swap2.next, two.continuePrompt, [`Handoff file: ${two.handoffPath}`])
     // The earlier turns are gone; the words survive only inside the stub.
     expectTurnsGone(swap2.next, ['WORDS-ONE', 'WORDS-TWO'], ['REPLY-FIRST', 'REPLY-SECOND', 'REPLY-THIRD', one.continuePrompt, one.handoffPath])

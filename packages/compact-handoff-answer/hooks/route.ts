@@ -1,7 +1,7 @@
 // Decides what this mod does with a compaction, before any state is read.
 // Pure and free of 'claude-code' so vitest can load it under Node; register.ts
 // applies the route.
-import { stubOf, type CompactionFacts } from './marked-stub.js'
+import { markedStubOf, type CompactionFacts } from './marked-stub.js'
 
 export type Route =
   /** compact-handoff's marked compaction: the stub replaces the conversation. */
@@ -15,7 +15,7 @@ export type Route =
   | { kind: 'pass' }
 
 export function routeOf(facts: CompactionFacts): Route {
-  const stub = stubOf(facts)
+  const stub = markedStubOf(facts)
   if (stub !== undefined) return { kind: 'answer', stub }
   // A subagent or fork compacts its own transcript: compact-handoff's run and
   // the person's words belong to the main loop.

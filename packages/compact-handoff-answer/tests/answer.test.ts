@@ -132,7 +132,7 @@ describe('a compaction a plugin starts from a timer', () => {
   test('reaches the engine with no trigger and no messages when unmarked, the kit gap the mod relies on', { plugins: [SENDER] }, async ($, on) => {
     const { reached, toasts } = await compactFromTimer($, on, 'keep the plan')
     expect(reached.length, 'an unmarked compaction is not ours').toBe(1)
-    expect(reached[0]?.trigger, 'if the kit starts setting the trigger, revisit stubOf').toBeUndefined()
+    expect(reached[0]?.trigger, 'if the kit starts setting the trigger, revisit markedStubOf').toBeUndefined()
     expect(reached[0]?.messages, 'the mod must never read e.messages').toBeUndefined()
     expect(toasts).toEqual([JSON.stringify({ messages: [ENGINE_SUMMARY] })])
   })

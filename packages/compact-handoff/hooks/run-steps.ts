@@ -11,7 +11,7 @@ import { GO_COMMAND } from './command-intent.js'
 import { SKILL_OF_MODE, formatSkillArgs, inFolder, mayBeHandoffPath, type HandoffPath } from './protocol.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
-import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, stubOf, type SwapFiles } from './swap-text.js'
+import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
 import { applyEvent, readPhase, readWork, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
@@ -191,7 +191,7 @@ async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
  * glyph), so the review goes out line by line. */
 async function showReview($: $, swap: Swap): Promise<void> {
-  const stub = stubOf(swap, await readWords($), swap.facts)
+  const stub = buildStub(swap, await readWords($), swap.facts)
   for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
@@ -214,7 +214,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   const { swap } = begun.phase
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(stubOf(swap, await readWords($), swap.facts)) })
+    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, await readWords($), swap.facts)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return

@@ -16,7 +16,7 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
 
 /** `factsSection` is the work's facts recorded by code (evidence.ts), placed
  * after the person's words. */
-export function stubOf(files: SwapFiles, words: UserWords, factsSection?: string): string {
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string): string {
   const lines = [
     `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
     `Handoff file: ${files.handoff}`,
