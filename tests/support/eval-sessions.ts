@@ -7,7 +7,7 @@
  * Written as plain turns here and rendered to transcript lines: Claude Code 2.1.332 resumed a
  * transcript of just `type`, `uuid`, `parentUuid`, `sessionId`, `timestamp` and `message`
  * entries (no `cwd`, no attachments) and sent it to the model as the conversation so far.
- * tests/skill-evals.test.ts checks the committed files against this rendering; run it with
+ * tests/skills/skill-evals.test.ts checks the committed files against this rendering; run it with
  * UPDATE=1 to rewrite them.
  *
  * Pure: no file system.

@@ -6,7 +6,7 @@
 //
 // A hooks module reaches only its own files, so this restates compact-handoff's
 // evidence.ts evidenceSectionOf and protocol.ts relativeToCwd;
-// tests/answer-sections-agree.test.ts holds the two to the same text for the
+// tests/contract/answer-sections-agree.test.ts holds the two to the same text for the
 // same input. Pure and free of 'claude-code' so vitest can load it under Node.
 
 /** compact-handoff's recorded facts as this mod reads them (`work.facts`):

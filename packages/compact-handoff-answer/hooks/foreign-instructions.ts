@@ -34,7 +34,7 @@ function handoffSectionOf(lastSwap: SwapView): string | undefined {
 /**
  * The person's words, worded exactly as compact-handoff's stub words them
  * (user-words.ts userWordsSectionOf), so they read the same whichever way the
- * context was compacted; tests/answer-sections-agree.test.ts holds the two equal.
+ * context was compacted; tests/contract/answer-sections-agree.test.ts holds the two equal.
  */
 export function wordsSectionOf(words: WordsView): string | undefined {
   if (words.messages.length === 0) return undefined
