@@ -5,7 +5,7 @@
  * every request body so a test can assert what the model would have read.
  *
  * Shapes follow what Claude Code 2.1.332 was seen sending and accepting
- * (docs/real-session-testing.md): `messages` carries `role: "system"` entries, and the
+ * (seen on Claude Code 2.1.332): `messages` carries `role: "system"` entries, and the
  * engine's summariser request is a main-loop request whose last user message asks to
  * "create a detailed summary of the conversation so far".
  *

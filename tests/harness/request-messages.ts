@@ -1,7 +1,7 @@
 /**
  * The one reader of a request's `messages` (the mock logs them; tests, demo and bench
  * read them). Claude Code 2.1.332 sends `role: "system"` entries between turns
- * (docs/real-session-testing.md, pitfall 10); every reader here skips them, so "last user
+ * (seen on Claude Code 2.1.332); every reader here skips them, so "last user
  * message" means the person's or the tool results' message.
  */
 export interface Message {

@@ -1,6 +1,6 @@
 /**
  * One folder per run: the project the session works in, a seeded HOME, its own TMPDIR and
- * XDG_RUNTIME_DIR, and the staged plugins (docs/real-session-testing.md, 2.1.332).
+ * XDG_RUNTIME_DIR, and the staged plugins (measured on Claude Code 2.1.332).
  */
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

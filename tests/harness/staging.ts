@@ -1,7 +1,7 @@
 /**
  * Plugin folders inside a run: staged copies of the repository's plugins, and throwaway
  * mods written from text. Copies, because loading a mod makes the engine write types and
- * a tsconfig into its folder (docs/real-session-testing.md, pitfall 5).
+ * a tsconfig into its folder (seen on Claude Code 2.1.332).
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
