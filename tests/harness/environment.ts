@@ -1,6 +1,6 @@
 /**
- * The environment every claude process of a run gets (measured on Claude Code 2.1.332): the run's own HOME, TMPDIR and XDG_RUNTIME_DIR so
- * nothing leaks into the user's ~/.claude or the shared /tmp, the mock as the API, and
+ * The environment every claude process of a run gets (measured on Claude Code
+ * 2.1.332): the run's own HOME, TMPDIR and XDG_RUNTIME_DIR so nothing leaks into the user's ~/.claude or the shared /tmp, the mock as the API, and
  * every background call to the network switched off.
  */
 import { userInfo } from 'node:os'

@@ -1,6 +1,6 @@
 /**
- * Drives a real, interactive Claude Code session inside a private tmux server, set up as
- * what real sessions need (measured on Claude Code 2.1.332): the run folder
+ * Drives a real, interactive Claude Code session inside a private tmux server, set up
+ * as a real session needs it (measured on Claude Code 2.1.332): the run folder
  * (run-dir.ts), the environment (environment.ts) and staged plugin copies (staging.ts)
  * are put together here into a launch script that tmux runs.
  *
