@@ -13,7 +13,7 @@ import { claudeVersion } from './claude-cli.js'
 import { escapeRe } from './escape-re.js'
 import { skillTurn, type SkillTurn } from './handoff-script.js'
 import { startMockApi, type MockApi, type MockRequest } from './mock-api.js'
-import { blocksOf, carriesToolResult, conversationOf, textOf } from './request-messages.js'
+import { blocksOf, carriesToolResult, conversationOf, messageTextOf } from './request-messages.js'
 import { createRunDir, type RunDir } from './run-dir.js'
 import { PLUGIN_PATHS, foldReminders, indent, pluginDirs, removeRun, runRoot, trimScreen } from './showcase-kit.js'
 import { startSession, type Session } from './tmux-session.js'
@@ -111,7 +111,7 @@ async function handoffStage({ run, mock, session }: Demo): Promise<{ turn: Skill
   // The Write's row names the handoff file once the tool has run and been drawn.
   const during = await session.waitForScreen(new RegExp(escapeRe(basename(turn.handoffPath))), 30_000)
   console.log(`(the mock holds its answer to request #${heldRequest.seq}, the Write's tool_result, for ${HOLD_MS / 1000} s so the screen can be read)`)
-  const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_OPENING)), 45_000)
+  const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => messageTextOf(m).includes(STUB_OPENING)), 45_000)
   showScreen('while the skill runs (its Write has run, its final answer is due)', during)
 
   heading('After the swap')
@@ -143,7 +143,7 @@ function checks({ run, mock, session }: Demo, turn: SkillTurn, after: MockReques
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`)
     if (!ok) failures.push(what)
   }
-  const allText = conversationOf(after).map(textOf).join('\n')
+  const allText = conversationOf(after).map(messageTextOf).join('\n')
   check(written !== undefined, `the handoff file exists in the project (${relative(run.proj, turn.handoffFile)})`)
   check(mock.requests.every((r) => r.kind !== 'summary'), 'no summariser request was made')
   check(allText.includes(STUB_OPENING) && allText.includes(turn.handoffPath), "the stub naming the handoff leads the model's next request")

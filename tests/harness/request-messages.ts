@@ -59,7 +59,7 @@ export function userBlocks(request: { body?: WithMessages | undefined }): string
 }
 
 /** The text a message carries: its text blocks, and other blocks as `[type name]`. */
-export function textOf(message: Message): string {
+export function messageTextOf(message: Message): string {
   if (typeof message.content === 'string') return message.content
   return blocksOf(message)
     .map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type ?? 'block'}${b.name === undefined ? '' : ` ${b.name}`}]`))

@@ -9,7 +9,7 @@ import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/swap-text.
 import { handoffFileText, skillTurn } from '../handoff-script.js'
 import { startMockApi, type MockApi, type MockRequest } from '../mock-api.js'
 import { pollUntil } from '../poll.js'
-import { conversationOf, textBlocksOf, textOf } from '../request-messages.js'
+import { conversationOf, textBlocksOf, messageTextOf } from '../request-messages.js'
 import { createRunDir, type RunDir } from '../run-dir.js'
 import { bytesOf, pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../showcase-kit.js'
 import { startSession, type Session } from '../tmux-session.js'
@@ -85,7 +85,7 @@ async function handoffSwap({ run, mock, session, before }: SwapContext): Promise
   mock.script(...turn.replies, ...followUpScript(turn.continuePrompt, run.proj))
   await session.type(`/compact-handoff ${FOCUS}`)
   const t0 = performance.now()
-  const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => textOf(m).includes(STUB_OPENING)), 60_000)
+  const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => messageTextOf(m).includes(STUB_OPENING)), 60_000)
   return { t0, after }
 }
 
