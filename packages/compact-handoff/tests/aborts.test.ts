@@ -1,5 +1,7 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { CWD, HANDOFF, PLAN, endTurn, handoffText, readyAnswer, skillWrite, world, skillRunsOf, type DiskFile } from './world.js'
+import { CWD, HANDOFF, PLAN, world, type DiskFile } from './world.js'
+import { endTurn, skillWrite, skillRunsOf } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, repairTurn, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 /** Every abort says why, leaves the conversation alone and sends nothing. */

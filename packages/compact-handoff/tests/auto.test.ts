@@ -1,7 +1,8 @@
 // The opt-in auto handoff: after a main-loop answer at or above the option's
 // percent, the same run /compact-handoff starts, once per context window.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { endTurn, typeCommand, world, type World } from './world.js'
+import { world, type World } from './world.js'
+import { endTurn, typeCommand } from './engine-calls.js'
 import { startSession } from './flow.js'
 
 const AUTO_80 = { options: { autoHandoffPercent: 80 } }

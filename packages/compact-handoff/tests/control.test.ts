@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, typeCommand, world } from './world.js'
+import { ANSWER_STAND_IN, HANDOFF, world } from './world.js'
+import { endTurn, skillWrite, typeCommand } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const MINUTE_MS = 60_000

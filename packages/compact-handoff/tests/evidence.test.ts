@@ -2,7 +2,9 @@
 // the stub with the files the handoff never mentions, and the meter that counts
 // what the next context re-does.
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, endTurn, readFile, readyAnswer, runCommand, skillWrite, startTurn, typeCommand, world } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from './engine-calls.js'
+import { readyAnswer } from './texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`

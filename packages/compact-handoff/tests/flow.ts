@@ -1,7 +1,9 @@
 // Drives a run the way a session does, for the kit tests. Not a test file:
 // `claude plugin test` runs every *.test.ts it finds.
 import type { Engine } from 'claude-code/testing'
-import { CWD, HANDOFF, endTurn, handoffText, readyAnswer, skillWrite, startTurn, type World } from './world.js'
+import { CWD, HANDOFF, type World } from './world.js'
+import { endTurn, skillWrite, startTurn } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 
 export async function startSession($: Engine) {
   await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })

@@ -3,7 +3,9 @@
 // swap, is never lost and never lets a cancelled run swap. Each case steps in
 // at one engine call the mod makes (world.ts interjectAt).
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { HANDOFF, handoffText, readyAnswer, skillWrite, submitPrompt, typeCommand, world, endTurn, type AwaitPoint, type World } from './world.js'
+import { HANDOFF, world, type AwaitPoint, type World } from './world.js'
+import { skillWrite, submitPrompt, typeCommand, endTurn } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 import { startSession, typeAndLaunch } from './flow.js'
 
 const TYPED = 'Typed at the worst moment.'

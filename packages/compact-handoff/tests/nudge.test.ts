@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { endTurn, world } from './world.js'
+import { world } from './world.js'
+import { endTurn } from './engine-calls.js'
 import { startSession } from './flow.js'
 
 const TRANSCRIPT = [{ role: 'user' as const, text: 'hello', toolUses: [] }]

@@ -2,7 +2,9 @@
 // skill with every problem and its fix, at most twice; safety refusals are not.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../hooks/protocol.js'
-import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, skillWrite, submitPrompt, typeCommand, world } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { skillWrite, submitPrompt, typeCommand } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, repairTurn, startSession, typeAndLaunch } from './flow.js'
 
 const WITHOUT_TRIED = handoffText().replace(/## Tried and ruled out\n[^\n]*\n/, '')

@@ -2,7 +2,9 @@
 // built from it, a file git tracks confirmed first, and the start-of-session offer.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../hooks/protocol.js'
-import { CWD, handoffText, planText, typeCommand, world, type World } from './world.js'
+import { CWD, world, type World } from './world.js'
+import { typeCommand } from './engine-calls.js'
+import { handoffText, planText } from './texts.js'
 import { startSession, typeAndLaunch } from './flow.js'
 
 const DIR = '.claude/handoffs'

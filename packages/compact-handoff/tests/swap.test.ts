@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, PLAN, handoffText, planText, readyAnswer, skillWrite, world, skillRunsOf } from './world.js'
+import { ANSWER_STAND_IN, HANDOFF, PLAN, world } from './world.js'
+import { skillWrite, skillRunsOf } from './engine-calls.js'
+import { handoffText, planText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, handoffText, readyAnswer, submitPrompt, typeCommand, world, skillRunsOf } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { submitPrompt, typeCommand, skillRunsOf } from './engine-calls.js'
+import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`

@@ -1,0 +1,135 @@
+// The engine beneath the mod for kit tests, one group of events per function:
+// each answers from the world's memory (world.ts) and records what it saw.
+import type { On } from 'claude-code'
+import { CWD, SKILL_PACK_COMMANDS, type WorldContext } from './world.js'
+
+/** The session's facts: folder, usage, id, messages, agents, and turns passing through. */
+export function answerSession(on: On, ctx: WorldContext): void {
+  on('session.start', (_$, e) => ({ cwd: e.cwd }))
+  on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
+  on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: CWD }))
+  on('session.usage', () => ({
+    value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
+  }))
+  on('session.id', () => ({ value: 'session-1' }))
+  on('session.messages', () => ({ value: Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
+  on('agent.list', () => ({
+    // Only the fields the mod reads; the kit does not check a value's shape.
+    value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
+  }))
+  on('turn.start', (_$, e) => ({ turnId: e.turnId }))
+  on('turn.complete', (_$, e) => ({ text: e.answer }))
+}
+
+/** Commands and prompts: listed, run and submitted, each recorded. */
+export function answerCommands(on: On, ctx: WorldContext): void {
+  on('command.register', (_$, e) => ({ value: { command: e.name } }))
+  on('command.list', () => ({ value: ctx.options.commands ?? SKILL_PACK_COMMANDS }))
+  on('command.run', async (_$, e) => {
+    await ctx.pointReached('command.run')
+    if (ctx.options.refuseCommandRun) throw new Error(`no command named /${e.command} in this session`)
+    ctx.seen.commandRuns.push({ command: e.command, args: e.args })
+    return {}
+  })
+  on('prompt.submit', async (_$, e) => {
+    if (e.origin.kind === 'plugin') await ctx.pointReached('prompt.submit')
+    if (ctx.options.refuseSubmit) throw new Error('prompt.submit refused')
+    ctx.seen.submits.push({ text: e.text, ...(e.origin.kind === 'plugin' && e.origin.asUser ? { asUser: true } : {}) })
+    return { text: e.text }
+  })
+  on('prompt.fill', (_$, e) => {
+    ctx.seen.fills.push(e.text)
+    return { isFilled: true }
+  })
+}
+
+/** Toasts, the status line and transcript lines, recorded. */
+export function answerUi(on: On, ctx: WorldContext): void {
+  on('ui.toast', (_$, e) => {
+    ctx.seen.toasts.push(e.text)
+    return { value: undefined }
+  })
+  on('ui.status', (_$, e) => {
+    ctx.seen.statuses.push(e.text)
+    return { value: undefined }
+  })
+  on('ui.log', (_$, e) => {
+    ctx.seen.logs.push(e.text)
+    return { value: undefined }
+  })
+}
+
+/** The fake disk: stat, read, write and list, and git's answers about a file. */
+export function answerFiles(on: On, ctx: WorldContext): void {
+  on('fs.stat', async (_$, e) => {
+    await ctx.pointReached('fs.stat')
+    if (e.path === CWD) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: CWD } }
+    const file = ctx.files.get(e.path)
+    if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
+    const realPath = file.realPath ?? e.path
+    return {
+      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: realPath !== e.path, realPath },
+    }
+  })
+  on('fs.write', async (_$, e) => {
+    await ctx.pointReached('fs.write')
+    ctx.files.set(e.path, { text: e.text, mtimeMs: ctx.clock.now() })
+    return { value: undefined }
+  })
+  on('fs.list', (_$, e) => {
+    const dir = `${(e.path ?? CWD).replace(/\/$/, '')}/`
+    const entries = [...ctx.files].filter(([path]) => path.startsWith(dir) && !path.slice(dir.length).includes('/'))
+    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: f.text.length, mtimeMs: f.mtimeMs, isLink: false })) }
+  })
+  on('process.run', (_$, e) => {
+    const relPath = e.argv.at(-1) ?? ''
+    const author = ctx.options.gitTracked?.[relPath]
+    const ran = { stderr: '', isStdoutTruncated: false, isStderrTruncated: false }
+    if (e.argv[1] === 'ls-files') return { value: { ...ran, exitCode: author === undefined ? 1 : 0, stdout: '' } }
+    return { value: { ...ran, exitCode: 0, stdout: `${author ?? ''}\n` } }
+  })
+  on('fs.read', async (_$, e) => {
+    await ctx.pointReached('fs.read')
+    const file = ctx.files.get(e.path)
+    return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
+  })
+}
+
+/** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */
+export function answerTools(on: On, ctx: WorldContext): void {
+  on('tool.call', (_$, e) => {
+    // $.ui.ask raises the engine's question dialog as this tool.
+    if (e.tool === 'AskUserQuestion') {
+      const question = e.questions[0]!
+      ctx.seen.asks.push(question.question)
+      if (ctx.options.askAnswer === undefined || ctx.options.askAnswer === 'dismiss') return { deny: 'dismissed' }
+      return { result: { questions: e.questions, answers: { [question.question]: ctx.options.askAnswer } } }
+    }
+    const path = 'file_path' in e ? String(e.file_path) : ''
+    if (ctx.options.refusedPaths?.includes(path)) return { deny: 'refused by a permission rule' }
+    if (ctx.options.failedPaths?.includes(path)) return { isError: true as const, result: 'File does not exist.', text: 'File does not exist.' }
+    // A shell command whose line starts with "fail" exits 1, as the engine reports it.
+    if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
+    return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
+  })
+}
+
+/** The engine's own compaction: refused a set number of times, then a summary or a skip. */
+export function answerCompaction(on: On, ctx: WorldContext): void {
+  on('session.compact', async (_$, e) => {
+    await ctx.pointReached('session.compact')
+    ctx.seen.compactAttempts++
+    if (ctx.state.refusalsLeft > 0) {
+      ctx.state.refusalsLeft--
+      throw new Error('a turn is running (t1); the conversation compacts between turns')
+    }
+    ctx.seen.compactions.push(e)
+    if (ctx.options.engineCompact === 'skip') return { skip: 'a PreCompact hook blocked it' }
+    return {
+      messages: [{ role: 'user' as const, text: 'engine summary', toolUses: [] }],
+      tokensBefore: 150_000,
+      tokensAfter: 2_000,
+      usage: { input_tokens: 150_000, output_tokens: 1_800, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    }
+  })
+}
