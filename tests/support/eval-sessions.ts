@@ -139,6 +139,7 @@ function testRun(pass: number, failures: Array<{ n: number; name: string; expect
 const QUOTE_FAILURE = { n: 3, name: 'doubles embedded quotes', expected: `'"say ""hi"""'`, actual: `'"say ""hi""'` }
 
 /** The first session: the quoting fix, half done, with the user's rules and one withdrawn. */
+// A past session written out message by message: long as data is, not as logic.
 export function quotingSession(options: { plans: boolean }): PastSession {
   const log = [...(options.plans ? [COMMITS.roadmap] : []), COMMITS.tests, COMMITS.add].join('\n')
   return {
@@ -275,6 +276,7 @@ In src/format.js, make quoteField use \`field.replaceAll('"', '""')\`, then run 
 const PARENT_NEXT_STEP = "In src/format.js, make quoteField use `field.replaceAll('\"', '\"\"')`, then run `node --test`."
 
 /** A session that began from PARENT_HANDOFF: the quoting fix done and committed, line breaks under way. */
+// A past session written out message by message: long as data is, not as logic.
 export function crlfContinuationSession(): PastSession {
   return {
     id: '5e55e0a1-7c2d-4f0e-9b1a-000000000004',
