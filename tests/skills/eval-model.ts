@@ -23,8 +23,7 @@ export function caseOf(request: MockRequest): EvalCase | undefined {
 
 export const ID_PREFIX = 'toolu_eval_'
 
-/** Scripted assistant turns already in the request: the run's step.  A table, one entry per case, longer than a function should be on
- * purpose: each case's turns read together with its variants. */
+/** Scripted assistant turns already in the request: the run's step.*/
 export function stepOf(request: MockRequest): number {
   return (request.body?.messages ?? []).filter((m) => m.role === 'assistant' && JSON.stringify(m.content).includes(ID_PREFIX)).length
 }
@@ -34,6 +33,8 @@ export type Turn = { text?: string; tools?: Array<Omit<ScriptedToolUse, 'id'>> }
 export const write = (file_path: string, content: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Write', input: { file_path, content } })
 export const read = (file_path: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Read', input: { file_path } })
 
+/** The turns each case plays. A table, one entry per case, longer than a function
+ * should be on purpose: each case's turns read together with its variants. */
 export function script(variant: Variant): Record<EvalCase, Turn[]> {
   const plansHandoff = `plans/handoffs/HANDOFF_csv-quoting_${TODAY}.md`
   const good = handoffText(QUOTING_FACTS)
