@@ -13,7 +13,7 @@ export type Variant = 'good' | 'bad'
 // The files a scripted model writes. Good ones follow the skills' format and carry the facts
 // of the case's past session; bad ones break named rules.
 
-export interface HandoffFacts {
+interface HandoffFacts {
   chain: string
   seq: number
   parent: string

@@ -21,17 +21,17 @@ export function caseOf(request: MockRequest): EvalCase | undefined {
   return undefined
 }
 
-export const ID_PREFIX = 'toolu_eval_'
+const ID_PREFIX = 'toolu_eval_'
 
-/** Scripted assistant turns already in the request: the run's step.*/
+/** Scripted assistant turns already in the request: the run's step. */
 export function stepOf(request: MockRequest): number {
   return (request.body?.messages ?? []).filter((m) => m.role === 'assistant' && JSON.stringify(m.content).includes(ID_PREFIX)).length
 }
 
-export type Turn = { text?: string; tools?: Array<Omit<ScriptedToolUse, 'id'>> }
+type Turn = { text?: string; tools?: Array<Omit<ScriptedToolUse, 'id'>> }
 
-export const write = (file_path: string, content: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Write', input: { file_path, content } })
-export const read = (file_path: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Read', input: { file_path } })
+const write = (file_path: string, content: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Write', input: { file_path, content } })
+const read = (file_path: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Read', input: { file_path } })
 
 /** The turns each case plays. A table, one entry per case, longer than a function
  * should be on purpose: each case's turns read together with its variants. */
