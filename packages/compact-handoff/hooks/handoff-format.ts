@@ -1,7 +1,7 @@
 // The on-disk format check the mod runs before any swap: frontmatter, the
 // required sections in order, a plan's numbered phases, a size floor and cap.
 // A hooks module can import no npm package (engine rule, 2.1.332), so the
-// frontmatter is read by a flat YAML reader and the body by markdown-blocks.ts;
+// frontmatter is read by protocol.ts' flat YAML reader and the body by markdown-blocks.ts;
 // tests/format-corpus.test.ts and tests/format-differential.test.ts hold this to
 // the remark + zod validator in packages/handoff-tools and fail wherever this
 // accepts a file the validator rejects. Where it cannot tell how the validator
@@ -19,26 +19,34 @@ import {
   NO_PARENT,
   PLAN_FRONTMATTER_KEYS,
   PLAN_SECTIONS,
-  fileKindOfName,
+  isChainValue,
   isCreatedValue,
+  isFocusValue,
+  isSeqValue,
   parentRelPathOf,
+  readFrontmatter,
+  readFrontmatterOf,
   sectionNameOf,
   type FileKind,
+  type Frontmatter,
+  type RuleProblem,
   type SectionName,
 } from './protocol.js'
-import { isBlankFrom, isSpaceOrTab, linesOf, rootBlocksOf, skipBlanks, type RootBlock } from './markdown-blocks.js'
+import { linesOf, rootBlocksOf, type RootBlock } from './markdown-blocks.js'
 
 /** What the check knows beyond the text: the project (the absolute path of
  * the folder the session runs in), against which `parent` is read. */
 export type FormatContext = { projectDir: string }
 
-const POSITIVE_INT_RE = /^[1-9]\d*$/
+/** A problem as data: `{ rule, line, message }`, rule names shared with
+ * packages/handoff-tools where the validator has the same rule. */
+export type FormatDiagnostic = RuleProblem
+
 const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
 /** Values quoted back in a problem are cut here, so a runaway value does not
  * flood the repair prompt. */
 const MAX_SHOWN_CHARS = 80
 
-type Frontmatter = { fields: Map<string, string>; bodyStart: number }
 type Heading = Extract<RootBlock, { kind: 'heading' }>
 
 /** `value` cut to MAX_SHOWN_CHARS, never between the halves of a surrogate pair. */
@@ -62,197 +70,40 @@ function utf8Bytes(text: string): number {
   return bytes
 }
 
-function trimBlanksEnd(s: string): string {
-  let end = s.length
-  while (end > 0 && isSpaceOrTab(s[end - 1])) end--
-  return s.slice(0, end)
-}
-
-// A flat reader for the one-line `key: value` pairs a frontmatter holds. It
-// accepts a subset of what YAML accepts and reads it as YAML does; anything
-// else (a nested structure, a multi-line or block value, a tag, an anchor, a
-// character YAML does not print) is refused rather than misread.
-
-/** Whether the UTF-16 unit at `i` is one YAML may hold in a scalar (c-printable,
- * tab included, byte-order mark excluded); a lone surrogate is not. */
-function isPrintableAt(s: string, i: number): boolean {
-  const code = s.charCodeAt(i)
-  if (code === 0x09) return true
-  if (code < 0x20 || code === 0x7f || (code >= 0x80 && code <= 0x9f && code !== 0x85)) return false
-  if (code === 0xfeff || code === 0xfffe || code === 0xffff) return false
-  if (code >= 0xd800 && code <= 0xdbff) return (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00
-  if (code >= 0xdc00 && code <= 0xdfff) return (s.charCodeAt(i - 1) & 0xfc00) === 0xd800
-  return true
-}
-
-/** After a quoted scalar: nothing, or blanks and a comment. */
-function endsCleanly(raw: string, from: number): boolean {
-  return from === raw.length || (isSpaceOrTab(raw[from]) && raw[skipBlanks(raw, from)] === '#')
-}
-
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ',
-  '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
-}
-const HEX_ESCAPE_DIGITS: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 }
-
-/** A double-quoted YAML escape at `raw[at]` (the backslash): its text and where it ends. */
-function escapeAt(raw: string, at: number): { text: string; end: number } | undefined {
-  const letter = raw[at + 1] ?? ''
-  const simple = SIMPLE_ESCAPES[letter]
-  if (simple !== undefined) return { text: simple, end: at + 2 }
-  const digits = HEX_ESCAPE_DIGITS[letter]
-  if (digits === undefined) return undefined
-  const hex = raw.slice(at + 2, at + 2 + digits)
-  if (hex.length !== digits || !/^[0-9a-fA-F]+$/.test(hex)) return undefined
-  const code = parseInt(hex, 16)
-  return code > 0x10ffff ? undefined : { text: String.fromCodePoint(code), end: at + 2 + digits }
-}
-
-function doubleQuotedOf(raw: string): string | undefined {
-  const parts: string[] = []
-  let from = 1
-  for (let i = 1; i < raw.length; i++) {
-    const char = raw[i]
-    if (char === '"') return endsCleanly(raw, i + 1) ? [...parts, raw.slice(from, i)].join('') : undefined
-    if (char === '\\') {
-      const escape = escapeAt(raw, i)
-      if (!escape) return undefined
-      parts.push(raw.slice(from, i), escape.text)
-      from = escape.end
-      i = escape.end - 1
-    } else if (!isPrintableAt(raw, i)) return undefined
-  }
-  return undefined
-}
-
-function singleQuotedOf(raw: string): string | undefined {
-  const parts: string[] = []
-  let from = 1
-  for (let i = 1; i < raw.length; i++) {
-    if (raw[i] === "'") {
-      parts.push(raw.slice(from, i))
-      if (raw[i + 1] !== "'") return endsCleanly(raw, i + 1) ? parts.join('') : undefined
-      parts.push("'")
-      from = i + 2
-      i++
-    } else if (!isPrintableAt(raw, i)) return undefined
-  }
-  return undefined
-}
-
-/** Characters that cannot start a plain YAML scalar; `-`, `?` and `:` can when
- * a non-blank follows. */
-const YAML_INDICATORS = new Set(['-', '?', ':', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', "'", '"', '%', '@', '`'])
-
-function plainOf(raw: string): string | undefined {
-  const first = raw[0]!
-  const isIndicatorStart = YAML_INDICATORS.has(first) && !('-?:'.includes(first) && raw.length > 1 && !isSpaceOrTab(raw[1]))
-  if (isIndicatorStart) return undefined
-  let end = raw.length
-  for (let i = 0; i < raw.length; i++) {
-    if (raw[i] === '#' && isSpaceOrTab(raw[i - 1])) {
-      end = i
-      break
-    }
-    const isMappingColon = raw[i] === ':' && (i + 1 === raw.length || isSpaceOrTab(raw[i + 1]))
-    if (isMappingColon || !isPrintableAt(raw, i)) return undefined
-  }
-  return trimBlanksEnd(raw.slice(0, end))
-}
-
-/** A value as YAML reads it: '' for none (YAML's null), undefined when this
- * reader does not take it. `raw` has no blanks at either end. */
-function scalarOf(raw: string): string | undefined {
-  if (raw === '' || raw[0] === '#') return ''
-  if (raw[0] === '"') return doubleQuotedOf(raw)
-  if (raw[0] === "'") return singleQuotedOf(raw)
-  return plainOf(raw)
-}
-
-function isKeyChar(char: string | undefined, isFirst: boolean): boolean {
-  if (char === undefined) return false
-  const isLetter = (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_'
-  return isLetter || (!isFirst && ((char >= '0' && char <= '9') || char === '-'))
-}
-
-function keyValueOf(line: string): { key: string; value: string } | undefined {
-  let colon = 0
-  while (isKeyChar(line[colon], colon === 0)) colon++
-  if (colon === 0 || line[colon] !== ':') return undefined
-  const afterColon = colon + 1
-  if (afterColon < line.length && !isSpaceOrTab(line[afterColon])) return undefined
-  const value = scalarOf(trimBlanksEnd(line.slice(skipBlanks(line, afterColon))))
-  return value === undefined ? undefined : { key: line.slice(0, colon), value }
-}
-
-/** remark-frontmatter's fence: exactly three dashes, then only blanks. */
-function isFrontmatterFence(line: string | undefined): boolean {
-  return line !== undefined && line.startsWith('---') && isBlankFrom(line, 3)
-}
-
-function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: string[]): Frontmatter | undefined {
-  if (!isFrontmatterFence(lines[0])) {
-    problems.push('has no frontmatter: start the file with a "---" line, the kind\'s keys, and a closing "---" line')
-    return undefined
-  }
-  const close = lines.findIndex((line, i) => i > 0 && isFrontmatterFence(line))
-  if (close < 0) {
-    problems.push('frontmatter is never closed: add a "---" line after its last key')
-    return undefined
-  }
-  // Markdown ends a line at a lone CR, YAML does not: the YAML reader would
-  // see one long line where this reader sees several.
-  const loneCr = ends.slice(0, close).indexOf('\r')
-  if (loneCr >= 0) problems.push(`frontmatter line ${loneCr + 1} ends in a lone carriage return: end lines with LF or CRLF`)
-  const fields = new Map<string, string>()
-  for (let i = 1; i < close; i++) {
-    const line = lines[i] ?? ''
-    const first = skipBlanks(line, 0)
-    if (first === line.length || line[first] === '#') continue
-    const pair = keyValueOf(line)
-    if (!pair) {
-      problems.push(`frontmatter line ${i + 1} is not a "key: value" pair: write each key on one line with a plain or quoted value`)
-      continue
-    }
-    if (fields.has(pair.key)) problems.push(`frontmatter key "${pair.key}" appears twice: keep one`)
-    fields.set(pair.key, pair.value)
-  }
-  return { fields, bodyStart: close + 1 }
-}
-
-function frontmatterProblems(fields: ReadonlyMap<string, string>, kind: FileKind, context: FormatContext): string[] {
-  const problems: string[] = []
+function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
+  const field = (key: string, message: string): FormatDiagnostic => ({ rule: key === 'kind' ? 'kind-mismatch' : 'frontmatter-field', line: keyLines.get(key) ?? 1, message })
   const keys = kind === 'plan' ? PLAN_FRONTMATTER_KEYS : HANDOFF_FRONTMATTER_KEYS
   for (const key of keys) {
-    if (!fields.has(key)) problems.push(`frontmatter lacks "${key}": add it (a ${kind} has ${keys.join(', ')})`)
+    if (!fields.has(key)) problems.push(field(key, `frontmatter lacks "${key}": add it (a ${kind} has ${keys.join(', ')})`))
   }
   const value = (key: string) => fields.get(key) ?? ''
   if (fields.has('kind') && value('kind') !== kind) {
-    problems.push(`frontmatter says "kind: ${shown(value('kind'))}" but the file name makes it a ${kind}: set "kind: ${kind}"`)
+    problems.push(field('kind', `frontmatter says "kind: ${shown(value('kind'))}" but the file name makes it a ${kind}: set "kind: ${kind}"`))
   }
   if (fields.has('created') && !isCreatedValue(value('created'))) {
-    problems.push(`"created: ${shown(value('created'))}" is not a date or an ISO 8601 time: write it like 2026-11-29T14:05:00Z, or 2026-11-29`)
+    problems.push(field('created', `"created: ${shown(value('created'))}" is not a date or an ISO 8601 time: write it like 2026-11-29T14:05:00Z, or 2026-11-29`))
   }
-  if (fields.has('chain') && fileKindOfName(`${value('chain')}.md`) !== 'handoff') {
-    problems.push(`"chain: ${shown(value('chain'))}" is not a chain id: use the first handoff's file name without ".md"`)
+  if (fields.has('chain') && !isChainValue(value('chain'))) {
+    problems.push(field('chain', `"chain: ${shown(value('chain'))}" is not a chain id: use the first handoff's file name without ".md"`))
   }
   // Blank in any script counts as empty, as it does for the validator (JS trim).
-  if (fields.has('focus') && value('focus').trim() === '') problems.push('"focus" is empty: write the focus the handoff was asked for, or "none"')
+  if (fields.has('focus') && !isFocusValue(value('focus'))) problems.push(field('focus', '"focus" is empty: write the focus the handoff was asked for, or "none"'))
   if (kind === 'plan') return problems
   if (fields.has('status') && !(HANDOFF_STATUSES as readonly string[]).includes(value('status'))) {
-    problems.push(`"status: ${shown(value('status'))}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`)
+    problems.push(field('status', `"status: ${shown(value('status'))}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`))
   }
-  const seqOk = POSITIVE_INT_RE.test(value('seq'))
-  if (fields.has('seq') && !seqOk) problems.push(`"seq: ${shown(value('seq'))}" is not a whole number from 1: write 1 for a first handoff`)
+  const seqOk = isSeqValue(value('seq'))
+  if (fields.has('seq') && !seqOk) problems.push(field('seq', `"seq: ${shown(value('seq'))}" is not a whole number from 1: write 1 for a first handoff`))
   const parent = parentRelPathOf(value('parent'), context.projectDir)
   if (fields.has('parent') && parent === undefined) {
-    problems.push(
+    problems.push(field(
+      'parent',
       `"parent: ${shown(value('parent'))}" is neither "${NO_PARENT}" nor the path of a handoff in plans/handoffs/ or .claude/handoffs/ of this project, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
-    )
+    ))
   }
   if (seqOk && parent !== undefined && (value('seq') === '1') !== (parent === NO_PARENT)) {
-    problems.push(`"seq: ${value('seq')}" and "parent: ${shown(value('parent'))}" disagree: a first handoff has seq 1 and parent ${NO_PARENT}, a continuation names its parent`)
+    problems.push(field('seq', `"seq: ${value('seq')}" and "parent: ${shown(value('parent'))}" disagree: a first handoff has seq 1 and parent ${NO_PARENT}, a continuation names its parent`))
   }
   return problems
 }
@@ -356,12 +207,16 @@ function readingOf(heading: Heading): HeadingReading {
   return { section, phase, isUnclear: bare === undefined || differs(bare) }
 }
 
-function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
-  const problems: string[] = []
+function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
   for (const block of blocks) {
-    if (block.kind === 'unclear') problems.push(`line ${block.line}: ${block.why}; this check cannot tell how a Markdown reader takes it, so write it plainly`)
+    if (block.kind === 'unclear') problems.push({ rule: 'markdown-unclear', line: block.line, message: `line ${block.line}: ${block.why}; this check cannot tell how a Markdown reader takes it, so write it plainly` })
     else if (readings.get(block)?.isUnclear) {
-      problems.push(`line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`)
+      problems.push({
+        rule: 'heading-unclear',
+        line: block.line,
+        message: `line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`,
+      })
     }
   }
   return problems
@@ -382,8 +237,8 @@ function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
   return sections
 }
 
-function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind): string[] {
-  const problems: string[] = []
+function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   const indexesOf = new Map<SectionName, number[]>()
@@ -394,42 +249,42 @@ function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<Roo
     if (indexes) indexes.push(i)
     else indexesOf.set(name, [i])
   })
-  let previous: { name: string; index: number } | undefined
+  let previous: { name: string; index: number; line: number } | undefined
   for (const [position, name] of required.entries()) {
     const found = indexesOf.get(name) ?? []
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
-      problems.push(`missing section "## ${name}": add it ${where} (write "None" when there is nothing to say)`)
+      problems.push({ rule: 'section-missing', line: previous?.line ?? 1, message: `missing section "## ${name}": add it ${where} (write "None" when there is nothing to say)` })
       continue
     }
     const section = sections[index]!
     const line = section.heading.line
-    if (found.length > 1) problems.push(`section "## ${name}" appears ${found.length} times (lines ${found.map((i) => sections[i]!.heading.line).join(', ')}): merge them into one`)
-    if (previous && index < previous.index) problems.push(`section "## ${name}" (line ${line}) comes before "## ${previous.name}": put the sections in the order ${required.join(', ')}`)
-    if (section.content.length === 0) problems.push(`section "## ${name}" (line ${line}) is empty: write its content, or "None"`)
+    if (found.length > 1) problems.push({ rule: 'section-duplicate', line: sections[found[1]!]!.heading.line, message: `section "## ${name}" appears ${found.length} times (lines ${found.map((i) => sections[i]!.heading.line).join(', ')}): merge them into one` })
+    if (previous && index < previous.index) problems.push({ rule: 'section-order', line, message: `section "## ${name}" (line ${line}) comes before "## ${previous.name}": put the sections in the order ${required.join(', ')}` })
+    if (section.content.length === 0) problems.push({ rule: 'section-empty', line, message: `section "## ${name}" (line ${line}) is empty: write its content, or "None"` })
     if (kind === 'plan' && name === 'Phases') problems.push(...phaseProblems(section, readings))
-    previous = { name, index }
+    previous = { name, index, line }
   }
   return problems
 }
 
-function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, HeadingReading>): string[] {
-  const problems: string[] = []
+function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
   let expected = 1
   for (const phase of sectionsAt(phases.content, 3)) {
     const number = readings.get(phase.heading)?.phase
     if (number === undefined) continue
     const title = shown(phase.heading.text.trim())
-    if (number !== expected) problems.push(`"### ${title}" (line ${phase.heading.line}) should be Phase ${expected}: number phases 1, 2, 3… in order`)
-    if (phase.content.length === 0) problems.push(`"### ${title}" (line ${phase.heading.line}) is empty: give its actions, files and how to verify it`)
+    if (number !== expected) problems.push({ rule: 'phase-numbering', line: phase.heading.line, message: `"### ${title}" (line ${phase.heading.line}) should be Phase ${expected}: number phases 1, 2, 3… in order` })
+    if (phase.content.length === 0) problems.push({ rule: 'phase-empty', line: phase.heading.line, message: `"### ${title}" (line ${phase.heading.line}) is empty: give its actions, files and how to verify it` })
     expected++
   }
-  if (expected === 1) problems.push('"## Phases" has no "### Phase 1: <title>": add the phases as level-3 headings numbered from 1')
+  if (expected === 1) problems.push({ rule: 'phase-missing', line: phases.heading.line, message: '"## Phases" has no "### Phase 1: <title>": add the phases as level-3 headings numbered from 1' })
   return problems
 }
 
-function bodyProblems(lines: readonly string[], from: number, kind: FileKind): string[] {
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind): FormatDiagnostic[] {
   const blocks = rootBlocksOf(lines, from)
   const readings = new Map<RootBlock, HeadingReading>()
   for (const block of blocks) if (block.kind === 'heading' && (block.depth === 2 || block.depth === 3)) readings.set(block, readingOf(block))
@@ -440,31 +295,37 @@ function bodyProblems(lines: readonly string[], from: number, kind: FileKind): s
  * patched, and the list goes into the repair prompt. */
 const MAX_LISTED_PROBLEMS = 30
 
-function cappedProblems(problems: readonly string[]): string[] {
+function cappedProblems(problems: readonly FormatDiagnostic[]): FormatDiagnostic[] {
   if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems]
-  return [...problems.slice(0, MAX_LISTED_PROBLEMS), `and ${problems.length - MAX_LISTED_PROBLEMS} more problems: rewrite the file in the documented shape`]
+  const more = { rule: 'too-many-problems', line: 1, message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems: rewrite the file in the documented shape` }
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), more]
 }
 
-/** Problems that keep `text` from replacing a conversation as a file of `kind`;
- * empty when none. Each says what is wrong and how to fix it. */
-export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
+/** Every problem that keeps `text` from replacing a conversation as a file
+ * of `kind`, as data; empty when none. Each message says what is wrong and
+ * how to fix it. */
+export function formatDiagnostics(text: string, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
   const bytes = utf8Bytes(text)
-  if (bytes > MAX_HANDOFF_BYTES) return [`is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs`]
-  const problems: string[] = []
+  if (bytes > MAX_HANDOFF_BYTES) return [{ rule: 'file-too-large', line: 1, message: `is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs` }]
+  const problems: FormatDiagnostic[] = []
   const body = text.replace(/^\uFEFF/, '')
   const nonBlank = body.replace(/\s+/g, '').length
-  if (nonBlank < MIN_NONBLANK_CHARS) problems.push(`holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed`)
+  if (nonBlank < MIN_NONBLANK_CHARS) problems.push({ rule: 'too-short', line: 1, message: `holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed` })
   const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)
-  if (frontmatter) problems.push(...frontmatterProblems(frontmatter.fields, kind, context))
+  if (frontmatter) problems.push(...frontmatterProblems(frontmatter, kind, context))
   problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
   return cappedProblems(problems)
+}
+
+/** formatDiagnostics' messages, one line each: what the repair prompt lists. */
+export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
+  return formatDiagnostics(text, kind, context).map((d) => d.message)
 }
 
 /** The frontmatter's fields, or undefined when the text has none that reads
  * cleanly: how the mod learns a parent handoff's chain and seq. */
 export function frontmatterOf(text: string): ReadonlyMap<string, string> | undefined {
-  const problems: string[] = []
-  const frontmatter = readFrontmatter(linesOf(text.replace(/^\uFEFF/, '')), problems)
+  const { frontmatter, problems } = readFrontmatterOf(text)
   return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
 }

@@ -6,14 +6,14 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { fileKindOfName, type FileKind } from '../../compact-handoff/hooks/protocol.js'
+import { fileKindOfName, readFrontmatterOf, type FileKind } from '../../compact-handoff/hooks/protocol.js'
 import { diagnostic, type Diagnostic } from './diagnostics.js'
 import type { ValidateContext } from './schemas.js'
 import { validateHandoff, validateSkill } from './validate.js'
 
 /** A file not named HANDOFF_/PLAN_ is judged by the kind its frontmatter claims. */
 function claimedKind(text: string): FileKind | undefined {
-  const kind = /^\uFEFF?---\r?\n(?:(?!---).*\r?\n)*?kind:[ \t]*(handoff|plan)[ \t]*\r?\n/.exec(text)?.[1]
+  const kind = readFrontmatterOf(text).frontmatter?.fields.get('kind')
   return kind === 'handoff' || kind === 'plan' ? kind : undefined
 }
 

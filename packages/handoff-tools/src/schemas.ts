@@ -6,8 +6,10 @@ import { z } from 'zod'
 import {
   HANDOFF_STATUSES,
   NO_PARENT,
-  fileKindOfName,
+  isChainValue,
   isCreatedValue,
+  isFocusValue,
+  isSeqValue,
   parentRelPathOf,
 } from '../../compact-handoff/hooks/protocol.js'
 
@@ -51,10 +53,10 @@ export type SkillFrontmatter = z.infer<typeof skillFrontmatterSchema>
 export type ValidateContext = { projectDir: string }
 
 const created = z.string().refine(isCreatedValue, { error: 'must be a date or an ISO 8601 time, like 2026-11-29T14:05:00Z or 2026-11-29' })
-const chain = z.string().refine((id) => fileKindOfName(`${id}.md`) === 'handoff', {
+const chain = z.string().refine(isChainValue, {
   error: "must be the chain's first handoff file name without .md",
 })
-const focus = z.string().trim().min(1, 'must say the focus, or "none"')
+const focus = z.string().refine(isFocusValue, 'must say the focus, or "none"')
 
 /** A handoff's frontmatter, read with YAML's failsafe schema as the mod's flat
  * reader sees it: every scalar is a string. `parent` comes out as the protocol
@@ -66,7 +68,7 @@ export function handoffFrontmatterSchema(context: ValidateContext) {
       created,
       status: z.enum(HANDOFF_STATUSES),
       chain,
-      seq: z.string().regex(/^[1-9]\d*$/, 'must be a whole number from 1').transform(Number),
+      seq: z.string().refine(isSeqValue, 'must be a whole number from 1').transform(Number),
       parent: z.string().transform((value, ctx) => {
         const parent = parentRelPathOf(value, context.projectDir)
         if (parent !== undefined) return parent
