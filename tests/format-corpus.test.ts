@@ -5,10 +5,11 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { formatDiagnostics, formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
 import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
 import { HANDOFF_SECTIONS, PLAN_SECTIONS, sectionNameOf, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
 import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
+import { comparableRules } from './support/handoff-text.js'
 
 const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
 /** The project the fixtures' parent paths are read against. */
@@ -37,6 +38,19 @@ function judge(text: string, kind: FileKind) {
 function expectModNoLaxer(text: string, kind: FileKind, label: string) {
   const { diagnostics, mod } = judge(text, kind)
   if (mod.length === 0) expect(diagnostics, `${label}: the mod accepts what the validator rejects`).toEqual([])
+  expectSameRules(text, kind, label)
+}
+
+/** Where both sides define the rules they report, they report the same ones
+ * (tests/support/handoff-text.ts says which rules only one side has). */
+function expectSameRules(text: string, kind: FileKind, label: string) {
+  const mod = formatDiagnostics(text, kind, CONTEXT)
+  const validator = validateHandoff(text, kind, CONTEXT)
+  const rules = comparableRules(
+    mod.map((d) => d.rule),
+    validator.map((d) => d.ruleId),
+  )
+  if (rules) expect(rules.mod, `${label}: the mod's rules\n${JSON.stringify({ mod, validator }, null, 1)}`).toEqual(rules.validator)
 }
 
 test('the corpus has good and bad cases of both kinds', () => {
@@ -64,7 +78,7 @@ describe.each(cases)('fixture $name', ({ name, text, expected }) => {
     expect(modVerdict, mod.join('\n')).toBe(expected.verdict)
   })
 
-  test('the mod accepts nothing the validator rejects', () => {
+  test('the mod accepts nothing the validator rejects, and reports the same rules', () => {
     expectModNoLaxer(text, expected.kind, name)
   })
 })
@@ -93,6 +107,7 @@ describe('variants of every good fixture', () => {
         const { validator, modVerdict } = judge(variant, expected.kind)
         expect(validator, `${name}: ${section} ${how}`).toBe('bad')
         expect(modVerdict, `${name}: ${section} ${how}`).toBe('bad')
+        expectSameRules(variant, expected.kind, `${name}: ${section} ${how}`)
       }
     }
   })

@@ -6,14 +6,17 @@
 // breaking changes (missing and empty sections, bad keys, headings in code).
 //
 // The mod may refuse more than the validator, never less: a file it accepts
-// replaces the conversation. Variants built only from forms meant to be
+// replaces the conversation. Where both define the rules a variant breaks, they
+// report the same set of rules (tests/support/handoff-text.ts says which rules
+// only one side has). Variants built only from forms meant to be
 // accepted must pass both. FORMAT_SEED=<n> replays a failing seed.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { formatDiagnostics } from '../packages/compact-handoff/hooks/handoff-format.js'
 import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
 import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
+import { comparableRules } from './support/handoff-text.js'
 import { randOf, type Rand } from './support/property.js'
 
 const SEED = Number(process.env.FORMAT_SEED ?? 20_261_129)
@@ -404,13 +407,27 @@ function variantOf(rand: Rand, intent: Intent): Variant {
   return { kind: doc.kind, text, mutations }
 }
 
-type Verdicts = { mod: string[]; validator: string[] }
+/** Each side's problems, one line each, and the rule sets to compare
+ * (undefined where the mod reported a rule only it has). */
+type Verdicts = { mod: string[]; validator: string[]; rules: { mod: string[]; validator: string[] } | undefined }
 
 function verdictsOf({ kind, text }: Variant): Verdicts {
+  const mod = formatDiagnostics(text, kind, CONTEXT)
+  const validator = validateHandoff(text, kind, CONTEXT)
   return {
-    mod: formatProblems(text, kind, CONTEXT),
-    validator: validateHandoff(text, kind, CONTEXT).map((d) => `${d.line}:${d.column} ${d.reason} [${d.ruleId}]`),
+    mod: mod.map((d) => `${d.line} ${d.message} [${d.rule}]`),
+    validator: validator.map((d) => `${d.line}:${d.column} ${d.reason} [${d.ruleId}]`),
+    rules: comparableRules(
+      mod.map((d) => d.rule),
+      validator.map((d) => d.ruleId),
+    ),
   }
+}
+
+/** Where both sides define the rules found, they found the same ones. */
+function ruleMismatchOf({ rules }: Verdicts): string | undefined {
+  if (rules === undefined || rules.mod.join() === rules.validator.join()) return undefined
+  return `the two sides report different rules: mod ${rules.mod.join(', ')}; validator ${rules.validator.join(', ')}`
 }
 
 function failureOf(seed: number, run: number, variant: Variant, verdicts: Verdicts, what: string): string {
@@ -434,18 +451,20 @@ function runVariants(seed: number, count: number, intent: Intent, check: (varian
     for (const name of variant.mutations) seen.set(name, (seen.get(name) ?? 0) + 1)
     const outcome = `${verdicts.mod.length === 0 ? 'mod accepts' : 'mod refuses'}, ${verdicts.validator.length === 0 ? 'validator accepts' : 'validator refuses'}`
     seen.set(outcome, (seen.get(outcome) ?? 0) + 1)
+    if (verdicts.rules !== undefined && verdicts.validator.length > 0) seen.set('rules compared', (seen.get('rules compared') ?? 0) + 1)
   }
   return seen
 }
 
 describe(`format check vs validator over ${VARIANTS} variants (FORMAT_SEED=${SEED})`, () => {
-  test('the mod accepts nothing the validator rejects', { timeout: VALIDATOR_TIMEOUT_MS }, () => {
-    const seen = runVariants(SEED, VARIANTS, 'any', (_variant, { mod, validator }) =>
-      mod.length === 0 && validator.length > 0 ? 'the mod accepts what the validator rejects' : undefined,
+  test('the mod accepts nothing the validator rejects, and reports the same rules where both define them', { timeout: VALIDATOR_TIMEOUT_MS }, () => {
+    const seen = runVariants(SEED, VARIANTS, 'any', (_variant, verdicts) =>
+      verdicts.mod.length === 0 && verdicts.validator.length > 0 ? 'the mod accepts what the validator rejects' : ruleMismatchOf(verdicts),
     )
     for (const { name } of [...DOC_MUTATIONS, ...TEXT_MUTATIONS]) expect(seen.get(name) ?? 0, `the mutation "${name}" was drawn`).toBeGreaterThan(0)
     expect(seen.get('mod accepts, validator accepts') ?? 0, 'some variants are good').toBeGreaterThan(VARIANTS / 10)
     expect(seen.get('mod refuses, validator refuses') ?? 0, 'some variants are broken').toBeGreaterThan(VARIANTS / 10)
+    expect(seen.get('rules compared') ?? 0, 'some broken variants are compared rule by rule').toBeGreaterThan(VARIANTS / 10)
   })
 
   test('both accept every variant made only of forms a good file may take', { timeout: VALIDATOR_TIMEOUT_MS }, () => {
