@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// tsconfig.build.json compiles the workspace's Node sources into one dist/ at
-// its root, so the package's bin reaches the compiled CLI there.
-import { main } from '../../../dist/packages/handoff-tools/src/cli.js'
+// The package's own build (tsconfig.build.json, run by the workspace's
+// `pnpm build`) compiles src/ and the protocol it shares with the mod into
+// dist/ beside this folder.
+import { main } from '../dist/handoff-tools/src/cli.js'
 
 await main(process.argv.slice(2))
