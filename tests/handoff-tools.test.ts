@@ -6,7 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { HANDOFF_FRONTMATTER_KEYS, PLAN_FRONTMATTER_KEYS } from '../packages/compact-handoff/hooks/protocol.js'
+import { z } from 'zod'
+import { HANDOFF_FRONTMATTER_KEYS, HANDOFF_SECTIONS, PLAN_FRONTMATTER_KEYS } from '../packages/compact-handoff/hooks/protocol.js'
 import { runCli } from '../packages/handoff-tools/src/cli.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../packages/handoff-tools/src/schemas.js'
 import * as validate from '../packages/handoff-tools/src/validate.js'
@@ -115,12 +116,56 @@ describe('handoff-check', () => {
     expect(fromHere.lines, 'the tests run from the repository, not the project').toEqual([expect.stringMatching(/"parent" must be "none" or the path of a handoff/)])
     expect(withProject).toEqual({ lines: [], exitCode: 0 })
     expect(withEquals).toEqual({ lines: [], exitCode: 0 })
-    expect(await runCli(['--project'])).toEqual({ lines: ['usage: handoff-check [--project <dir>] <file>…'], exitCode: 1 })
+    expect(await runCli(['--project'])).toEqual({ lines: ['usage: handoff-check [--project <dir>] [--json] <file>…'], exitCode: 1 })
   })
 
   test('exits 1 on a missing file, an unknown kind, or no arguments', async () => {
     expect((await runCli([join(CORPUS, 'absent.md')])).lines[0]).toMatch(/cannot read: ENOENT \[read-failed\]$/)
     expect((await runCli([join(import.meta.dirname, '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)
-    expect(await runCli([])).toEqual({ lines: ['usage: handoff-check [--project <dir>] <file>…'], exitCode: 1 })
+    expect(await runCli([])).toEqual({ lines: ['usage: handoff-check [--project <dir>] [--json] <file>…'], exitCode: 1 })
+  })
+})
+
+/** The shape `handoff-check --json` prints: what a tool reads to resume. */
+const problemSchema = z.strictObject({ rule: z.string().min(1), line: z.number().int().positive(), message: z.string().min(1) })
+const summarySchema = z.strictObject({
+  file: z.string(),
+  kind: z.enum(['handoff', 'plan', 'skill']).nullable(),
+  frontmatter: z.record(z.string(), z.unknown()).nullable(),
+  title: z.string().nullable(),
+  sections: z.array(z.strictObject({ heading: z.string(), text: z.string() })),
+  nextStep: z.string().nullable(),
+  files: z.array(z.string()),
+  verify: z.array(z.string()),
+  problems: z.array(problemSchema),
+})
+const jsonOutputSchema = z.strictObject({ files: z.array(summarySchema) })
+
+async function jsonOf(args: string[]) {
+  const result = await runCli(['--json', ...args])
+  expect(result.lines).toHaveLength(1)
+  return { exitCode: result.exitCode, output: jsonOutputSchema.parse(JSON.parse(result.lines[0]!)) }
+}
+
+describe('handoff-check --json', () => {
+  test('a good handoff: its frontmatter, title, sections, next step, files and verify commands, no problems', async () => {
+    const { exitCode, output } = await jsonOf([fixture('handoff')])
+    expect(exitCode).toBe(0)
+    const [summary] = output.files
+    expect(summary).toMatchObject({ kind: 'handoff', title: 'Handoff: fix the login redirect loop', problems: [] })
+    expect(summary!.frontmatter).toMatchObject({ kind: 'handoff', seq: '1', parent: 'none' })
+    expect(summary!.sections.map((s) => s.heading)).toEqual([...HANDOFF_SECTIONS])
+    expect(summary!.nextStep).toMatch(/^Add a test in tests\/auth\/redirect\.test\.ts/)
+    expect(summary!.files).toEqual(expect.arrayContaining(['src/auth/guard.ts', 'src/auth/login.ts', 'tests/auth/login.test.ts']))
+    expect(summary!.verify).toEqual(['git log -1 --format=%s', 'git status --short', 'grep -n "returnTo" src/auth/login.ts'])
+  })
+
+  test('a bad file: its problems as { rule, line, message }, exit 1; an unreadable one has only its problem', async () => {
+    const { exitCode, output } = await jsonOf([fixture('empty-section'), join(CORPUS, 'absent.md')])
+    expect(exitCode).toBe(1)
+    const [bad, absent] = output.files
+    expect(bad!.problems).toEqual([{ rule: 'section-empty', line: 26, message: expect.stringMatching(/"## In progress" is empty/) }])
+    expect(bad!.sections.length).toBeGreaterThan(0)
+    expect(absent).toMatchObject({ kind: null, sections: [], problems: [{ rule: 'read-failed' }] })
   })
 })

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// handoff-check [--project <dir>] <file>…: checks SKILL.md, HANDOFF_*.md and
-// PLAN_*.md files and prints one line per problem as file:line:column, exiting
-// 1 when there is any. A handoff's `parent` path is read against the project:
+// handoff-check [--project <dir>] [--json] <file>…: checks SKILL.md, HANDOFF_*.md
+// and PLAN_*.md files and prints one line per problem as file:line:column, or
+// with --json one JSON document holding, per file, what a tool needs to resume
+// from it and its problems; it exits 1 when there is any problem. A handoff's `parent` path is read against the project:
 // the folder it is run from, unless --project names another.
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
@@ -9,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { fileKindOfName, readFrontmatterOf, type FileKind } from '../../compact-handoff/hooks/protocol.js'
 import { diagnostic, type Diagnostic } from './diagnostics.js'
 import type { ValidateContext } from './schemas.js'
+import { summaryOf, unreadSummaryOf, type FileSummary } from './resume-info.js'
 import { validateHandoff, validateSkill } from './validate.js'
 
 /** A file not named HANDOFF_/PLAN_ is judged by the kind its frontmatter claims. */
@@ -17,21 +19,26 @@ function claimedKind(text: string): FileKind | undefined {
   return kind === 'handoff' || kind === 'plan' ? kind : undefined
 }
 
-const USAGE = 'usage: handoff-check [--project <dir>] <file>…'
+const USAGE = 'usage: handoff-check [--project <dir>] [--json] <file>…'
 
-function check(path: string, text: string, context: ValidateContext): Diagnostic[] {
+type Checked = { kind: FileSummary['kind']; problems: Diagnostic[] }
+
+function check(path: string, text: string, context: ValidateContext): Checked {
   const name = basename(path)
-  if (name === 'SKILL.md') return validateSkill(text, basename(dirname(path)))
+  if (name === 'SKILL.md') return { kind: 'skill', problems: validateSkill(text, basename(dirname(path))) }
   const kind = fileKindOfName(name) ?? claimedKind(text)
-  if (kind === undefined) return [diagnostic('unknown-kind', 'neither a SKILL.md, a HANDOFF_/PLAN_ file nor a file whose frontmatter says "kind: handoff" or "kind: plan"')]
-  return validateHandoff(text, kind, context)
+  if (kind === undefined) {
+    return { kind: null, problems: [diagnostic('unknown-kind', 'neither a SKILL.md, a HANDOFF_/PLAN_ file nor a file whose frontmatter says "kind: handoff" or "kind: plan"')] }
+  }
+  return { kind, problems: validateHandoff(text, kind, context) }
 }
 
 /** The files to check and the project, from the command line; undefined when
  * the arguments do not say both. */
-function argumentsOf(args: readonly string[]): { paths: string[]; projectDir: string } | undefined {
+function argumentsOf(args: readonly string[]): { paths: string[]; projectDir: string; json: boolean } | undefined {
   const paths: string[] = []
   let projectDir = process.cwd()
+  let json = false
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
     if (arg === '--project') {
@@ -39,25 +46,31 @@ function argumentsOf(args: readonly string[]): { paths: string[]; projectDir: st
       if (dir === undefined) return undefined
       projectDir = resolve(dir)
     } else if (arg.startsWith('--project=')) projectDir = resolve(arg.slice('--project='.length))
+    else if (arg === '--json') json = true
     else paths.push(arg)
   }
-  return paths.length === 0 ? undefined : { paths, projectDir }
+  return paths.length === 0 ? undefined : { paths, projectDir, json }
 }
 
 export async function runCli(args: readonly string[]): Promise<{ lines: string[]; exitCode: 0 | 1 }> {
   const parsed = argumentsOf(args)
   if (parsed === undefined) return { lines: [USAGE], exitCode: 1 }
   const lines: string[] = []
+  const summaries: FileSummary[] = []
   for (const path of parsed.paths) {
-    let problems: Diagnostic[]
+    let text: string | undefined
+    let checked: Checked
     try {
-      problems = check(path, await readFile(path, 'utf8'), { projectDir: parsed.projectDir })
+      text = await readFile(path, 'utf8')
+      checked = check(path, text, { projectDir: parsed.projectDir })
     } catch (error) {
-      problems = [diagnostic('read-failed', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)]
+      checked = { kind: null, problems: [diagnostic('read-failed', `cannot read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)] }
     }
-    lines.push(...problems.map((p) => `${path}:${p.line}:${p.column}: ${p.reason} [${p.ruleId}]`))
+    lines.push(...checked.problems.map((p) => `${path}:${p.line}:${p.column}: ${p.reason} [${p.ruleId}]`))
+    if (parsed.json) summaries.push(text === undefined || checked.kind === null ? unreadSummaryOf(path, checked.problems) : summaryOf(path, text, checked.kind, checked.problems))
   }
-  return { lines, exitCode: lines.length === 0 ? 0 : 1 }
+  const exitCode = lines.length === 0 ? 0 : 1
+  return parsed.json ? { lines: [JSON.stringify({ files: summaries }, null, 2)], exitCode } : { lines, exitCode }
 }
 
 export async function main(args: readonly string[]): Promise<void> {
