@@ -103,6 +103,18 @@ describe('handoff-check', () => {
     expect(result.lines).toEqual([`${named}:2:1: "kind" must be "handoff" in a handoff file [kind-mismatch]`])
   })
 
+  test('judges any other file by the kind its frontmatter claims, read as the mod reads it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'handoff-check-'))
+    const plain = join(dir, 'notes.md')
+    const quoted = join(dir, 'quoted.md')
+    const plan = readFileSync(fixture('plan'), 'utf8')
+    await writeFile(plain, plan)
+    await writeFile(quoted, plan.replace(/^kind: plan$/m, "kind: 'plan'"))
+    const result = await runCli([plain, quoted])
+    await rm(dir, { recursive: true })
+    expect(result).toEqual({ lines: [], exitCode: 0 })
+  })
+
   test('reads an absolute parent against the folder it runs from, or the one --project names', async () => {
     const project = await mkdtemp(join(tmpdir(), 'handoff-check-project-'))
     const file = join(CORPUS, 'continuation', 'input.md')

@@ -11,11 +11,16 @@ import {
   READY_PREFIX,
   classifyHandoffPath,
   fileKindOfName,
+  fileKindOfRelPath,
   formatContinuePrompt,
   formatSentinel,
+  isChainValue,
+  isFocusValue,
+  isSeqValue,
   mayBeHandoffPath,
   parseContinuePrompt,
   parseSentinel,
+  readFrontmatterOf,
   relativeToCwd,
   type Sentinel,
 } from '../packages/compact-handoff/hooks/protocol.js'
@@ -405,4 +410,50 @@ describe('fileKindOfName', () => {
       expect(fileKindOfName(name)).toBeUndefined()
     },
   )
+})
+
+describe('fileKindOfRelPath', () => {
+  test('a handoff or plan file directly in a handoff folder, nothing else', () => {
+    expect(fileKindOfRelPath('plans/handoffs/HANDOFF_x_2026-11-29.md')).toBe('handoff')
+    expect(fileKindOfRelPath('.claude/handoffs/PLAN_x_2026-11-29.md')).toBe('plan')
+    expect(fileKindOfRelPath('plans/HANDOFF_x.md')).toBeUndefined()
+    expect(fileKindOfRelPath('plans/handoffs/old/HANDOFF_x.md')).toBeUndefined()
+    expect(fileKindOfRelPath('HANDOFF_x.md')).toBeUndefined()
+    expect(fileKindOfRelPath('plans/handoffs/notes.md')).toBeUndefined()
+  })
+})
+
+describe('the frontmatter values', () => {
+  test('seq is a whole number from 1, as written', () => {
+    for (const ok of ['1', '2', '10', '123456']) expect(isSeqValue(ok), ok).toBe(true)
+    for (const bad of ['0', '01', '-1', '+1', '1.0', '1e0', ' 1', '', 'one']) expect(isSeqValue(bad), bad).toBe(false)
+  })
+
+  test('chain is a handoff file name without .md; focus is not blank', () => {
+    expect(isChainValue('HANDOFF_x_2026-11-29')).toBe(true)
+    expect(isChainValue('PLAN_x_2026-11-29')).toBe(false)
+    expect(isChainValue('new')).toBe(false)
+    expect(isFocusValue('none')).toBe(true)
+    expect(isFocusValue(' \u3000\t')).toBe(false)
+  })
+})
+
+describe('readFrontmatterOf', () => {
+  test('the one-line fields, the line each key is on, and where the body starts', () => {
+    const { frontmatter, problems } = readFrontmatterOf('\uFEFF---\nkind: handoff\nfocus: "a: b"\n---\n# Title\n')
+    expect(problems).toEqual([])
+    expect(frontmatter?.fields).toEqual(new Map([['kind', 'handoff'], ['focus', 'a: b']]))
+    expect(frontmatter?.keyLines.get('focus')).toBe(3)
+    expect(frontmatter?.bodyStart).toBe(4)
+  })
+
+  test('what it cannot read, as problems with the validator\'s rule names where it has them', () => {
+    expect(readFrontmatterOf('# no frontmatter\n').problems.map((p) => p.rule)).toEqual(['frontmatter-missing'])
+    expect(readFrontmatterOf('---\nkind: handoff\n').problems.map((p) => p.rule)).toEqual(['frontmatter-missing'])
+    const { problems } = readFrontmatterOf('---\nkind: handoff\nkind: plan\nfocus: [a, b]\n---\n')
+    expect(problems).toEqual([
+      { rule: 'frontmatter-yaml', line: 3, message: expect.stringMatching(/"kind" appears twice/) },
+      { rule: 'frontmatter-unread', line: 4, message: expect.stringMatching(/not a "key: value" pair/) },
+    ])
+  })
 })
