@@ -7,12 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { HANDOFF_FRONTMATTER_KEYS, HANDOFF_SECTIONS, PLAN_FRONTMATTER_KEYS } from '../packages/compact-handoff/hooks/protocol.js'
-import { runCli } from '../packages/handoff-tools/src/cli.js'
-import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../packages/handoff-tools/src/schemas.js'
-import * as validate from '../packages/handoff-tools/src/validate.js'
+import { HANDOFF_FRONTMATTER_KEYS, HANDOFF_SECTIONS, PLAN_FRONTMATTER_KEYS } from '../../packages/compact-handoff/hooks/protocol.js'
+import { runCli } from '../../packages/handoff-tools/src/cli.js'
+import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../../packages/handoff-tools/src/schemas.js'
+import * as validate from '../../packages/handoff-tools/src/validate.js'
 
-const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'handoffs')
 const fixture = (name: string) => join(CORPUS, name, 'input.md')
 const good = readFileSync(fixture('handoff'), 'utf8')
 const CONTEXT = { projectDir: '/srv/app' }
@@ -83,7 +83,7 @@ describe('validateSkill', () => {
 
 describe('handoff-check', () => {
   test('exits 0 and prints nothing for good files', async () => {
-    const result = await runCli([fixture('handoff'), fixture('plan'), join(import.meta.dirname, '..', 'skills', 'handoff', 'SKILL.md')])
+    const result = await runCli([fixture('handoff'), fixture('plan'), join(import.meta.dirname, '..', '..', 'skills', 'handoff', 'SKILL.md')])
     expect(result).toEqual({ lines: [], exitCode: 0 })
   })
 
@@ -133,7 +133,7 @@ describe('handoff-check', () => {
 
   test('exits 1 on a missing file, an unknown kind, or no arguments', async () => {
     expect((await runCli([join(CORPUS, 'absent.md')])).lines[0]).toMatch(/cannot read: ENOENT \[read-failed\]$/)
-    expect((await runCli([join(import.meta.dirname, '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)
+    expect((await runCli([join(import.meta.dirname, '..', '..', 'package.json')])).lines[0]).toMatch(/\[unknown-kind\]$/)
     expect(await runCli([])).toEqual({ lines: ['usage: handoff-check [--project <dir>] [--json] <file>…'], exitCode: 1 })
   })
 })

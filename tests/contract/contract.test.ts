@@ -30,13 +30,13 @@ import {
   SKILL_OF_MODE,
   type FileKind,
   type Mode,
-} from '../packages/compact-handoff/hooks/protocol.js'
-import { formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
-import { createdValueOf, SKILL_PACK_PLUGIN } from '../packages/compact-handoff/hooks/skill-command.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../packages/compact-handoff/hooks/protocol.js'
-import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../packages/handoff-tools/src/validate.js'
+} from '../../packages/compact-handoff/hooks/protocol.js'
+import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { createdValueOf, SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol.js'
+import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 
-const ROOT = join(import.meta.dirname, '..')
+const ROOT = join(import.meta.dirname, '..', '..')
 const PROJECT = '/project'
 const CONTEXT = { projectDir: PROJECT }
 

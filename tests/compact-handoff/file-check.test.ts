@@ -2,12 +2,12 @@
 // every problem names the file, a good file written in this run passes, and
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
-import { runFixture } from './support/run-fixture.js'
-import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../packages/compact-handoff/hooks/file-check.js'
-import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
-import type { HandoffPath } from '../packages/compact-handoff/hooks/protocol.js'
-import type { Run } from '../packages/compact-handoff/hooks/run.js'
-import { handoffTextOf, planTextOf } from './support/handoff-text.js'
+import { runFixture } from '../support/run-fixture.js'
+import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../../packages/compact-handoff/hooks/file-check.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { Run } from '../../packages/compact-handoff/hooks/run.js'
+import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const CWD_REAL = '/home/dev/proj'
 const STARTED_MS = 50_000

@@ -7,13 +7,13 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { verdictOf } from '../packages/compact-handoff-answer/hooks/ask.js'
-import { factsSectionOf, shownFactsOf } from '../packages/compact-handoff-answer/hooks/facts.js'
-import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { markedStubOf } from '../packages/compact-handoff-answer/hooks/marked-stub.js'
-import { routeOf } from '../packages/compact-handoff-answer/hooks/route.js'
-import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../packages/compact-handoff/hooks/command-intent.js'
-import { formatProblems, frontmatterOf } from '../packages/compact-handoff/hooks/handoff-format.js'
+import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
+import { factsSectionOf, shownFactsOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
+import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
+import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
+import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
+import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
+import { formatProblems, frontmatterOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
 import {
   CONTINUE_PROMPT_HEADER,
   MARKER,
@@ -22,9 +22,9 @@ import {
   parseSentinel,
   parseSkillArgs,
   READY_PREFIX,
-} from '../packages/compact-handoff/hooks/protocol.js'
-import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../packages/compact-handoff/hooks/user-words.js'
-import { handoffTextOf, planTextOf } from './support/handoff-text.js'
+} from '../../packages/compact-handoff/hooks/protocol.js'
+import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
+import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const LINE_CHARS = 250_000
 /** Far above what linear code needs on a 250,000-character line (a few ms),

@@ -13,11 +13,11 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatDiagnostics } from '../packages/compact-handoff/hooks/handoff-format.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
-import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
-import { comparableRules } from './support/handoff-text.js'
-import { randOf, type Rand } from './support/property.js'
+import { formatDiagnostics } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS, type FileKind } from '../../packages/compact-handoff/hooks/protocol.js'
+import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
+import { comparableRules } from '../support/handoff-text.js'
+import { randOf, type Rand } from '../support/property.js'
 
 const SEED = Number(process.env.FORMAT_SEED ?? 20_261_129)
 const VARIANTS = 1_200
@@ -364,7 +364,7 @@ const TEXT_MUTATIONS: readonly TextMutation[] = [
   },
 ]
 
-const FIXTURES = join(import.meta.dirname, 'fixtures', 'handoffs')
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'handoffs')
 const GOOD_FIXTURES: readonly { kind: FileKind; text: string }[] = ['handoff', 'continuation', 'code-blocks', 'plan', 'bom', 'crlf'].map((name) => ({
   kind: (JSON.parse(readFileSync(join(FIXTURES, name, 'expected.json'), 'utf8')) as { kind: FileKind }).kind,
   text: readFileSync(join(FIXTURES, name, 'input.md'), 'utf8'),

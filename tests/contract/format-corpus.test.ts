@@ -5,13 +5,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatDiagnostics, formatProblems } from '../packages/compact-handoff/hooks/handoff-format.js'
-import { MAX_HANDOFF_BYTES } from '../packages/compact-handoff/hooks/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS, sectionNameOf, type FileKind } from '../packages/compact-handoff/hooks/protocol.js'
-import { validateHandoff } from '../packages/handoff-tools/src/validate.js'
-import { comparableRules } from './support/handoff-text.js'
+import { formatDiagnostics, formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS, sectionNameOf, type FileKind } from '../../packages/compact-handoff/hooks/protocol.js'
+import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
+import { comparableRules } from '../support/handoff-text.js'
 
-const CORPUS = join(import.meta.dirname, 'fixtures', 'handoffs')
+const CORPUS = join(import.meta.dirname, '..', 'fixtures', 'handoffs')
 /** The project the fixtures' parent paths are read against. */
 const CONTEXT = { projectDir: '/srv/app' }
 

@@ -23,8 +23,8 @@ import {
   readFrontmatterOf,
   relativeToCwd,
   type Sentinel,
-} from '../packages/compact-handoff/hooks/protocol.js'
-import { forAll, type Rand } from './support/property.js'
+} from '../../packages/compact-handoff/hooks/protocol.js'
+import { forAll, type Rand } from '../support/property.js'
 
 const CWD = '/srv/proj'
 
