@@ -35,7 +35,7 @@ const TEXT_PIECES = [
   READY_PREFIX, FAILED_PREFIX, CONTINUE_PROMPT_HEADER, MARKER, 'plans/handoffs/', '.claude/handoffs/', 'HANDOFF_x.md', 'PLAN_y.md',
 ] as const
 
-function textOf(rand: Rand, maxPieces = 30): string {
+function randomTextOf(rand: Rand, maxPieces = 30): string {
   let s = ''
   const count = rand.int(maxPieces + 1)
   for (let i = 0; i < count; i++) s += rand.pick(TEXT_PIECES)
@@ -44,7 +44,7 @@ function textOf(rand: Rand, maxPieces = 30): string {
 
 /** Prose that holds no sentinel and no continue-prompt header anywhere. */
 function proseOf(rand: Rand): string {
-  return textOf(rand)
+  return randomTextOf(rand)
     .split(READY_PREFIX).join('READY')
     .split(FAILED_PREFIX).join('FAILED')
     .split(CONTINUE_PROMPT_HEADER).join('PASTE')
@@ -76,7 +76,7 @@ const LINE_ENDS = ['\n', '\r\n'] as const
 
 describe('parseSentinel', () => {
   test('never throws on random text, and what it finds is well formed', () => {
-    forAll(textOf, (text) => {
+    forAll(randomTextOf, (text) => {
       const sentinel = parseSentinel(text)
       if (sentinel?.kind === 'ready') {
         for (const path of sentinel.paths) expect(path, 'paths are trimmed and non-empty').toBe(path.trim())
@@ -188,7 +188,7 @@ function expectedPrompt(prompt: string): string | undefined {
 
 describe('parseContinuePrompt', () => {
   test('never throws on random text, and what it finds is trimmed and non-empty', () => {
-    forAll(textOf, (text) => {
+    forAll(randomTextOf, (text) => {
       const prompt = parseContinuePrompt(text)
       if (prompt !== undefined) {
         expect(prompt).toBe(prompt.trim())

@@ -34,7 +34,7 @@ import {
 import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
 import { createdValueOf, SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
 import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol.js'
-import { parseMarkdown, textOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
+import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const PROJECT = '/project'
@@ -200,7 +200,7 @@ describe.each(skills)('skill $name', (skill) => {
     const template = templateOf(skill, kind)
     const keys = kind === 'plan' ? PLAN_FRONTMATTER_KEYS : HANDOFF_FRONTMATTER_KEYS
     expect([...frontmatterOf(template).keys()]).toEqual([...keys])
-    const headings = parseMarkdown(template).children.flatMap((n) => (n.type === 'heading' && n.depth === 2 ? [textOf(n)] : []))
+    const headings = parseMarkdown(template).children.flatMap((n) => (n.type === 'heading' && n.depth === 2 ? [plainTextOf(n)] : []))
     expect(headings).toEqual([...(kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS)])
     expect(validateHandoff(template, kind, CONTEXT)).toEqual([])
     expect(formatProblems(template, kind, CONTEXT)).toEqual([])

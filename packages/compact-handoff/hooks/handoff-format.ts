@@ -2,7 +2,7 @@
 // required sections in order, a plan's numbered phases, a size floor and cap.
 // A hooks module can import no npm package (engine rule, 2.1.332), so the
 // frontmatter is read by protocol.ts' flat YAML reader and the body by markdown-blocks.ts;
-// tests/format-corpus.test.ts and tests/format-differential.test.ts hold this to
+// tests/contract/format-corpus.test.ts and tests/contract/format-differential.test.ts hold this to
 // the remark + zod validator in packages/handoff-tools and fail wherever this
 // accepts a file the validator rejects. Where it cannot tell how the validator
 // reads something, it refuses and says how to write it plainly.

@@ -1,7 +1,7 @@
 // The protocol between this mod, the answer mod and the handoff skills: the
 // compaction marker, the skills and their compact-mode argument, the sentinel
 // line, the continue-prompt block, and where handoff files live. It is the one
-// source of truth on this side; tests/contract.test.ts holds the skills'
+// source of truth on this side; tests/contract/contract.test.ts holds the skills'
 // SKILL.md text, the answer mod's marker and the Node validator to it.
 // Pure: no `$`, no 'claude-code' import, so vitest can load it under Node.
 import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks } from './markdown-blocks.js'
@@ -87,7 +87,7 @@ export type FileKind = 'handoff' | 'plan'
 
 /** `HANDOFF_<slug>_<YYYY-MM-DD>.md`, with `_<n>` before `.md` when the name is
  * taken. The mod accepts any safe stem after the prefix; the skills write the
- * slug/date form, which tests/contract.test.ts checks. */
+ * slug/date form, which tests/contract/contract.test.ts checks. */
 const FILE_NAME_RE = /^(HANDOFF|PLAN)_[A-Za-z0-9][A-Za-z0-9._-]*\.md$/
 export const SKILL_FILE_NAME_RE = /^(HANDOFF|PLAN)_[a-z0-9]+(?:-[a-z0-9]+)*_\d{4}-\d{2}-\d{2}(?:_\d+)?\.md$/
 

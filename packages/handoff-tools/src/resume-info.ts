@@ -4,7 +4,7 @@
 import { parseDocument } from 'yaml'
 import { sectionNameOf } from '../../compact-handoff/hooks/protocol.js'
 import type { Diagnostic } from './diagnostics.js'
-import { parseMarkdown, textOf } from './validate.js'
+import { parseMarkdown, plainTextOf } from './validate.js'
 
 type Root = ReturnType<typeof parseMarkdown>
 type Node = Root['children'][number]
@@ -46,7 +46,7 @@ function sectionsOf(root: Root): Section[] {
   let open: Section | undefined
   for (const node of root.children) {
     if (node.type === 'heading' && node.depth <= 2) {
-      open = node.depth === 2 ? { heading: textOf(node).trim(), content: [] } : undefined
+      open = node.depth === 2 ? { heading: plainTextOf(node).trim(), content: [] } : undefined
       if (open) sections.push(open)
     } else if (node.type !== 'yaml') open?.content.push(node)
   }
@@ -78,7 +78,7 @@ function commandsOf(nodes: readonly Node[]): string[] {
       return listItemsOf([node]).flatMap((item) => {
         // `cmd` -> `expected output`: the first span is the command.
         const command = codeSpansOf(item)[0]
-        return [command ?? textOf(item).trim()]
+        return [command ?? plainTextOf(item).trim()]
       })
     }
     return codeSpansOf(node)
@@ -109,10 +109,10 @@ export function summaryOf(file: string, text: string, kind: FileSummary['kind'],
     file,
     kind,
     frontmatter: frontmatterOf(root, kind),
-    title: title === undefined ? null : textOf(title).trim(),
+    title: title === undefined ? null : plainTextOf(title).trim(),
     sections: sections.map((s) => ({ heading: s.heading, text: sourceOf(text, s.content) })),
     nextStep: next === undefined ? null : sourceOf(text, next.content),
-    files: listItemsOf(named('Files')?.content ?? []).map((item) => textOf(item).trim()),
+    files: listItemsOf(named('Files')?.content ?? []).map((item) => plainTextOf(item).trim()),
     verify: commandsOf(named('Verify')?.content ?? []),
     problems: problems.map(problemOf),
   }

@@ -32,10 +32,10 @@ function startOf(node: { position?: { start: Position } | undefined } | undefine
 }
 
 /** Plain text of a node, as a reader sees it (markup dropped). */
-export function textOf(node: unknown): string {
+export function plainTextOf(node: unknown): string {
   if (typeof node !== 'object' || node === null) return ''
   if ('value' in node && typeof node.value === 'string') return node.value
-  if ('children' in node && Array.isArray(node.children)) return node.children.map(textOf).join('')
+  if ('children' in node && Array.isArray(node.children)) return node.children.map(plainTextOf).join('')
   return ''
 }
 
@@ -123,7 +123,7 @@ function sectionProblems(root: Root, kind: FileKind): Diagnostic[] {
   const required: readonly string[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   let previous: { name: string; index: number; at: Position } | undefined
   for (const [position, name] of required.entries()) {
-    const found = sections.flatMap((s, i) => (sectionNameOf(textOf(s.heading)) === name ? [i] : []))
+    const found = sections.flatMap((s, i) => (sectionNameOf(plainTextOf(s.heading)) === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
@@ -149,7 +149,7 @@ function phaseProblems(phases: Section): Diagnostic[] {
   const problems: Diagnostic[] = []
   let expected = 1
   for (const phase of sectionsAt(phases.content, 3)) {
-    const title = textOf(phase.heading).trim()
+    const title = plainTextOf(phase.heading).trim()
     const match = PHASE_TITLE_RE.exec(title)
     if (!match) continue
     const at = startOf(phase.heading)
