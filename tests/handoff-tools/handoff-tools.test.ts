@@ -18,7 +18,7 @@ const good = readFileSync(fixture('handoff'), 'utf8')
 const CONTEXT = { projectDir: '/srv/app' }
 
 test('the validator exports exactly its public functions', () => {
-  expect(Object.keys(validate).sort()).toEqual(['parseMarkdown', 'textOf', 'validateHandoff', 'validateSkill'])
+  expect(Object.keys(validate).sort()).toEqual(['parseMarkdown', 'plainTextOf', 'validateHandoff', 'validateSkill'])
 })
 
 describe('schemas', () => {
