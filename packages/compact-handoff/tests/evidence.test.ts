@@ -2,16 +2,10 @@
 // the stub with the files the handoff never mentions, and the meter that counts
 // what the next context re-does.
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { ANSWER_STAND_IN, CWD, HANDOFF, world, swapLogEntries } from './world.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from './engine-calls.js'
 import { readyAnswer } from './texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
-
-const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
-
-function logEntries(w: ReturnType<typeof world>): Record<string, unknown>[] {
-  return (w.files.get(LOG)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
-}
 
 describe('the facts in the stub', () => {
   test('name the files changed and read and the commands with their exit status, newest first', async ($, on) => {
@@ -90,7 +84,7 @@ describe('the rediscovery meter', () => {
     await endTurn($, 'done', 'answer', undefined, 't-next')
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(status).toContain(`Since the swap to ${HANDOFF}: 1 file(s) read again, 1 command(s) run again.`)
-    expect(logEntries(w).at(-1)).toMatchObject({ outcome: 'follow-up', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'follow-up', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
     expect(w.seen.toasts, 'the handoff was read').toEqual([])
   })
 
@@ -103,9 +97,9 @@ describe('the rediscovery meter', () => {
     await readFile($, HANDOFF)
     await readFile($, 'a.ts')
     for (let i = 0; i < 9; i++) await endTurn($, 'x', 'answer', undefined, `t${i}`)
-    expect(logEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([])
+    expect(swapLogEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([])
     await endTurn($, 'x', 'answer', undefined, 't9')
-    expect(logEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([expect.objectContaining({ reReads: ['a.ts'], repeatedCommands: [] })])
+    expect(swapLogEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([expect.objectContaining({ reReads: ['a.ts'], repeatedCommands: [] })])
   })
 
   test('says so when the first turn after the swap did not read the handoff', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
@@ -115,6 +109,6 @@ describe('the rediscovery meter', () => {
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     await endTurn($, 'I did something else', 'answer', undefined, 't-next')
     expect(w.seen.toasts.at(-1)).toBe(`compact-handoff: the first turn after the swap did not read ${HANDOFF}; the context may be working without it. Ask Claude to read it.`)
-    expect(logEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', follows: { handoff: HANDOFF } })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', follows: { handoff: HANDOFF } })
   })
 })

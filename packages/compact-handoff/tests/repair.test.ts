@@ -2,13 +2,12 @@
 // skill with every problem and its fix, at most twice; safety refusals are not.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../hooks/protocol.js'
-import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { ANSWER_STAND_IN, HANDOFF, world, swapLogEntries } from './world.js'
 import { skillWrite, submitPrompt, typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, repairTurn, startSession, typeAndLaunch } from './flow.js'
 
 const WITHOUT_TRIED = handoffText().replace(/## Tried and ruled out\n[^\n]*\n/, '')
-const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
 
 describe('a handoff that fails the format check', () => {
   test('is sent back to the skill as the mod, naming each problem, and swaps once fixed', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
@@ -41,8 +40,7 @@ describe('a handoff that fails the format check', () => {
     expect(sent.length, 'swapped').toBe(1)
     expect(sent[0], 'a prompt the repair turn prints replaces the first').toContain('The repaired prompt.')
     expect(sent[0]).toContain('typed during the repair')
-    const entry = JSON.parse((w.files.get(LOG)?.text ?? '').trim().split('\n').at(-1) ?? '{}') as { outcome?: string; repairs?: number }
-    expect(entry).toMatchObject({ outcome: 'swapped', repairs: 1 })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'swapped', repairs: 1 })
   })
 
   test('keeps the files and continue-prompt of the first answer when the repair turn names none', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

@@ -1,14 +1,8 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, world } from './world.js'
+import { ANSWER_STAND_IN, HANDOFF, world, swapLogEntries } from './world.js'
 import { submitPrompt, typeCommand, skillRunsOf } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
-
-const LOG = `${CWD}/.claude/handoffs/compact-handoff.log.jsonl`
-
-function logEntries(w: ReturnType<typeof world>): Record<string, unknown>[] {
-  return (w.files.get(LOG)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
-}
 
 async function swapOnce($: Parameters<typeof startSession>[0], w: ReturnType<typeof world>) {
   await typeAndLaunch($, w, 'compact-handoff', '')
@@ -178,7 +172,7 @@ describe('the swap log', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await finishSkill($, w, 'COMPACT-HANDOFF-FAILED: not enough to say')
     await swapOnce($, w)
-    const entries = logEntries(w)
+    const entries = swapLogEntries(w)
     expect(entries.map((e) => e.outcome)).toEqual(['aborted', 'engine-summarized'])
     expect(entries[0]).toMatchObject({ mode: 'resume', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
@@ -191,6 +185,6 @@ describe('the swap log', () => {
     const w = world(on)
     await startSession($)
     await swapOnce($, w)
-    expect(logEntries(w).map((e) => e.outcome)).toEqual(['swapped'])
+    expect(swapLogEntries(w).map((e) => e.outcome)).toEqual(['swapped'])
   })
 })

@@ -118,3 +118,8 @@ export function world(on: On, options: WorldOptions = {}) {
 }
 
 export type World = ReturnType<typeof world>
+
+/** The swap log's entries on the fake disk, oldest first. */
+export function swapLogEntries(w: World): Record<string, unknown>[] {
+  return (w.files.get(`${CWD}/.claude/handoffs/compact-handoff.log.jsonl`)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+}
