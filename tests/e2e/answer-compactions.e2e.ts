@@ -94,6 +94,17 @@ async function compact(flow: Flow, words: string): Promise<MockRequest> {
   return summary
 }
 
+/** The tool call `id` was refused: the model reads why and is told to wait, and the
+ * command, which would have made `marker`, never ran. */
+async function expectRefused(flow: Flow, id: string, why: string, marker: string): Promise<void> {
+  const after = await flow.mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
+  const result = toolResultIn(after, id)
+  expect(result.isError).toBe(true)
+  expect(result.content).toContain(why)
+  expect(result.content).toContain('Do not run this or any other tool now.')
+  expect(existsSync(join(flow.run.proj, marker)), 'the command never ran').toBe(false)
+}
+
 describe("a person's /compact with their own words", () => {
   const { track } = trackRuns()
   let flow: Flow
@@ -173,19 +184,14 @@ describe('option askAfterCompaction on', () => {
   }
 
   it('"stop and wait" refuses the first tool call after a /compact, telling the model to wait', async () => {
-    const { mock, session, run } = flow
+    const { session } = flow
     const t0 = Date.now()
     await ordinaryTurn(flow, 'ASK-ONE')
     await compact(flow, '')
     const { id, mark } = await toolTurnAsked('ask ASK-STOP', 'touch stopped-ran', 'REPLY-ASK-STOP')
     console.log(`e2e answer-compactions: question on screen ${Date.now() - t0} ms`)
     await choose(session, 2)
-    const after = await mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
-    const result = toolResultIn(after, id)
-    expect(result.isError).toBe(true)
-    expect(result.content).toContain('The person chose "stop and wait"')
-    expect(result.content).toContain('Do not run this or any other tool now.')
-    expect(existsSync(join(run.proj, 'stopped-ran')), 'the command never ran').toBe(false)
+    await expectRefused(flow, id, 'The person chose "stop and wait"', 'stopped-ran')
     await session.waitForScreen(/REPLY-ASK-STOP/, 30_000)
     await settled(session, 'compact-handoff', 'turn.complete', mark)
   })
@@ -213,16 +219,11 @@ describe('option askAfterCompaction on', () => {
   })
 
   it('a question dismissed with Escape refuses the call as "stop and wait" does', async () => {
-    const { mock, session, run } = flow
+    const { session } = flow
     await compact(flow, '')
     const { id, mark } = await toolTurnAsked('ask ASK-DISMISS', 'touch dismissed-ran', 'REPLY-ASK-DISMISS')
     session.pressKeys('Escape')
-    const after = await mock.waitForRequest((r) => carriesToolResult(r, id), 30_000)
-    const result = toolResultIn(after, id)
-    expect(result.isError).toBe(true)
-    expect(result.content).toContain('The person dismissed the question')
-    expect(result.content).toContain('Do not run this or any other tool now.')
-    expect(existsSync(join(run.proj, 'dismissed-ran')), 'the command never ran').toBe(false)
+    await expectRefused(flow, id, 'The person dismissed the question', 'dismissed-ran')
     await session.waitForScreen(/REPLY-ASK-DISMISS/, 30_000)
     await settled(session, 'compact-handoff', 'turn.complete', mark)
   })

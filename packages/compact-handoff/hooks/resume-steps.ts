@@ -129,7 +129,7 @@ export async function offerResume($: $): Promise<void> {
   if (newest === undefined) return
   const nowMs = await $.clock.now()
   const isUsed = usedHandoffsOf(await swapLogText($, cwd)).has(newest.relPath)
-  if (!isOfferable(newest, nowMs, { isTracked: false, isUsed })) return
-  if ((await trackedBy($, cwd, newest.relPath)) !== undefined) return
+  const isTracked = (await trackedBy($, cwd, newest.relPath)) !== undefined
+  if (!isOfferable(newest, nowMs, { isTracked, isUsed })) return
   $.ui.toast(offerTextOf(newest.relPath, nowMs - newest.mtimeMs), { timeoutMs: OFFER_TOAST_MS })
 }

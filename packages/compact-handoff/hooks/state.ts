@@ -80,16 +80,14 @@ export function readWork($: $): Promise<WorkRecord> {
   return read($, workAtom)
 }
 
-/** Updates the work record and returns the record as it was before and after. */
-export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord): Promise<{ before: WorkRecord; after: WorkRecord }> {
+/** Updates the work record; returns the record as it was before. */
+export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord): Promise<WorkRecord> {
   let before = NO_WORK
-  let after = NO_WORK
   await update($, workAtom, (work) => {
     before = work
-    after = change(work)
-    return after
+    return change(work)
   })
-  return { before, after }
+  return before
 }
 
 /** Spends this window's auto run; whether it was still armed (so two turn ends

@@ -44,7 +44,7 @@ export async function watchAfterCompaction($: $): Promise<void> {
 }
 
 async function watch($: $, cwd: string, after: After): Promise<void> {
-  const { before } = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
+  const before = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
   if (before.followUp.kind === 'watching') await logFollowUp($, cwd, before.followUp)
 }
 
@@ -64,7 +64,7 @@ async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
 /** Closes the meter's window now (a new run starts, or the person asked for
  * the status) and logs it; returns what it counted, if a window was open. */
 export async function closeFollowUp($: $, cwd: string): Promise<Watched | undefined> {
-  const { before } = await updateWork($, (w) => ({ ...w, followUp: { kind: 'none' } }))
+  const before = await updateWork($, (w) => ({ ...w, followUp: { kind: 'none' } }))
   if (before.followUp.kind !== 'watching') return undefined
   await logFollowUp($, cwd, before.followUp)
   return before.followUp

@@ -103,19 +103,26 @@ EOF
 # Uncommitted: quoteField added but it uses replace (first quote only), plus two new tests,
 # one of which fails.
 csvkit_quoting_half_done() {
+  csvkit_write_quoting replace
+}
+
+# The quoting change: quoteField with the string method $1 (`replace` doubles the first
+# quote only, `replaceAll` every one), and the two quoting tests appended.
+csvkit_write_quoting() {
   cat > src/format.js <<'EOF'
 // Formats one row of fields as a CSV line (RFC 4180 quoting).
 
 function quoteField(value) {
   const field = String(value)
   if (!/[",]/.test(field)) return field
-  return `"${field.replace('"', '""')}"`
+  return `"${field.REPLACE_METHOD('"', '""')}"`
 }
 
 export function formatRow(fields) {
   return fields.map(quoteField).join(',')
 }
 EOF
+  sed -i "s/REPLACE_METHOD/$1/" src/format.js
   cat >> test/format.test.js <<'EOF'
 
 test('quotes a field that holds a comma', () => {
@@ -184,29 +191,7 @@ EOF
   git add plans/handoffs
   csvkit_commit '2026-11-27T17:25:00+01:00' 'Hand off the quoting work'
 
-  cat > src/format.js <<'EOF'
-// Formats one row of fields as a CSV line (RFC 4180 quoting).
-
-function quoteField(value) {
-  const field = String(value)
-  if (!/[",]/.test(field)) return field
-  return `"${field.replaceAll('"', '""')}"`
-}
-
-export function formatRow(fields) {
-  return fields.map(quoteField).join(',')
-}
-EOF
-  cat >> test/format.test.js <<'EOF'
-
-test('quotes a field that holds a comma', () => {
-  assert.equal(formatRow(['Smith, Jr.', 'x']), '"Smith, Jr.",x')
-})
-
-test('doubles embedded quotes', () => {
-  assert.equal(formatRow(['say "hi"']), '"say ""hi"""')
-})
-EOF
+  csvkit_write_quoting replaceAll
   git add src test
   csvkit_commit '2026-11-28T10:02:00+01:00' 'Quote fields per RFC 4180'
 }
