@@ -111,15 +111,26 @@ async function returnHeld($: $, run: Run): Promise<string> {
     : ` ${all.length - sent} of your held message(s) could not be put back: ${all.join(' / ')}`
 }
 
-/** Timer: runs the skill for the run's mode, else asks Claude to, else aborts. */
+/** A launch the engine refused is tried again this often, this many times in
+ * all: the timer can fire while the command hook that set it is still settling
+ * (seen live under load), and the engine refuses a command run from there. */
+const LAUNCH_RETRY_MS = 250
+const MAX_LAUNCH_TRIES = 8
+
+/** Timer: moves the run to writing (recording starts before the skill's turn
+ * can write anything), then starts the skill's turn. */
 export async function launchSkill($: $, id: string): Promise<void> {
+  if (!isAt(await readPhase($), 'launching', id)) return
+  if ((await dispatch($, { kind: 'launch', id })).step.isTaken) await startSkillTurn($, id, 1)
+}
+
+/** Runs the skill for the run's mode, else asks Claude to; a refusal is tried
+ * again, and the run aborts when every try was refused. */
+async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
   const phase = await readPhase($)
-  if (!isAt(phase, 'launching', id)) return
+  if (!isAt(phase, 'writing', id)) return
   const { run } = phase
-  const commands = await $.command.list().catch(() => [])
-  const name = skillCommandOf(commands, run.mode)
-  // Recording starts before the skill's turn can write anything.
-  if (!(await dispatch($, { kind: 'launch', id })).step.isTaken) return
+  const name = skillCommandOf(await $.command.list().catch(() => []), run.mode)
   const args = formatSkillArgs(run.values, run.focus)
   let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
   if (name !== undefined) {
@@ -134,6 +145,10 @@ export async function launchSkill($: $, id: string): Promise<void> {
     await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, args) })
     $.ui.log(`${why}; asked Claude to run the skill instead.`)
   } catch (error) {
+    if (tries < MAX_LAUNCH_TRIES) {
+      $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
+      return
+    }
     await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
   }
 }

@@ -193,6 +193,20 @@ describe('launching the skill', () => {
     const w = world(on, { refuseCommandRun: true, refuseSubmit: true })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
+    // Each refused launch is tried again (run-steps.ts: 8 tries, 250 ms apart) before the run gives up.
+    await w.clock.advance(8 * 250)
+    await w.clock.settle()
     expectAborted(w, /could not start the handoff skill: running \/compact-handoff-skills:handoff failed .* asking Claude failed too/)
+  })
+
+  test('tries again when the launch is refused because the command hook is still settling', async ($, on) => {
+    const w = world(on, { refusalsWhileSettling: 1, refuseSubmit: true })
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    expect(w.seen.commandRuns, 'refused the first time').toEqual([])
+    await w.clock.advance(250)
+    await w.clock.settle()
+    expect(skillRunsOf(w).map((r) => r.command)).toEqual(['compact-handoff-skills:handoff'])
+    expect(w.seen.toasts).toEqual([])
   })
 })

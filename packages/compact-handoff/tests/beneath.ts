@@ -28,6 +28,10 @@ export function answerCommands(on: On, ctx: WorldContext): void {
   on('command.run', async (_$, e) => {
     await ctx.pointReached('command.run')
     if (ctx.options.refuseCommandRun) throw new Error(`no command named /${e.command} in this session`)
+    if (ctx.state.settlingRefusalsLeft > 0) {
+      ctx.state.settlingRefusalsLeft--
+      throw new Error('command.run: called from a command.run hook, it would wait on the turn this hook is holding')
+    }
     ctx.seen.commandRuns.push({ command: e.command, args: e.args })
     return {}
   })

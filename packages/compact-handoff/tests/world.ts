@@ -38,6 +38,8 @@ export type WorldOptions = {
   contextPercent?: number
   /** Whether running the skill's command and submitting prompts are refused. */
   refuseCommandRun?: boolean
+  /** How many command runs and prompt submits are refused, as from a command hook still settling, before they are taken. */
+  refusalsWhileSettling?: number
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
@@ -77,7 +79,7 @@ function contextOf(on: On, options: WorldOptions) {
     asks: [] as string[],
     compactAttempts: 0,
   }
-  const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0 }
+  const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()
   /** Runs the pending interjection when the mod's `nth` call (from 1) at `at` arrives. */
