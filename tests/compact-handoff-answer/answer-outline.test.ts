@@ -4,7 +4,7 @@
 // option askAfterCompaction does with each answer. The kit tests in the mod
 // cover the wiring.
 import { describe, expect, test } from 'vitest'
-import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { OUTLINE, OUTLINE_SECTIONS } from '../../packages/compact-handoff-answer/hooks/outline.js'
 import { summaryInstructionsOf, type PartnerView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 import { ASK_HEADER, CONTINUE, STOP, questionOf, verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'

@@ -4,8 +4,8 @@
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../support/run-fixture.js'
 import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../../packages/compact-handoff/hooks/file-check.js'
-import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol.js'
-import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import type { Run } from '../../packages/compact-handoff/hooks/run.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 

@@ -17,12 +17,12 @@ import { formatProblems, frontmatterOf } from '../../packages/compact-handoff/ho
 import {
   CONTINUE_PROMPT_HEADER,
   MARKER,
-  MAX_HANDOFF_BYTES,
   parseContinuePrompt,
   parseSentinel,
   parseSkillArgs,
   READY_PREFIX,
 } from '../../packages/compact-handoff/hooks/protocol.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 

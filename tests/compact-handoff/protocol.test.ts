@@ -3,27 +3,27 @@
 // print, and must never place a path outside the session's handoff folders.
 import { posix } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { readFrontmatterOf } from '../../packages/compact-handoff/hooks/frontmatter.js'
 import {
   CONTINUE_PROMPT_HEADER,
   FAILED_PREFIX,
-  HANDOFF_DIRS,
   MARKER,
   READY_PREFIX,
+  formatContinuePrompt,
+  formatSentinel,
+  parseContinuePrompt,
+  parseSentinel,
+  type Sentinel,
+} from '../../packages/compact-handoff/hooks/protocol.js'
+import { isChainValue, isFocusValue, isSeqValue } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import {
+  HANDOFF_DIRS,
   classifyHandoffPath,
   fileKindOfName,
   fileKindOfRelPath,
-  formatContinuePrompt,
-  formatSentinel,
-  isChainValue,
-  isFocusValue,
-  isSeqValue,
   mayBeHandoffPath,
-  parseContinuePrompt,
-  parseSentinel,
-  readFrontmatterOf,
   relativeToCwd,
-  type Sentinel,
-} from '../../packages/compact-handoff/hooks/protocol.js'
+} from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { forAll, type Rand } from '../support/property.js'
 
 const CWD = '/srv/proj'

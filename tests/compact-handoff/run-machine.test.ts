@@ -3,7 +3,8 @@
 // held prompt is never lost and a cancelled run never swaps.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../support/run-fixture.js'
-import { formatSkillArgs, type HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import { formatSkillArgs } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Stage, type Swap } from '../../packages/compact-handoff/hooks/run.js'
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../packages/compact-handoff/hooks/run-machine.js'
 import type { FileReport } from '../../packages/compact-handoff/hooks/file-check.js'

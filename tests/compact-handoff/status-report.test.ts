@@ -1,7 +1,7 @@
 // The text of /compact-handoff status.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../support/run-fixture.js'
-import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { IDLE, type Phase, type Run, type Swap } from '../../packages/compact-handoff/hooks/run.js'
 import { statusTextOf, type StatusFacts } from '../../packages/compact-handoff/hooks/status-report.js'
 

@@ -1,7 +1,8 @@
 // Reading the end of the skill's turn: how it ended, what its sentinel named,
 // which files will replace the conversation, and which continue-prompt follows.
 import { describe, expect, test } from 'vitest'
-import { CONTINUE_PROMPT_HEADER, FAILED_PREFIX, READY_PREFIX, type HandoffPath } from '../../packages/compact-handoff/hooks/protocol.js'
+import { CONTINUE_PROMPT_HEADER, FAILED_PREFIX, READY_PREFIX } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { HandoffPath } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import type { Run } from '../../packages/compact-handoff/hooks/run.js'
 import { verdictOf, type TurnEnd } from '../../packages/compact-handoff/hooks/turn-verdict.js'
 import { forAll } from '../support/property.js'

@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import {
-  classifyHandoffPath,
   COMPACT_MODE_ARG,
   CONTINUE_PROMPT_HEADER,
   FAILED_PREFIX,
@@ -18,22 +17,27 @@ import {
   parseSkillArgs,
   SKILL_VALUE_KEYS,
   type SkillValues,
-  HANDOFF_DIRS,
-  HANDOFF_FRONTMATTER_KEYS,
-  HANDOFF_SECTIONS,
   parseContinuePrompt,
   parseSentinel,
-  PLAN_FRONTMATTER_KEYS,
-  PLAN_SECTIONS,
   READY_PREFIX,
-  SKILL_FILE_NAME_RE,
   SKILL_OF_MODE,
-  type FileKind,
   type Mode,
 } from '../../packages/compact-handoff/hooks/protocol.js'
+import {
+  HANDOFF_FRONTMATTER_KEYS,
+  HANDOFF_SECTIONS,
+  PLAN_FRONTMATTER_KEYS,
+  PLAN_SECTIONS,
+} from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import {
+  classifyHandoffPath,
+  HANDOFF_DIRS,
+  SKILL_FILE_NAME_RE,
+  type FileKind,
+} from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
 import { createdValueOf, SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')

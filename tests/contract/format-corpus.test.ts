@@ -6,8 +6,13 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { formatDiagnostics, formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS, sectionNameOf, type FileKind } from '../../packages/compact-handoff/hooks/protocol.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import {
+  HANDOFF_SECTIONS,
+  PLAN_SECTIONS,
+  sectionNameOf,
+} from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import type { FileKind } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { comparableRules } from '../support/handoff-text.js'
 

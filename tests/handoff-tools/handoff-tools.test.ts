@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { HANDOFF_FRONTMATTER_KEYS, HANDOFF_SECTIONS, PLAN_FRONTMATTER_KEYS } from '../../packages/compact-handoff/hooks/protocol.js'
+import {
+  HANDOFF_FRONTMATTER_KEYS,
+  HANDOFF_SECTIONS,
+  PLAN_FRONTMATTER_KEYS,
+} from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { runCli } from '../../packages/handoff-tools/src/cli.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../../packages/handoff-tools/src/schemas.js'
 import * as validate from '../../packages/handoff-tools/src/validate.js'

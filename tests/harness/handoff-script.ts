@@ -4,18 +4,13 @@
  * handoff file (and optionally a plan), then a final answer that ends with the
  * continue-prompt block and the sentinel line. The block and the sentinel are built with
  * the mod's own formatContinuePrompt/formatSentinel, and the file texts use the section
- * lists of protocol.ts, so a protocol change shows up here rather than as a silent mismatch.
+ * lists of protocol-contents.ts, so a protocol change shows up here rather than as a silent mismatch.
  *
  * Pure apart from path joins: no file system, no `$`.
  */
 import { join } from 'node:path'
-import {
-  HANDOFF_SECTIONS,
-  PLAN_SECTIONS,
-  formatContinuePrompt,
-  formatSentinel,
-  parseSkillArgs,
-} from '../../packages/compact-handoff/hooks/protocol.js'
+import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import type { ScriptedReply } from './mock-api.js'
 import { carriesToolResult } from './request-messages.js'
 

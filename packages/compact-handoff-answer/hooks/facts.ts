@@ -5,7 +5,7 @@
 // as compact-handoff hands them to its own stub.
 //
 // A hooks module reaches only its own files, so this restates compact-handoff's
-// evidence.ts evidenceSectionOf and protocol.ts relativeToCwd;
+// evidence.ts evidenceSectionOf and protocol-paths.ts relativeToCwd;
 // tests/contract/answer-sections-agree.test.ts holds the two to the same text for the
 // same input. Pure and free of 'claude-code' so vitest can load it under Node.
 

@@ -2,7 +2,7 @@
 // compacts the main loop instead of compact-handoff, so that even a summary
 // comes out in the shape the next context knows from a handoff. A hooks module
 // reaches only its own files, so the section names restate compact-handoff's
-// protocol.ts HANDOFF_SECTIONS; tests/compact-handoff-answer/answer-outline.test.ts holds them equal.
+// protocol-contents.ts HANDOFF_SECTIONS; tests/compact-handoff-answer/answer-outline.test.ts holds them equal.
 // Pure and free of 'claude-code' so vitest can load it under Node.
 
 /** Each section of a handoff, in order, with what the summary puts under it. */

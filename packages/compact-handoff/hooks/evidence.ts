@@ -2,7 +2,7 @@
 // succeeded, as the person's words are: after a compaction a summary keeps few
 // file paths and almost no commands or their results, so the stub carries them.
 // Bounded on every axis; each list keeps its newest entries, newest last.
-import { classifyHandoffPath, relativeToCwd } from './protocol.js'
+import { classifyHandoffPath, relativeToCwd } from './protocol-paths.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40

@@ -4,7 +4,8 @@
 // problem: a refusal is about safety (where the file really is, who wrote it,
 // its size) and ends the run; a fix is about the text, and the skill is asked
 // to repair it in place (repair-prompt.ts).
-import { HANDOFF_DIRS, MAX_HANDOFF_BYTES, type HandoffPath } from './protocol.js'
+import { MAX_HANDOFF_BYTES } from './protocol-contents.js'
+import { HANDOFF_DIRS, type HandoffPath } from './protocol-paths.js'
 import { formatProblems } from './handoff-format.js'
 import type { Run } from './run.js'
 

@@ -2,7 +2,7 @@
 // decides). The command hook checks and answers; the prompt goes out from a
 // timer, since a prompt submitted inside a command hook is refused.
 import type { EngineInterface } from 'claude-code'
-import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type HandoffPath } from './protocol.js'
+import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type HandoffPath } from './protocol-paths.js'
 import { frontmatterOf } from './handoff-format.js'
 import { isReadable, resumeProblemsOf } from './file-check.js'
 import { MAX_CANDIDATES, isOfferable, newestResumable, offerTextOf, resumePromptOf, sectionsOf, usedHandoffsOf, type Candidate } from './resume.js'

@@ -1,7 +1,7 @@
 // Picking up a handoff in a fresh session: which file, whether to offer it,
 // and the continue-prompt built by code from it. Pure: the steps list the
 // folders, read the files and ask git (resume-steps.ts).
-import { HANDOFF_STATUSES, sectionNameOf, type SectionName } from './protocol.js'
+import { HANDOFF_STATUSES, sectionNameOf, type SectionName } from './protocol-contents.js'
 
 /** Statuses a resume picks up; a `done` handoff has nothing left to do. */
 export const RESUMABLE_STATUSES: readonly string[] = HANDOFF_STATUSES.filter((s) => s !== 'done')

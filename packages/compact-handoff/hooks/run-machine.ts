@@ -5,7 +5,7 @@
 // typed between two steps of a check or a swap is never overwritten (the timing
 // of a typed prompt varies live, 2.1.332). Pure: no `$`.
 import { MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
-import { classifyHandoffPath } from './protocol.js'
+import { classifyHandoffPath } from './protocol-paths.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
 import { repairPromptOf } from './repair-prompt.js'

@@ -2,7 +2,8 @@
 // in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
 // `register` and empties module variables, does not lose a run half-way.
 // run-machine.ts decides every move between phases; this file only names them.
-import type { HandoffPath, Mode, SkillValues } from './protocol.js'
+import type { Mode, SkillValues } from './protocol.js'
+import type { HandoffPath } from './protocol-paths.js'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */

@@ -3,7 +3,7 @@
 import type { EngineInterface } from 'claude-code'
 import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
-import { inFolder } from './protocol.js'
+import { inFolder } from './protocol-paths.js'
 
 type $ = EngineInterface
 

@@ -2,7 +2,8 @@
 // sentinel say, and which handoff (and plan) files should replace the
 // conversation. The files are checked on disk afterwards (file-check.ts).
 import type { Chosen, Run } from './run.js'
-import { classifyHandoffPath, parseContinuePrompt, parseSentinel, type HandoffPath } from './protocol.js'
+import { parseContinuePrompt, parseSentinel } from './protocol.js'
+import { classifyHandoffPath, type HandoffPath } from './protocol-paths.js'
 import { fallbackContinuePromptOf } from './swap-text.js'
 
 export type TurnEnd = { reason: 'answer' | 'aborted' | 'refusal' | 'error'; answer: string }

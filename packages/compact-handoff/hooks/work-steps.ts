@@ -3,7 +3,7 @@
 import type { EngineInterface } from 'claude-code'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './evidence.js'
 import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
-import { inFolder } from './protocol.js'
+import { inFolder } from './protocol-paths.js'
 import { readWork, updateWork } from './state.js'
 import { appendAfterSwapLog } from './swap-log-steps.js'
 

@@ -13,8 +13,8 @@ import {
   MIN_NONBLANK_CHARS,
   PLAN_SECTIONS,
   sectionNameOf,
-  type FileKind,
-} from '../../compact-handoff/hooks/protocol.js'
+} from '../../compact-handoff/hooks/protocol-contents.js'
+import type { FileKind } from '../../compact-handoff/hooks/protocol-paths.js'
 import { diagnostic, START, type Diagnostic, type Position } from './diagnostics.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema, type ValidateContext } from './schemas.js'
 

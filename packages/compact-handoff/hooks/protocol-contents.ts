@@ -1,0 +1,134 @@
+// What a handoff or plan file holds: its sections, its frontmatter keys and
+// statuses, its size limits, and the forms each value may take. The mod's
+// format check (handoff-format.ts) and the Node validator (packages/handoff-tools)
+// both call these, so each rule has one definition.
+import { fileKindOfName, fileKindOfRelPath } from './protocol-paths.js'
+
+/** A handoff or plan file must hold at least this much text (blank space not
+ * counted) to replace a conversation. */
+export const MIN_NONBLANK_CHARS = 200
+
+/** Section headings (level 2, in this order) every handoff file has; a section
+ * with nothing to say holds "None". */
+export const HANDOFF_SECTIONS = [
+  'Goal',
+  'Constraints',
+  'State',
+  'In progress',
+  'Tried and ruled out',
+  'Decisions',
+  'Open questions',
+  'Files',
+  'Next step',
+  'Verify',
+] as const
+
+/** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
+export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
+
+/** Frontmatter keys of a handoff (`kind: handoff`) and of a plan (`kind: plan`). */
+export const HANDOFF_FRONTMATTER_KEYS = ['kind', 'created', 'status', 'chain', 'seq', 'parent', 'focus'] as const
+export const PLAN_FRONTMATTER_KEYS = ['kind', 'created', 'chain', 'focus'] as const
+
+/** Far above any real handoff (the largest seen in use are under 20 KiB); a
+ * file past it would crowd the context it is meant to free. */
+export const MAX_HANDOFF_BYTES = 256 * 1024
+
+/** What a handoff says about its work: still going, stopped until the user
+ * answers (its Next step starts "Wait for the user:"), or finished. */
+export const HANDOFF_STATUSES = ['in-progress', 'waiting-for-user', 'done'] as const
+
+/** `parent` of the first handoff of a chain. */
+export const NO_PARENT = 'none'
+
+// The forms a handoff's frontmatter and headings may take. A model writes a date without a clock, a
+// parent path the way it last saw it, a heading in title case; where the
+// meaning is plain, the value is accepted rather than sent back.
+
+/** A date, or a date and a time to the minute or second (any fraction), `T`
+ * or one space between, with `Z`, an offset like `+01:00`, or no zone.
+ * Anchored and without nested repeats, so linear on any input. */
+const CREATED_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))?)?$/
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
+
+/** Whether a `created` value is a real calendar date or date-time in one of
+ * the forms CREATED_RE allows (no 30 February, no 24:00, no leap second). */
+export function isCreatedValue(value: string): boolean {
+  const match = CREATED_RE.exec(value)
+  if (!match) return false
+  const field = (index: number) => Number(match[index] ?? 0)
+  const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = [1, 2, 3, 4, 5, 6, 7, 8].map(field) as [number, number, number, number, number, number, number, number]
+  const dateOk = month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+  return dateOk && hour <= 23 && minute <= 59 && second <= 59 && zoneHour <= 23 && zoneMinute <= 59
+}
+
+/** The sections of both kinds, by the lower-case name a heading is matched on. */
+export type SectionName = (typeof HANDOFF_SECTIONS)[number] | (typeof PLAN_SECTIONS)[number]
+const SECTION_OF_KEY: ReadonlyMap<string, SectionName> = new Map(
+  [...HANDOFF_SECTIONS, ...PLAN_SECTIONS].map((name) => [name.toLowerCase(), name] as const),
+)
+
+/** What may trail a section's name in its heading without changing which
+ * section it is (`## Goal:`, `## Verify.`, `## Goal :`). */
+const TRAILING_MARKS = new Set([' ', '\t', '.', ',', ':', ';', '!', '?'])
+
+/** The section a heading's text names, or undefined when it names none:
+ * letter case and trailing punctuation do not count. `headingText` is the
+ * heading's text as a reader sees it (markup already dropped). */
+export function sectionNameOf(headingText: string): SectionName | undefined {
+  const text = headingText.trim()
+  let end = text.length
+  while (end > 0 && TRAILING_MARKS.has(text.charAt(end - 1))) end--
+  return SECTION_OF_KEY.get(text.slice(0, end).toLowerCase())
+}
+
+/** `projectDir` without trailing slashes, backslashes read as slashes. A loop,
+ * not `/\/+$/`, which backtracks quadratically on a long run of slashes. */
+function folderPathOf(projectDir: string): string {
+  const path = projectDir.replace(/\\/g, '/')
+  let end = path.length
+  while (end > 0 && path.charAt(end - 1) === '/') end--
+  return path.slice(0, end)
+}
+
+/** Whether a `seq` value is a whole number from 1, written without sign,
+ * leading zero or blanks. */
+export function isSeqValue(value: string): boolean {
+  return /^[1-9]\d*$/.test(value)
+}
+
+/** Whether a `chain` value is a chain id: a handoff file's name without `.md`. */
+export function isChainValue(value: string): boolean {
+  return fileKindOfName(`${value}.md`) === 'handoff'
+}
+
+/** Whether a `focus` value says something (blank in any script is empty). */
+export function isFocusValue(value: string): boolean {
+  return value.trim() !== ''
+}
+
+/**
+ * A `parent` value as the protocol means it: NO_PARENT, or the parent
+ * handoff's path relative to the project (`plans/handoffs/HANDOFF_x.md`);
+ * undefined when the value is neither.
+ *
+ * The path may be written relative, with a leading `./`, or absolute inside
+ * the project; `projectDir` is the project, the absolute path of the folder the
+ * session runs in. Nothing else is resolved: a `..`, a `.` segment further in,
+ * a doubled slash or a backslash leaves the value refused, so no spelling can
+ * reach outside the project or name a file other than the one it shows.
+ */
+export function parentRelPathOf(value: string, projectDir: string): string | undefined {
+  if (value === NO_PARENT) return NO_PARENT
+  const absolutePrefix = `${folderPathOf(projectDir)}/`
+  const relPath = value.startsWith(absolutePrefix) ? value.slice(absolutePrefix.length) : value.startsWith('./') ? value.slice(2) : value
+  return fileKindOfRelPath(relPath) === 'handoff' ? relPath : undefined
+}
+
+/** A problem as data: the rule it breaks (the validator's name where it has
+ * the same rule), the 1-based line it is on, and what to do about it. */
+export type RuleProblem = { rule: string; line: number; message: string }
