@@ -49,6 +49,14 @@ export const MAX_NESTING = 100
  * on it interrupts a leaf (see isInterrupting). */
 type LineState = { matched: number; allClosed: boolean; isInterrupting: boolean }
 
+/** What a block start is tried on: the cursor, the line's 1-based number, the
+ * innermost open block the line continued, and how the line stands. */
+type LineStart = { c: Cursor; lineNo: number; container: Block | undefined; state: LineState }
+
+/** What a block start did to the line: opened a container (more may start on
+ * the line), opened a leaf, or took the whole line. */
+type BlockStart = 'container' | 'leaf' | 'line done'
+
 /** Scans lines, keeping the open blocks from the document down (the document
  * itself is implicit), and records the document's own children. */
 class BlockScanner {
@@ -99,7 +107,7 @@ class BlockScanner {
 
     for (let leafStarted = isCodeOrHtml(container); !leafStarted; ) {
       findNextNonspace(c)
-      const start = this.blockStart(c, lineNo, container, state)
+      const start = this.blockStart({ c, lineNo, container, state })
       if (start === 'line done') return
       if (start === 'none') {
         advanceNextNonspace(c)
@@ -137,92 +145,116 @@ class BlockScanner {
     return !state.allClosed && !c.isBlank && this.tip?.kind === 'paragraph'
   }
 
-  /** Tries each block start in CommonMark's order. 'container' when a quote or
-   * list item opened (more may start on the same line), 'leaf' when a code or
-   * HTML block opened, 'line done' when a one-line block took the line. */
-  private blockStart(c: Cursor, lineNo: number, container: Block | undefined, state: LineState): 'container' | 'leaf' | 'line done' | 'none' {
-    const { line } = c
-    const at = c.nextNonspace
+  /** Tries each block start in CommonMark's order; the first that matches
+   * takes the line. 'container' when a quote or list item opened (more may
+   * start on the same line), 'leaf' when a code or HTML block opened, 'line
+   * done' when a one-line block took the line. */
+  private blockStart(at: LineStart): BlockStart | 'none' {
+    return (
+      this.quoteStart(at) ??
+      this.atxHeadingStart(at) ??
+      this.fenceStart(at) ??
+      this.htmlStart(at) ??
+      this.setextHeadingStart(at) ??
+      this.thematicBreakStart(at) ??
+      this.listItemStart(at) ??
+      this.indentedCodeStart(at) ??
+      'none'
+    )
+  }
+
+  private quoteStart({ c, lineNo, state }: LineStart): BlockStart | undefined {
+    if (c.isIndented || c.line[c.nextNonspace] !== '>') return undefined
+    advanceNextNonspace(c)
+    advance(c, 1, false)
+    if (isSpaceOrTab(c.line[c.offset])) advance(c, 1, true)
+    this.closeUnmatched(state)
+    this.addChild('quote', lineNo, { kind: 'quote' })
+    return 'container'
+  }
+
+  private atxHeadingStart({ c, lineNo, state }: LineStart): BlockStart | undefined {
+    const { line, nextNonspace: at } = c
+    if (c.isIndented || line[at] !== '#') return undefined
+    const hashes = runLength(line, at, '#')
+    if (hashes > 6 || (at + hashes < line.length && !isSpaceOrTab(line[at + hashes]))) return undefined
+    this.closeUnmatched(state)
+    const text = atxTextOf(line.slice(skipBlanks(line, at + hashes)))
+    this.addChild('heading', lineNo, undefined, { kind: 'heading', depth: hashes, text, line: lineNo })
+    return 'line done'
+  }
+
+  private fenceStart({ c, lineNo, state }: LineStart): BlockStart | undefined {
+    const { line, nextNonspace: at } = c
     const char = line[at]
-    if (!c.isIndented && char === '>') {
-      advanceNextNonspace(c)
-      advance(c, 1, false)
-      if (isSpaceOrTab(line[c.offset])) advance(c, 1, true)
-      this.closeUnmatched(state)
-      this.addChild('quote', lineNo, { kind: 'quote' })
-      return 'container'
-    }
-    if (!c.isIndented && char === '#') {
-      const hashes = runLength(line, at, '#')
-      if (hashes <= 6 && (at + hashes === line.length || isSpaceOrTab(line[at + hashes]))) {
-        this.closeUnmatched(state)
-        const text = atxTextOf(line.slice(skipBlanks(line, at + hashes)))
-        this.addChild('heading', lineNo, undefined, { kind: 'heading', depth: hashes, text, line: lineNo })
-        return 'line done'
-      }
-    }
-    if (!c.isIndented && (char === '`' || char === '~')) {
-      const length = runLength(line, at, char)
-      if (length >= 3 && !(char === '`' && line.includes('`', at + length))) {
-        this.closeUnmatched(state)
-        this.addChild('fence', lineNo, { kind: 'fence', char, length, indent: c.indent })
-        advanceNextNonspace(c)
-        advance(c, length, false)
-        return 'leaf'
-      }
-    }
-    if (!c.isIndented && char === '<') {
-      const html = htmlBlockOf(line.slice(at), container?.kind !== 'paragraph')
-      if (html?.isCompleteTag && this.isLazyParagraphOpen(state, c)) {
-        // remark (micromark) lets a kind-7 block interrupt a paragraph on a
-        // lazy line, inside the paragraph's container; it ends with the
-        // first line that does not continue that container.
-        this.open.pop()
-        this.open.push({ kind: 'html', end: html.end })
-        state.allClosed = true
-        return 'leaf'
-      }
-      if (html) {
-        this.closeUnmatched(state)
-        this.addChild('html', lineNo, { kind: 'html', end: html.end })
-        return 'leaf'
-      }
-    }
-    const setextDepth = !c.isIndented && container?.kind === 'paragraph' ? setextDepthOf(line, at) : undefined
-    if (setextDepth !== undefined && container?.kind === 'paragraph') {
-      this.closeUnmatched(state)
+    if (c.isIndented || (char !== '`' && char !== '~')) return undefined
+    const length = runLength(line, at, char)
+    if (length < 3 || (char === '`' && line.includes('`', at + length))) return undefined
+    this.closeUnmatched(state)
+    this.addChild('fence', lineNo, { kind: 'fence', char, length, indent: c.indent })
+    advanceNextNonspace(c)
+    advance(c, length, false)
+    return 'leaf'
+  }
+
+  private htmlStart({ c, lineNo, container, state }: LineStart): BlockStart | undefined {
+    if (c.isIndented || c.line[c.nextNonspace] !== '<') return undefined
+    const html = htmlBlockOf(c.line.slice(c.nextNonspace), container?.kind !== 'paragraph')
+    if (!html) return undefined
+    if (html.isCompleteTag && this.isLazyParagraphOpen(state, c)) {
+      // remark (micromark) lets a kind-7 block interrupt a paragraph on a
+      // lazy line, inside the paragraph's container; it ends with the
+      // first line that does not continue that container.
       this.open.pop()
-      this.recordSetextHeading(container, setextDepth)
-      return 'line done'
-    }
-    if (!c.isIndented && isThematicBreak(line, at)) {
-      this.closeUnmatched(state)
-      this.addChild('break', lineNo)
-      return 'line done'
-    }
-    if (!c.isIndented || container?.kind === 'list') {
-      const found = listItemMarkerOf(c, state.isInterrupting)
-      if (!found && state.isInterrupting && this.tip?.kind === 'indented' && listItemMarkerOf(c, false)) {
-        // Whether an empty or numbered item may follow indented code depends
-        // on how that code began, in ways remark does not document.
-        this.blocks.push({ kind: 'unclear', line: lineNo, why: 'an empty or numbered list item right after indented code' })
-      }
-      if (found) {
-        const item = openListItem(c, found)
-        this.closeUnmatched(state)
-        const tip = this.tip
-        if (tip?.kind !== 'list' || tip.marker !== item.marker) this.addChild('list', lineNo, { kind: 'list', marker: item.marker })
-        this.addChild('item', lineNo, { kind: 'item', width: item.width, hasChildren: false })
-        return 'container'
-      }
-    }
-    if (c.isIndented && this.tip?.kind !== 'paragraph' && !c.isBlank) {
-      advance(c, CODE_INDENT_COLUMNS, true)
-      this.closeUnmatched(state)
-      this.addChild('indented', lineNo, { kind: 'indented' })
+      this.open.push({ kind: 'html', end: html.end })
+      state.allClosed = true
       return 'leaf'
     }
-    return 'none'
+    this.closeUnmatched(state)
+    this.addChild('html', lineNo, { kind: 'html', end: html.end })
+    return 'leaf'
+  }
+
+  private setextHeadingStart({ c, container, state }: LineStart): BlockStart | undefined {
+    if (c.isIndented || container?.kind !== 'paragraph') return undefined
+    const depth = setextDepthOf(c.line, c.nextNonspace)
+    if (depth === undefined) return undefined
+    this.closeUnmatched(state)
+    this.open.pop()
+    this.recordSetextHeading(container, depth)
+    return 'line done'
+  }
+
+  private thematicBreakStart({ c, lineNo, state }: LineStart): BlockStart | undefined {
+    if (c.isIndented || !isThematicBreak(c.line, c.nextNonspace)) return undefined
+    this.closeUnmatched(state)
+    this.addChild('break', lineNo)
+    return 'line done'
+  }
+
+  private listItemStart({ c, lineNo, container, state }: LineStart): BlockStart | undefined {
+    if (c.isIndented && container?.kind !== 'list') return undefined
+    const found = listItemMarkerOf(c, state.isInterrupting)
+    if (!found && state.isInterrupting && this.tip?.kind === 'indented' && listItemMarkerOf(c, false)) {
+      // Whether an empty or numbered item may follow indented code depends
+      // on how that code began, in ways remark does not document.
+      this.blocks.push({ kind: 'unclear', line: lineNo, why: 'an empty or numbered list item right after indented code' })
+    }
+    if (!found) return undefined
+    const item = openListItem(c, found)
+    this.closeUnmatched(state)
+    const tip = this.tip
+    if (tip?.kind !== 'list' || tip.marker !== item.marker) this.addChild('list', lineNo, { kind: 'list', marker: item.marker })
+    this.addChild('item', lineNo, { kind: 'item', width: item.width, hasChildren: false })
+    return 'container'
+  }
+
+  private indentedCodeStart({ c, lineNo, state }: LineStart): BlockStart | undefined {
+    if (!c.isIndented || this.tip?.kind === 'paragraph' || c.isBlank) return undefined
+    advance(c, CODE_INDENT_COLUMNS, true)
+    this.closeUnmatched(state)
+    this.addChild('indented', lineNo, { kind: 'indented' })
+    return 'leaf'
   }
 
   /** A setext underline turns the paragraph above into a heading. Only a
