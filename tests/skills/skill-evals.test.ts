@@ -28,16 +28,8 @@ import { createRunDir, type RunDir } from '../harness/run-dir.js'
 import { stageCopy } from '../harness/staging.js'
 import { BAD_FAILS, caseOf, repliesFor, stepOf } from './eval-model.js'
 import { JUDGE_ASK, type Variant } from './eval-handoffs.js'
-import {
-  COMMITS,
-  EVAL_CASES,
-  PARENT_HANDOFF,
-  PARENT_HANDOFF_TEXT,
-  UNVERIFIED_CLAIMS,
-  evalHistories,
-  historyJsonl,
-  type EvalCase,
-} from '../support/eval-sessions.js'
+import { COMMITS, EVAL_CASES, PARENT_HANDOFF, UNVERIFIED_CLAIMS, historyJsonl, type EvalCase } from '../support/eval-sessions.js'
+import { PARENT_HANDOFF_TEXT, evalHistories } from '../support/eval-histories.js'
 
 const EVALS = join(repoRoot(), 'skills', 'evals')
 /** One `claude plugin eval` of the seven cases, two at a time, took 11-13 s on this 2-core machine under load. */
