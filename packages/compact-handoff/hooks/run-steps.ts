@@ -115,8 +115,8 @@ async function returnHeld($: $, run: Run): Promise<string> {
 /** A launch the engine refused is tried again this often, this many times in
  * all: the timer can fire while the command hook that set it is still settling
  * (seen live under load), and the engine refuses a command run from there. */
-const LAUNCH_RETRY_MS = 250
-const MAX_LAUNCH_TRIES = 8
+export const LAUNCH_RETRY_MS = 250
+export const MAX_LAUNCH_TRIES = 8
 
 /** Timer: moves the run to writing (recording starts before the skill's turn
  * can write anything), then starts the skill's turn. */

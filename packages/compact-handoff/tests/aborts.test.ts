@@ -3,6 +3,7 @@ import { CWD, HANDOFF, PLAN, world, type DiskFile } from './world.js'
 import { endTurn, skillWrite, skillRunsOf } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, repairTurn, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
+import { LAUNCH_RETRY_MS, MAX_LAUNCH_TRIES } from '../hooks/run-steps.js'
 
 /** Every abort says why, leaves the conversation alone and sends nothing. */
 function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
@@ -193,8 +194,8 @@ describe('launching the skill', () => {
     const w = world(on, { refuseCommandRun: true, refuseSubmit: true })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    // Each refused launch is tried again (run-steps.ts: 8 tries, 250 ms apart) before the run gives up.
-    await w.clock.advance(8 * 250)
+    // Each refused launch is tried again before the run gives up.
+    await w.clock.advance(MAX_LAUNCH_TRIES * LAUNCH_RETRY_MS)
     await w.clock.settle()
     expectAborted(w, /could not start the handoff skill: running \/compact-handoff-skills:handoff failed .* asking Claude failed too/)
   })
@@ -204,7 +205,7 @@ describe('launching the skill', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(w.seen.commandRuns, 'refused the first time').toEqual([])
-    await w.clock.advance(250)
+    await w.clock.advance(LAUNCH_RETRY_MS)
     await w.clock.settle()
     expect(skillRunsOf(w).map((r) => r.command)).toEqual(['compact-handoff-skills:handoff'])
     expect(w.seen.toasts).toEqual([])
