@@ -177,7 +177,7 @@ describe('the skill pack eval suite, run by claude plugin eval against a scripte
 })
 
 describe('the cases describe one consistent past', () => {
-  test('each history.jsonl is the rendering of tests/support/eval-sessions.ts (UPDATE=1 rewrites them)', () => {
+  test('each history.jsonl is the rendering of tests/support/eval-histories.ts (UPDATE=1 rewrites them)', () => {
     for (const [name, session] of Object.entries(evalHistories())) {
       const path = join(EVALS, name, 'history.jsonl')
       const expected = historyJsonl(session)
