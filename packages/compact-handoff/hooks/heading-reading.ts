@@ -7,11 +7,9 @@
 // find a section where the validator finds none, or miss one it finds.
 // One pass over the heading, so linear in its length.
 import type { RootBlock } from './markdown-blocks.js'
-import { sectionNameOf, type SectionName } from './protocol-contents.js'
+import { phaseNumberOf, sectionNameOf, type SectionName } from './protocol-contents.js'
 
 export type Heading = Extract<RootBlock, { kind: 'heading' }>
-
-const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
 
 /** Named character references read as text; any other name makes a heading unclear. */
 const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
@@ -86,11 +84,6 @@ function markupFreeTextOf(source: string): string | undefined {
     } else if (!DROPPED_MARKUP.has(char)) parts.push(char)
   }
   return parts.join('')
-}
-
-function phaseNumberOf(text: string): number | undefined {
-  const match = PHASE_TITLE_RE.exec(text.trim())
-  return match ? Number(match[1]) : undefined
 }
 
 export type HeadingReading = { section: SectionName | undefined; phase: number | undefined; isUnclear: boolean }

@@ -26,6 +26,16 @@ export const HANDOFF_SECTIONS = [
 /** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
 export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
 
+/** A plan's phase heading (level 3, under Phases): `Phase <n>: <title>`. */
+const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
+
+/** The number a phase heading's text gives its phase, or undefined when the
+ * text is no phase title. Surrounding blanks do not count. */
+export function phaseNumberOf(headingText: string): number | undefined {
+  const match = PHASE_TITLE_RE.exec(headingText.trim())
+  return match ? Number(match[1]) : undefined
+}
+
 /** Frontmatter keys of a handoff (`kind: handoff`) and of a plan (`kind: plan`). */
 export const HANDOFF_FRONTMATTER_KEYS = ['kind', 'created', 'status', 'chain', 'seq', 'parent', 'focus'] as const
 export const PLAN_FRONTMATTER_KEYS = ['kind', 'created', 'chain', 'focus'] as const

@@ -12,6 +12,7 @@ import {
   MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
   PLAN_SECTIONS,
+  phaseNumberOf,
   sectionNameOf,
 } from '../../compact-handoff/hooks/protocol-contents.js'
 import type { FileKind } from '../../compact-handoff/hooks/protocol-paths.js'
@@ -23,8 +24,6 @@ const processor = remark().use(remarkFrontmatter, ['yaml'])
 type Root = ReturnType<typeof processor.parse>
 type Node = Root['children'][number]
 type Heading = Extract<Node, { type: 'heading' }>
-
-const PHASE_TITLE_RE = /^Phase (\d+):[ \t]*\S/
 
 function startOf(node: { position?: { start: Position } | undefined } | undefined): Position {
   const start = node?.position?.start
@@ -150,10 +149,10 @@ function phaseProblems(phases: Section): Diagnostic[] {
   let expected = 1
   for (const phase of sectionsAt(phases.content, 3)) {
     const title = plainTextOf(phase.heading).trim()
-    const match = PHASE_TITLE_RE.exec(title)
-    if (!match) continue
+    const number = phaseNumberOf(title)
+    if (number === undefined) continue
     const at = startOf(phase.heading)
-    if (Number(match[1]) !== expected) problems.push(diagnostic('phase-numbering', `"### ${title}" should be Phase ${expected}: number phases 1, 2, 3… in order`, at))
+    if (number !== expected) problems.push(diagnostic('phase-numbering', `"### ${title}" should be Phase ${expected}: number phases 1, 2, 3… in order`, at))
     if (phase.content.length === 0) problems.push(diagnostic('phase-empty', `"### ${title}" is empty: give its actions, files and how to verify it`, at))
     expected++
   }
