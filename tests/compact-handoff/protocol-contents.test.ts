@@ -2,7 +2,7 @@
 // check and the handoff-tools validator both judge a file by them, so an edge
 // pinned here holds for both.
 import { describe, expect, test } from 'vitest'
-import { NO_PARENT, isChainValue, isCreatedValue, isFocusValue, isSeqValue, parentRelPathOf, phaseNumberOf, sectionNameOf } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import { NO_PARENT, isChainValue, isCreatedValue, isFocusValue, isSeqValue, nonBlankCharsOf, parentRelPathOf, phaseNumberOf, sectionNameOf } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 
 describe('the frontmatter values', () => {
   test('seq is a whole number from 1, as written', () => {
@@ -44,6 +44,11 @@ describe('the frontmatter values', () => {
     ]
     for (const bad of refused) expect(parentRelPathOf(bad, project), bad).toBeUndefined()
   })
+})
+
+test('the size floor counts no blank space, a byte-order mark included', () => {
+  expect(nonBlankCharsOf('\uFEFF a\tb\r\n c\u00a0\u3000d ')).toBe(4)
+  expect(nonBlankCharsOf('a\uFEFFb')).toBe(2)
 })
 
 describe('the headings', () => {

@@ -24,6 +24,7 @@ import {
   isCreatedValue,
   isFocusValue,
   isSeqValue,
+  nonBlankCharsOf,
   parentRelPathOf,
   type RuleProblem,
   type SectionName,
@@ -206,7 +207,7 @@ export function formatDiagnostics(text: string, kind: FileKind, context: FormatC
   if (bytes > MAX_HANDOFF_BYTES) return [{ rule: 'file-too-large', line: 1, message: `is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs` }]
   const problems: FormatDiagnostic[] = []
   const body = text.replace(/^\uFEFF/, '')
-  const nonBlank = body.replace(/\s+/g, '').length
+  const nonBlank = nonBlankCharsOf(text)
   if (nonBlank < MIN_NONBLANK_CHARS) problems.push({ rule: 'too-short', line: 1, message: `holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed` })
   const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)

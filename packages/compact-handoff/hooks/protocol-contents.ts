@@ -8,6 +8,13 @@ import { fileKindOfName, fileKindOfRelPath } from './protocol-paths.js'
  * counted) to replace a conversation. */
 export const MIN_NONBLANK_CHARS = 200
 
+/** The characters of a file's text that count toward MIN_NONBLANK_CHARS: all
+ * but blank space, as JavaScript's `\s` means it (which takes in a byte-order
+ * mark, so a file's leading one never counts). */
+export function nonBlankCharsOf(text: string): number {
+  return text.replace(/\s+/g, '').length
+}
+
 /** Section headings (level 2, in this order) every handoff file has; a section
  * with nothing to say holds "None". */
 export const HANDOFF_SECTIONS = [

@@ -12,6 +12,7 @@ import {
   MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
   PLAN_SECTIONS,
+  nonBlankCharsOf,
   phaseNumberOf,
   sectionNameOf,
 } from '../../compact-handoff/hooks/protocol-contents.js'
@@ -92,7 +93,7 @@ function sizeProblems(text: string): Diagnostic[] {
   const problems: Diagnostic[] = []
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > MAX_HANDOFF_BYTES) problems.push(diagnostic('file-too-large', `file is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`))
-  const nonBlank = text.replace(/^\uFEFF/, '').replace(/\s+/g, '').length
+  const nonBlank = nonBlankCharsOf(text)
   if (nonBlank < MIN_NONBLANK_CHARS) {
     problems.push(diagnostic('too-short', `file holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed`))
   }
