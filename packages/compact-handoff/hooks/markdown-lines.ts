@@ -5,7 +5,7 @@
 // already open. Each function looks at each character a bounded number of
 // times, so a long line costs linear time.
 
-export const TAB_STOP_COLUMNS = 4
+const TAB_STOP_COLUMNS = 4
 
 /** An indent of this many columns makes indented code (CommonMark). */
 export const CODE_INDENT_COLUMNS = 4
@@ -129,7 +129,7 @@ export function isAsciiLetter(char: string | undefined): boolean {
   return char !== undefined && ((char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z'))
 }
 
-export function isAsciiDigit(char: string | undefined): boolean {
+function isAsciiDigit(char: string | undefined): boolean {
   return char !== undefined && char >= '0' && char <= '9'
 }
 
