@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { ANSWER_STAND_IN, HANDOFF, world } from './world.js'
-import { endTurn, skillWrite, typeCommand } from './engine-calls.js'
+import { endTurn, typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
-import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
 const MINUTE_MS = 60_000
 
@@ -22,8 +22,7 @@ describe('/compact-handoff cancel', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await typeCommand($, 'compact-handoff', 'cancel')
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.compactAttempts).toBe(0)
@@ -35,8 +34,7 @@ describe('/compact-handoff cancel', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await endTurn($, readyAnswer([HANDOFF]))
     await typeCommand($, 'compact-handoff', 'cancel')
     await w.clock.advance(0)
@@ -101,8 +99,7 @@ describe('/compact-handoff status', () => {
     const w = world(on, { contextPercent: 64 })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'the parser')
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await w.clock.advance(65_000)
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(status).toContain('Run writing (the handoff skill is writing), resume mode, focus "the parser"')

@@ -31,10 +31,15 @@ export async function finishSkill($: Engine, w: World, answer: string, reason: '
   await w.clock.settle()
 }
 
+/** The skill's Write as it lands: the file on disk, then the tool call the mod hears. */
+export async function skillWritesFile($: Engine, w: World, relPath: string, text: string) {
+  w.writeFile(relPath, text)
+  await skillWrite($, relPath, text)
+}
+
 /** The skill's turn as a well-behaved skill plays it: writes the handoff, then ends with `answer`. */
 export async function skillWritesHandoff($: Engine, w: World, answer = readyAnswer([HANDOFF]), reason: 'answer' | 'aborted' | 'error' = 'answer') {
-  w.writeFile(HANDOFF, handoffText())
-  await skillWrite($, HANDOFF, handoffText())
+  await skillWritesFile($, w, HANDOFF, handoffText())
   await finishSkill($, w, answer, reason)
 }
 

@@ -4,9 +4,9 @@
 // at one engine call the mod makes (world.ts interjectAt).
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { HANDOFF, world, type AwaitPoint, type World } from './world.js'
-import { skillWrite, submitPrompt, typeCommand, endTurn } from './engine-calls.js'
+import { submitPrompt, typeCommand, endTurn } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
-import { startSession, typeAndLaunch } from './flow.js'
+import { skillWritesFile, startSession, typeAndLaunch } from './flow.js'
 
 const TYPED = 'Typed at the worst moment.'
 
@@ -26,8 +26,7 @@ const SWAP_POINTS: readonly [AwaitPoint, number][] = [
  * timer fires: the mod answers its own go-command, so that gap is reached
  * through the clock, not an engine call. */
 async function endSkillTurn($: Engine, w: World, meanwhile?: () => Promise<unknown>) {
-  w.writeFile(HANDOFF, handoffText())
-  await skillWrite($, HANDOFF, handoffText())
+  await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
   if (meanwhile !== undefined) await meanwhile()
   for (let i = 0; i < 3; i++) {

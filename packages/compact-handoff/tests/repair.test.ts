@@ -5,7 +5,7 @@ import { parseSkillArgs } from '../hooks/protocol.js'
 import { ANSWER_STAND_IN, HANDOFF, world, swapLogEntries } from './world.js'
 import { skillWrite, submitPrompt, typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
-import { finishSkill, repairTurn, startSession, typeAndLaunch } from './flow.js'
+import { finishSkill, repairTurn, skillWritesFile, startSession, typeAndLaunch } from './flow.js'
 
 const WITHOUT_TRIED = handoffText().replace(/## Tried and ruled out\n[^\n]*\n/, '')
 
@@ -14,8 +14,7 @@ describe('a handoff that fails the format check', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, WITHOUT_TRIED)
-    await skillWrite($, HANDOFF, WITHOUT_TRIED)
+    await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF], 'Continue from the Next step.'))
 
     expect(w.seen.compactAttempts, 'nothing replaced yet').toBe(0)
@@ -33,8 +32,7 @@ describe('a handoff that fails the format check', () => {
     expect(held, 'a repair turn is part of the run: prompts stay held').toEqual({ drop: 'held by compact-handoff until its swap is done' })
 
     await repairTurn($, w, 1, readyAnswer([HANDOFF], 'The repaired prompt.'), async () => {
-      w.writeFile(HANDOFF, handoffText())
-      await skillWrite($, HANDOFF, handoffText())
+      await skillWritesFile($, w, HANDOFF, handoffText())
     })
     const sent = w.seen.submits.filter((s) => s.asUser).map((s) => s.text)
     expect(sent.length, 'swapped').toBe(1)
@@ -47,12 +45,10 @@ describe('a handoff that fails the format check', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, WITHOUT_TRIED)
-    await skillWrite($, HANDOFF, WITHOUT_TRIED)
+    await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF], 'The first prompt.'))
     await repairTurn($, w, 1, 'Fixed.', async () => {
-      w.writeFile(HANDOFF, handoffText())
-      await skillWrite($, HANDOFF, handoffText())
+      await skillWritesFile($, w, HANDOFF, handoffText())
     })
     expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text)).toEqual(['The first prompt.'])
   })
@@ -61,13 +57,11 @@ describe('a handoff that fails the format check', () => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, WITHOUT_TRIED)
-    await skillWrite($, HANDOFF, WITHOUT_TRIED)
+    await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
     await repairTurn($, w, 1, readyAnswer([HANDOFF]), async () => {
-      w.writeFile(HANDOFF, handoffText())
-      await skillWrite($, HANDOFF, handoffText())
+      await skillWritesFile($, w, HANDOFF, handoffText())
     })
     expect(w.seen.compactAttempts).toBe(0)
     expect(w.seen.toasts).toEqual([])
@@ -77,8 +71,7 @@ describe('a handoff that fails the format check', () => {
     const w = world(on, { refuseSubmit: true })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
-    w.writeFile(HANDOFF, WITHOUT_TRIED)
-    await skillWrite($, HANDOFF, WITHOUT_TRIED)
+    await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: could not ask the skill to repair its files \(.*\)\. Context unchanged\.$/)])
   })
@@ -110,8 +103,7 @@ describe("the skill's turn", () => {
     await w.clock.settle()
     expect(w.seen.toasts, 'the run goes on').toEqual([])
     await $.turn.start({ text: `<command-args>${w.seen.commandRuns[0]?.args}</command-args>`, turnId: 't-skill' })
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await finishSkill($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }])
   })
@@ -139,8 +131,7 @@ describe('what the skill is told', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     const first = parseSkillArgs(w.seen.commandRuns[0]?.args ?? '')?.values
     expect(first).toMatchObject({ created: '1970-01-01T00:16:40Z', chain: 'new', seq: 1, parent: 'none' })
-    w.writeFile(HANDOFF, handoffText())
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.compactions.length + w.seen.submits.filter((s) => s.asUser).length).toBeGreaterThan(0)
 
