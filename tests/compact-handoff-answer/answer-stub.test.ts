@@ -8,7 +8,7 @@
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../../packages/compact-handoff-answer/hooks/marker.js'
 import { markedStubOf, type CompactionFacts } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
-import { forAll, type Rand } from '../support/property.js'
+import { forAll, textOfPieces, type Rand } from '../support/property.js'
 
 /** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
  * and one it keeps (zero-width space), lone surrogates, NUL, the marker itself
@@ -20,10 +20,7 @@ const PIECES = [
 ] as const
 
 function stringOf(rand: Rand, maxPieces = 12): string {
-  let s = ''
-  const count = rand.int(maxPieces + 1)
-  for (let i = 0; i < count; i++) s += rand.pick(PIECES)
-  return s
+  return textOfPieces(rand, PIECES, maxPieces)
 }
 
 const TRIGGERS = ['plugin', undefined, 'manual', 'auto', 'precompute', '', 'Plugin'] as const

@@ -14,7 +14,7 @@ import {
   parseSentinel,
   type Sentinel,
 } from '../../packages/compact-handoff/hooks/protocol.js'
-import { forAll, type Rand } from '../support/property.js'
+import { forAll, textOfPieces, type Rand } from '../support/property.js'
 
 /** Pieces of model output chosen to hit the parsers' edges. */
 const TEXT_PIECES = [
@@ -23,11 +23,8 @@ const TEXT_PIECES = [
   READY_PREFIX, FAILED_PREFIX, CONTINUE_PROMPT_HEADER, MARKER, 'plans/handoffs/', '.claude/handoffs/', 'HANDOFF_x.md', 'PLAN_y.md',
 ] as const
 
-function randomTextOf(rand: Rand, maxPieces = 30): string {
-  let s = ''
-  const count = rand.int(maxPieces + 1)
-  for (let i = 0; i < count; i++) s += rand.pick(TEXT_PIECES)
-  return s
+function randomTextOf(rand: Rand): string {
+  return textOfPieces(rand, TEXT_PIECES, 30)
 }
 
 /** Prose that holds no sentinel and no continue-prompt header anywhere. */
@@ -44,10 +41,8 @@ const FIELD_CHARS = ['a', 'b', 'Z', '0', '.', '/', '\\', '-', '_', 'é', '🙂',
 
 /** A word that neither starts nor ends with a backtick (those the parser strips). */
 function wordOf(rand: Rand): string {
-  let w = rand.pick(['a', 'é', '🙂', 'Z', '/', '.', '-'])
-  const count = rand.int(12)
-  for (let i = 0; i < count; i++) w += rand.pick(FIELD_CHARS)
-  return w + rand.pick(['a', 'é', '🙂', '9', 'd', '.md'])
+  const first = rand.pick(['a', 'é', '🙂', 'Z', '/', '.', '-'])
+  return first + textOfPieces(rand, FIELD_CHARS, 11) + rand.pick(['a', 'é', '🙂', '9', 'd', '.md'])
 }
 
 function phraseOf(rand: Rand): string {

@@ -25,6 +25,15 @@ export function randOf(seed: number): Rand {
   }
 }
 
+/** Up to `maxPieces` draws from `pieces`, joined: text built from chosen
+ * pieces meets a parser's edge cases far more often than random characters. */
+export function textOfPieces(rand: Rand, pieces: readonly string[], maxPieces: number): string {
+  let text = ''
+  const count = rand.int(maxPieces + 1)
+  for (let i = 0; i < count; i++) text += rand.pick(pieces)
+  return text
+}
+
 /** Cases per property unless a test asks for another count. */
 export const RUNS = 2000
 
