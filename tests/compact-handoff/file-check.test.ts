@@ -28,7 +28,7 @@ function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {
 }
 
 function factsOf(file: HandoffPath, changes: Partial<FileFacts> = {}): FileFacts {
-  return { file, stat: statOf(file), cwdRealPath: CWD_REAL, text: file.kind === 'plan' ? planTextOf() : handoffTextOf(), ...changes }
+  return { file, stat: statOf(file), cwdRealPath: CWD_REAL, ignoresCase: false, text: file.kind === 'plan' ? planTextOf() : handoffTextOf(), ...changes }
 }
 
 describe('fileProblemsOf on a good file', () => {

@@ -10,6 +10,7 @@ export function runFixture(changes: Partial<Run> = {}): Run {
     startedAtMs: 1_000,
     cwd: '/srv/proj',
     cwdRealPath: '/srv/proj',
+    ignoresCase: false,
     values: { run: 'tag-r1', created: '2026-11-29T10:00:00Z', chain: 'new', seq: 1, parent: 'none' },
     files: [],
     apply: 'now',

@@ -7,6 +7,7 @@ import { stageTextOf, type Phase, type Run } from './run.js'
 import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from './protocol.js'
 import { inFolder } from './protocol-paths.js'
+import { folderFactsOf } from './folder-steps.js'
 import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from './user-words.js'
 import { skillValuesOf } from './skill-command.js'
@@ -52,7 +53,7 @@ type Start = Extract<Intent, { kind: 'start' }>
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, lastSwap] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastSwap($)])
   // Resolved once, here: every check compares a file's real path with it.
-  const cwdRealPath = (await $.fs.stat(cwd, { resolve: true }).catch(() => undefined))?.realPath ?? cwd
+  const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
   const parentText = lastSwap.kind === 'swapped' ? await $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined
   const id = crypto.randomUUID()
   return {
@@ -62,6 +63,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     startedAtMs: nowMs,
     cwd,
     cwdRealPath,
+    ignoresCase,
     values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastSwap, typeof parentText === 'string' ? parentText : undefined),
     files: [],
     apply: intent.apply,

@@ -5,7 +5,7 @@
 // its size) and ends the run; a fix is about the text, and the skill is asked
 // to repair it in place (repair-prompt.ts).
 import { MAX_HANDOFF_BYTES } from './protocol-contents.js'
-import { HANDOFF_DIRS, type HandoffPath } from './protocol-paths.js'
+import { isInHandoffFolder, type HandoffPath } from './protocol-paths.js'
 import { formatProblems } from './handoff-format.js'
 import type { Run } from './run.js'
 
@@ -17,6 +17,8 @@ export type FileFacts = {
   stat: FileStat | undefined
   /** The session folder's own real path (stat with resolve). */
   cwdRealPath: string
+  /** Whether its file system ignores letter case (protocol-paths.ts folderIgnoresCase). */
+  ignoresCase: boolean
   /** undefined when not read (missing, too large) or unreadable. */
   text: string | undefined
 }
@@ -25,14 +27,6 @@ export type FileFacts = {
 export type FileFix = { path: string; problems: string[] }
 
 export type FileReport = { refusals: string[]; fixes: FileFix[] }
-
-function isDirectlyUnderHandoffDir(realPath: string, cwdRealPath: string): boolean {
-  const root = cwdRealPath.replace(/[\\/]+$/, '')
-  return HANDOFF_DIRS.some((dir) => {
-    const prefix = `${root}/${dir}/`
-    return realPath.startsWith(prefix) && !realPath.slice(prefix.length).includes('/')
-  })
-}
 
 /** Whether the file must be read at all: only a regular file within the cap. */
 export function isReadable(stat: FileStat | undefined): boolean {
@@ -56,7 +50,7 @@ function placeRefusalOf(facts: FileFacts): string | undefined {
   const name = facts.file.relPath
   if (stat === undefined) return undefined
   if (stat.kind !== 'file') return `${name} is not a regular file`
-  if (stat.realPath === undefined || !isDirectlyUnderHandoffDir(stat.realPath.replace(/\\/g, '/'), facts.cwdRealPath.replace(/\\/g, '/'))) {
+  if (stat.realPath === undefined || !isInHandoffFolder(stat.realPath, facts.cwdRealPath, facts.ignoresCase)) {
     return `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
   }
   if (stat.size > MAX_HANDOFF_BYTES) return `${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`

@@ -22,8 +22,72 @@ export function fileKindOfName(name: string): FileKind | undefined {
   return match[1] === 'PLAN' ? 'plan' : 'handoff'
 }
 
-function normalizeSlashes(path: string): string {
-  return path.replace(/\\/g, '/').replace(/\/{2,}/g, '/')
+/** Claude Code runs on Windows too: a folder that starts with a drive letter
+ * (`C:\`, `c:/`) or two separators (UNC, `\\server\share`) is read by
+ * Windows' rules, any other by POSIX's. Both read `\` and `/` as separators. */
+const WINDOWS_FOLDER_RE = /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/
+
+export function isWindowsPath(folder: string): boolean {
+  return WINDOWS_FOLDER_RE.test(folder)
+}
+
+/** The one definition of where folders are compared without regard to letter
+ * case: where the file system ignores it, Windows always (told by the folder's
+ * shape) and macOS by default (told by `$.session.info().platform`). Only ASCII
+ * letters are folded: a folder that differs in any other letter is treated as
+ * another folder, so a spelling is at worst refused, never let outside. */
+export function folderIgnoresCase(folder: string, platform?: string): boolean {
+  return isWindowsPath(folder) || platform === 'macos' || platform === 'windows'
+}
+
+function foldedAscii(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+}
+
+function isSameName(a: string, b: string, ignoresCase: boolean): boolean {
+  return a === b || (ignoresCase && a.length === b.length && foldedAscii(a) === foldedAscii(b))
+}
+
+/** `\\?\`, `\\.\` and `\??\` paths reach Windows' object namespace unread
+ * (no `..`, no `/`): refused, never guessed at. */
+const DEVICE_PATH_RE = /^(?:[\\/]{2}[?.](?:[\\/]|$)|[\\/]\?\?[\\/])/
+const UNC_ROOT_RE = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)/
+const DRIVE_RE = /^([A-Za-z]):/
+const SEPARATORS_RE = /[\\/]+/
+
+/** Where a path starts: `''` relative, `'/'` at a root with no drive named,
+ * `'c:'` a drive (letters are lower-cased: Windows ignores their case),
+ * `'//server/share'` a UNC share. */
+type Split = { root: string; segments: string[] }
+
+function isSeparator(char: string | undefined): boolean {
+  return char === '/' || char === '\\'
+}
+
+function splitOf(rest: string, root: string): Split {
+  return { root, segments: rest.split(SEPARATORS_RE) }
+}
+
+/** Windows' reading, or undefined for a path it would not read as written: a
+ * device path, a UNC name with no share, or a drive with no separator after it
+ * (`C:foo` is relative to that drive's own current folder, which is unknown). */
+function windowsSplitOf(path: string): Split | undefined {
+  if (DEVICE_PATH_RE.test(path)) return undefined
+  const unc = UNC_ROOT_RE.exec(path)
+  if (unc) return splitOf(path.slice(unc[0].length), `//${unc[1]}/${unc[2]}`)
+  if (isSeparator(path[0]) && isSeparator(path[1])) return undefined
+  const drive = DRIVE_RE.exec(path)
+  if (drive) return isSeparator(path[2]) ? splitOf(path.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
+  return splitOf(path, isSeparator(path[0]) ? '/' : '')
+}
+
+/** Windows drops a trailing dot or blank from a name, and a colon names a
+ * stream or a drive: such a segment would not name what it spells, so it is
+ * refused rather than read one way here and another on disk. */
+function isPlainWindowsSegment(segment: string): boolean {
+  if (segment === '.' || segment === '..') return true
+  const last = segment[segment.length - 1]
+  return last !== '.' && last !== ' ' && !segment.includes(':')
 }
 
 /** Lexically resolves `.` and `..`; returns undefined when `..` climbs above the start. */
@@ -39,33 +103,71 @@ function collapseDots(segments: readonly string[]): string[] | undefined {
   return out
 }
 
+/** `path` resolved lexically against the folder: where it starts and its
+ * segments, or undefined when it cannot be read safely (or, with
+ * `isAbsoluteOnly`, when it does not name its drive or root itself). */
+function resolvedOf(path: string, folder: Split, isWindows: boolean, isAbsoluteOnly = false): Split | undefined {
+  const split = isWindows ? windowsSplitOf(path) : splitOf(path, isSeparator(path[0]) ? '/' : '')
+  if (!split || (isWindows && !split.segments.every(isPlainWindowsSegment))) return undefined
+  if (isAbsoluteOnly && (split.root === '' || (isWindows && split.root === '/'))) return undefined
+  // A root with no drive named is the folder's own drive or share on Windows.
+  const root = split.root === '' || (isWindows && split.root === '/') ? folder.root : split.root
+  const segments = collapseDots(split.root === '' ? [...folder.segments, ...split.segments] : split.segments)
+  return segments && { root, segments }
+}
+
+/** `path`'s segments below `folder`, or undefined when it is not inside it
+ * (the folder itself is not inside). */
+function segmentsBelow(path: string, folder: string, ignoresCase: boolean, isAbsoluteOnly: boolean): string[] | undefined {
+  const isWindows = isWindowsPath(folder)
+  const base = resolvedOf(folder, { root: '', segments: [] }, isWindows)
+  const p = path.trim()
+  const full = base && p !== '' ? resolvedOf(p, base, isWindows, isAbsoluteOnly) : undefined
+  if (!base || !full || !isSameName(full.root, base.root, ignoresCase) || full.segments.length <= base.segments.length) return undefined
+  for (let i = 0; i < base.segments.length; i++) if (!isSameName(full.segments[i]!, base.segments[i]!, ignoresCase)) return undefined
+  return full.segments.slice(base.segments.length)
+}
+
 /** The path relative to `cwd` ("plans/handoffs/HANDOFF_x.md"), or undefined when
- * `path` is not inside `cwd`. Accepts absolute paths and paths relative to cwd. */
-export function relativeToCwd(path: string, cwd: string): string | undefined {
-  const p = normalizeSlashes(path.trim())
-  const root = collapseDots(normalizeSlashes(cwd).split('/'))
-  if (!root || p === '') return undefined
-  const isAbsolute = p.startsWith('/')
-  const full = collapseDots(isAbsolute ? p.split('/') : [...root, ...p.split('/')])
-  if (!full || full.length <= root.length) return undefined
-  for (let i = 0; i < root.length; i++) if (full[i] !== root[i]) return undefined
-  return full.slice(root.length).join('/')
+ * `path` is not inside `cwd`. Accepts absolute paths and paths relative to cwd,
+ * in POSIX or Windows form (read by the folder's form, see isWindowsPath). */
+export function relativeToCwd(path: string, cwd: string, ignoresCase = folderIgnoresCase(cwd)): string | undefined {
+  return segmentsBelow(path, cwd, ignoresCase, false)?.join('/')
 }
 
 export type HandoffPath = { kind: FileKind; relPath: string }
 
-/** The absolute path of `relPath` inside `folder` (a session folder as the engine reports it). */
+/** The absolute path of `relPath` inside `folder` (a session folder as the engine
+ * reports it), joined with the folder's own separator. */
 export function inFolder(folder: string, relPath: string): string {
-  return `${folder.replace(/[\\/]+$/, '')}/${relPath}`
+  let end = folder.length
+  while (end > 0 && isSeparator(folder[end - 1])) end--
+  const separator = isWindowsPath(folder) && folder.includes('\\') ? '\\' : '/'
+  return `${folder.slice(0, end)}${separator}${separator === '/' ? relPath : relPath.split('/').join(separator)}`
+}
+
+/** The handoff folder (as HANDOFF_DIRS spells it) that `dir` names, if any. */
+function handoffDirOf(dir: readonly string[], ignoresCase: boolean): string | undefined {
+  return HANDOFF_DIRS.find((known) => isSameName(dir.join('/'), known, ignoresCase))
 }
 
 /** Classifies a written path: a handoff or plan file directly under one of the
  * handoff folders of the session's folder, or undefined. Lexical only; the
- * on-disk check resolves symlinks before anything is replaced. */
-export function classifyHandoffPath(path: string, cwd: string): HandoffPath | undefined {
-  const relPath = relativeToCwd(path, cwd)
-  const kind = relPath === undefined ? undefined : fileKindOfRelPath(relPath)
-  return relPath !== undefined && kind ? { kind, relPath } : undefined
+ * on-disk check resolves symlinks before anything is replaced. Where case is
+ * ignored, the folder part is returned as HANDOFF_DIRS spells it. */
+export function classifyHandoffPath(path: string, cwd: string, ignoresCase = folderIgnoresCase(cwd)): HandoffPath | undefined {
+  const below = segmentsBelow(path, cwd, ignoresCase, false)
+  const name = below?.at(-1)
+  const dir = below && handoffDirOf(below.slice(0, -1), ignoresCase)
+  const kind = name === undefined || dir === undefined ? undefined : fileKindOfName(name)
+  return kind && { kind, relPath: `${dir}/${name}` }
+}
+
+/** Whether a file's real path (`$.fs.stat` with resolve) lies directly in a
+ * handoff folder of the session folder's own real path. Absolute paths only. */
+export function isInHandoffFolder(realPath: string, folderRealPath: string, ignoresCase: boolean): boolean {
+  const below = segmentsBelow(realPath, folderRealPath, ignoresCase, true)
+  return below !== undefined && handoffDirOf(below.slice(0, -1), ignoresCase) !== undefined
 }
 
 /** What a path relative to the project names: a handoff or plan file directly
@@ -82,7 +184,7 @@ export function fileKindOfRelPath(relPath: string): FileKind | undefined {
  * `handoffs` segment and a `HANDOFF_`/`PLAN_` segment ending in `.md`, which
  * may be followed by more segments (`x/..`, a trailing `/`) or by blanks
  * (classifyHandoffPath trims). */
-const MAYBE_HANDOFF_DIR_RE = /[\\/]handoffs[\\/]/
+const MAYBE_HANDOFF_DIR_RE = /[\\/]handoffs[\\/]/i
 const MAYBE_HANDOFF_NAME_RE = /[\\/](?:HANDOFF|PLAN)_[^\\/]*\.md(?:[\\/]|\s*$)/
 
 /** A cheap first look at a written path, made before any `$` call so ordinary

@@ -9,6 +9,8 @@ import { MAX_CANDIDATES, isOfferable, newestResumable, offerTextOf, resumePrompt
 import { readPhase, setLastSwap } from './state.js'
 import { appendResumeLog, swapLogText } from './swap-log-steps.js'
 import { watchAfter } from './work-steps.js'
+import { folderFactsOf } from './folder-steps.js'
+import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from './git-answer.js'
 
 type $ = EngineInterface
 
@@ -42,16 +44,14 @@ async function candidatesOf($: $, cwd: string, listed: readonly Listed[]): Promi
   return handoffs.map((f, i) => ({ relPath: f.relPath, mtimeMs: f.mtimeMs, status: frontmatterOf(texts[i] ?? '')?.get('status') }))
 }
 
-/** Who last committed `relPath`, and when; undefined when git does not track it. */
-async function trackedBy($: $, cwd: string, relPath: string): Promise<string | undefined> {
-  const listed = await $.process.run(['git', 'ls-files', '--error-unmatch', '--', relPath], { cwd }).catch(() => undefined)
-  if (listed?.exitCode !== 0) return undefined
-  const last = await $.process.run(['git', 'log', '-1', '--format=%an, %ad', '--date=short', '--', relPath], { cwd }).catch(() => undefined)
-  const who = last?.exitCode === 0 ? last.stdout.trim() : ''
-  return who === '' ? 'an unknown author' : who
+/** What git says of `relPath` (git-answer.ts): tracked and by whom, not tracked, or that it could not say. */
+async function trackingOf($: $, cwd: string, relPath: string): Promise<Tracking> {
+  const listed = listingOf(await $.process.run(listArgvOf(relPath), { cwd }).catch(() => undefined))
+  if (listed.kind !== 'tracked') return listed
+  return { kind: 'tracked', by: committerOf(await $.process.run(lastCommitArgvOf(relPath), { cwd }).catch(() => undefined)) }
 }
 
-type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; trackedBy?: string }
+type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; doubt?: string }
 
 /** The plan of the handoff's chain in the same folder, if there is one. */
 async function planOf($: $, cwd: string, listed: readonly Listed[], handoff: string, chain: string | undefined): Promise<string | undefined> {
@@ -70,8 +70,9 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const cwd = await $.session.cwd()
   const listed = await listHandoffFiles($, cwd)
   let file: HandoffPath | undefined
+  const folder = await folderFactsOf($, cwd)
   if (pathArg !== '') {
-    file = classifyHandoffPath(pathArg, cwd)
+    file = classifyHandoffPath(pathArg, cwd, folder.ignoresCase)
     if (file?.kind !== 'handoff') return `Not resumed: ${pathArg} is not a HANDOFF_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project.`
   } else {
     const newest = newestResumable(await candidatesOf($, cwd, listed))
@@ -79,9 +80,9 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
     file = { kind: 'handoff', relPath: newest.relPath }
   }
   const path = inFolder(cwd, file.relPath)
-  const [stat, cwdStat] = await Promise.all([$.fs.stat(path, { resolve: true }).catch(() => undefined), $.fs.stat(cwd, { resolve: true }).catch(() => undefined)])
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
   const text = isReadable(stat) ? await readText($, path) : undefined
-  const problems = resumeProblemsOf({ file, stat, cwdRealPath: cwdStat?.realPath ?? cwd, text }, cwd)
+  const problems = resumeProblemsOf({ file, stat, ...folder, text }, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
 
   const fields = frontmatterOf(text)
@@ -93,19 +94,19 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
     created: fields?.get('created') ?? 'at an unknown time',
     nextStep: sectionsOf(text).get('Next step') ?? '',
   })
-  const tracked = await trackedBy($, cwd, file.relPath)
-  const picked: Picked = { cwd, handoff: file.relPath, prompt, bytes: stat?.size ?? 0, ...(tracked !== undefined ? { trackedBy: tracked } : {}) }
+  const doubt = doubtOf(await trackingOf($, cwd, file.relPath))
+  const picked: Picked = { cwd, handoff: file.relPath, prompt, bytes: stat?.size ?? 0, ...(doubt !== undefined ? { doubt } : {}) }
   $.clock.after(0, () => void sendResume($, picked))
-  return tracked !== undefined
-    ? `${file.relPath} is tracked by git (last committed by ${tracked}): it may come from someone else. Confirm in the question to resume from it.`
+  return doubt !== undefined
+    ? `${file.relPath} ${doubt}: it may come from someone else. Confirm in the question to resume from it.`
     : `Resuming from ${file.relPath}.`
 }
 
-/** Timer: asks first when git tracks the file, then submits the continue-prompt
- * as the person's own and records the resume. */
+/** Timer: asks first unless git said it does not track the file, then submits
+ * the continue-prompt as the person's own and records the resume. */
 async function sendResume($: $, picked: Picked): Promise<void> {
-  if (picked.trackedBy !== undefined) {
-    const question = `${picked.handoff} is tracked by git, last committed by ${picked.trackedBy}. Someone else may have written it, and Claude will be told to follow it. Resume from it?`
+  if (picked.doubt !== undefined) {
+    const question = `${picked.handoff} ${picked.doubt}. Someone else may have written it, and Claude will be told to follow it. Resume from it?`
     const answer = await $.ui.ask(question, [RESUME_CHOICE, 'Do not resume']).catch(() => undefined)
     if (answer !== RESUME_CHOICE) {
       $.ui.toast(`compact-handoff: not resumed from ${picked.handoff}; nothing was sent.`)
@@ -129,7 +130,8 @@ export async function offerResume($: $): Promise<void> {
   if (newest === undefined) return
   const nowMs = await $.clock.now()
   const isUsed = usedHandoffsOf(await swapLogText($, cwd)).has(newest.relPath)
-  const isTracked = (await trackedBy($, cwd, newest.relPath)) !== undefined
+  // Only git's own "not tracked" lets a file be offered; its silence does not.
+  const isTracked = (await trackingOf($, cwd, newest.relPath)).kind !== 'untracked'
   if (!isOfferable(newest, nowMs, { isTracked, isUsed })) return
   $.ui.toast(offerTextOf(newest.relPath, nowMs - newest.mtimeMs), { timeoutMs: OFFER_TOAST_MS })
 }

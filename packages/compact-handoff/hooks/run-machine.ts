@@ -167,7 +167,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
     }
     case 'file-written': {
       if (phase.kind !== 'writing') return unchanged(phase)
-      const file = classifyHandoffPath(event.path, phase.run.cwd)
+      const file = classifyHandoffPath(event.path, phase.run.cwd, phase.run.ignoresCase)
       if (file === undefined || phase.run.files.some((f) => f.relPath === file.relPath)) return unchanged(phase)
       return moved(phase, { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } })
     }

@@ -176,7 +176,7 @@ async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
   const path = inFolder(run.cwd, file.relPath)
   const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
   const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  return { file, stat, cwdRealPath: run.cwdRealPath, text: typeof text === 'string' ? text : undefined }
+  return { file, stat, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase, text: typeof text === 'string' ? text : undefined }
 }
 
 /** Every problem that keeps the files from replacing the conversation, read

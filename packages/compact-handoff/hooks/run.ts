@@ -16,6 +16,9 @@ export type Run = {
   cwd: string
   /** That folder with its links resolved, as `$.fs.stat` reports a file's real path. */
   cwdRealPath: string
+  /** Whether that folder's file system ignores letter case (protocol-paths.ts
+   * folderIgnoresCase): every comparison of a path with it folds case then. */
+  ignoresCase: boolean
   /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
   values: SkillValues
   /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */

@@ -30,7 +30,7 @@ export function verdictOf(end: TurnEnd, run: Run, previous?: Chosen): Verdict {
   const notices: string[] = []
   const named: HandoffPath[] = []
   for (const path of sentinel?.paths ?? []) {
-    const file = classifyHandoffPath(path, run.cwd)
+    const file = classifyHandoffPath(path, run.cwd, run.ignoresCase)
     if (!file) {
       return {
         kind: 'abort',

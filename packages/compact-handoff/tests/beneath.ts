@@ -1,13 +1,15 @@
 // The engine beneath the mod for kit tests, one group of events per function:
 // each answers from the world's memory (world.ts) and records what it saw.
 import type { On } from 'claude-code'
-import { CWD, SKILL_PACK_COMMANDS, type WorldContext } from './world.js'
+import { SKILL_PACK_COMMANDS, type WorldContext } from './world.js'
 
 /** The session's facts: folder, usage, id, messages, agents, and turns passing through. */
 export function answerSession(on: On, ctx: WorldContext): void {
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
-  on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: CWD }))
+  on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: ctx.cwd }))
+  // Only the field the mod reads; the kit does not check a value's shape.
+  on('session.info', () => ({ value: { platform: ctx.options.platform ?? 'linux' } as never }))
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
   }))
@@ -67,12 +69,13 @@ export function answerUi(on: On, ctx: WorldContext): void {
 export function answerFiles(on: On, ctx: WorldContext): void {
   on('fs.stat', async (_$, e) => {
     await ctx.pointReached('fs.stat')
-    if (e.path === CWD) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: CWD } }
+    if (ctx.files.keyOf(e.path) === ctx.files.keyOf(ctx.cwd)) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: ctx.cwd } }
     const file = ctx.files.get(e.path)
     if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
-    const realPath = file.realPath ?? e.path
+    // A file's real path is the spelling it was made with, wherever it is reached from.
+    const realPath = file.realPath ?? ctx.files.spellingOf(e.path) ?? e.path
     return {
-      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: realPath !== e.path, realPath },
+      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: file.realPath !== undefined, realPath },
     }
   })
   on('fs.write', async (_$, e) => {
@@ -81,16 +84,28 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     return { value: undefined }
   })
   on('fs.list', (_$, e) => {
-    const dir = `${(e.path ?? CWD).replace(/\/$/, '')}/`
-    const entries = [...ctx.files].filter(([path]) => path.startsWith(dir) && !path.slice(dir.length).includes('/'))
+    const { separator } = ctx.files
+    const dir = ctx.files.keyOf(`${(e.path ?? ctx.cwd).replace(/[\\/]$/, '')}${separator}`)
+    const entries = [...ctx.files].filter(([path]) => ctx.files.keyOf(path).startsWith(dir) && !ctx.files.keyOf(path).slice(dir.length).includes(separator))
     return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: f.text.length, mtimeMs: f.mtimeMs, isLink: false })) }
   })
+  // git as it answers: `ls-files --error-unmatch` exits 1 for a file it does
+  // not track, a plain `ls-files` exits 0 and lists nothing; a folder git
+  // refuses to read exits 128 to every question; a missing git never starts.
   on('process.run', (_$, e) => {
+    if (ctx.options.git === 'missing') return { deny: `spawn ${e.argv[0]} ENOENT` }
+    const ran = { isStdoutTruncated: false, isStderrTruncated: false }
+    if (ctx.options.git === 'dubious') {
+      return { value: { ...ran, exitCode: 128, stdout: '', stderr: `fatal: detected dubious ownership in repository at '${ctx.cwd}'\n` } }
+    }
     const relPath = e.argv.at(-1) ?? ''
     const author = ctx.options.gitTracked?.[relPath]
-    const ran = { stderr: '', isStdoutTruncated: false, isStderrTruncated: false }
-    if (e.argv[1] === 'ls-files') return { value: { ...ran, exitCode: author === undefined ? 1 : 0, stdout: '' } }
-    return { value: { ...ran, exitCode: 0, stdout: `${author ?? ''}\n` } }
+    if (e.argv.includes('ls-files')) {
+      if (author !== undefined) return { value: { ...ran, exitCode: 0, stdout: `${relPath}${e.argv.includes('-z') ? '\0' : '\n'}`, stderr: '' } }
+      const isErrorUnmatch = e.argv.includes('--error-unmatch')
+      return { value: { ...ran, exitCode: isErrorUnmatch ? 1 : 0, stdout: '', stderr: isErrorUnmatch ? `error: pathspec '${relPath}' did not match any file(s) known to git\n` : '' } }
+    }
+    return { value: { ...ran, exitCode: 0, stdout: `${author ?? ''}\n`, stderr: '' } }
   })
   on('fs.read', async (_$, e) => {
     await ctx.pointReached('fs.read')

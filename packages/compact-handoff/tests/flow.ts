@@ -5,8 +5,8 @@ import { CWD, HANDOFF, type World } from './world.js'
 import { endTurn, skillWrite, startTurn } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 
-export async function startSession($: Engine) {
-  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+export async function startSession($: Engine, cwd = CWD) {
+  await $.session.start({ cwd, surface: 'terminal', isInteractive: true })
 }
 
 /** The launch timer's delay (run-machine.ts FROM_COMMAND_HOOK_DELAY_MS). */

@@ -102,7 +102,7 @@ describe('a handoff git tracks', () => {
     const w = world(on, { ...TRACKED, askAnswer: 'Resume from it' })
     handoffs(w, [{ name: 'HANDOFF_cloned_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
     await startSession($)
-    expect((await typeCommand($, 'compact-handoff', 'resume')).text).toContain('is tracked by git (last committed by Someone Else, 2026-11-20)')
+    expect((await typeCommand($, 'compact-handoff', 'resume')).text).toContain('is tracked by git, last committed by Someone Else, 2026-11-20')
     await settle(w)
     expect(w.seen.asks).toEqual([expect.stringContaining('last committed by Someone Else, 2026-11-20')])
     expect(w.seen.submits.length).toBe(1)
@@ -127,6 +127,30 @@ describe('a handoff git tracks', () => {
     await settle(w)
     expect(w.seen.toasts).toEqual([])
   })
+})
+
+describe('a folder git cannot answer for', () => {
+  // A missing git rejects; a folder git refuses to read ("dubious ownership")
+  // exits 128. Neither says the file is not tracked.
+  for (const git of ['missing', 'dubious'] as const) {
+    test(`asks before resuming when git is ${git}, and sends nothing on "Do not resume"`, async ($, on) => {
+      const w = world(on, { git, askAnswer: 'Do not resume' })
+      handoffs(w, [{ name: 'HANDOFF_unpacked_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
+      await startSession($)
+      expect((await typeCommand($, 'compact-handoff', 'resume')).text).toContain(`${DIR}/HANDOFF_unpacked_2026-11-30.md could not be checked with git`)
+      await settle(w)
+      expect(w.seen.asks).toEqual([expect.stringContaining(git === 'missing' ? 'git could not be run' : 'git exited with 128: fatal: detected dubious ownership')])
+      expect(w.seen.submits).toEqual([])
+    })
+
+    test(`never offers a handoff at session start when git is ${git}`, async ($, on) => {
+      const w = world(on, { git })
+      handoffs(w, [{ name: 'HANDOFF_unpacked_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
+      await startSession($)
+      await settle(w)
+      expect(w.seen.toasts).toEqual([])
+    })
+  }
 })
 
 describe('the start-of-session offer', () => {

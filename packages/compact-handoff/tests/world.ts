@@ -30,6 +30,14 @@ export const ANSWER_STAND_IN = {
 export type DiskFile = { text: string; mtimeMs: number; realPath?: string; kind?: 'file' | 'dir' | 'other' }
 
 export type WorldOptions = {
+  /** The session's folder: CWD unless the test needs another shape (a Windows one). */
+  cwd?: string
+  /** What `$.session.info()` says the engine runs on; 'windows' makes `/` and `\\` one separator on the fake disk. */
+  platform?: 'linux' | 'macos' | 'windows'
+  /** Whether the fake disk ignores letter case, as Windows' and macOS's do by default. */
+  caseInsensitive?: boolean
+  /** git not installed (its call rejects), or refusing the folder (exit 128, "dubious ownership"). */
+  git?: 'missing' | 'dubious'
   commands?: { name: string; description: string; source: 'plugin' | 'builtin' | 'user' | 'mcp'; plugin?: string }[]
   /** How many compaction attempts the engine refuses before it takes one. */
   compactRefusals?: number
@@ -57,6 +65,46 @@ export type WorldOptions = {
   files?: Record<string, DiskFile>
 }
 
+/** The fake disk, keyed by path as the file system would key it: on Windows
+ * `/` and `\\` are one separator, and letter case counts unless the test says
+ * the file system ignores it. Each file keeps the spelling it was made with,
+ * which is what it lists as and its real path. */
+export class FakeDisk {
+  private readonly byKey = new Map<string, { path: string; file: DiskFile }>()
+
+  constructor(private readonly options: WorldOptions) {
+    for (const [path, file] of Object.entries(options.files ?? {})) this.set(path, file)
+  }
+
+  /** The one separator of this disk's paths. */
+  get separator(): string {
+    return this.options.platform === 'windows' ? '\\' : '/'
+  }
+
+  keyOf(path: string): string {
+    const spelled = this.options.platform === 'windows' ? path.replace(/\//g, '\\') : path
+    return this.options.caseInsensitive ? spelled.toLowerCase() : spelled
+  }
+
+  get(path: string): DiskFile | undefined {
+    return this.byKey.get(this.keyOf(path))?.file
+  }
+
+  /** Writes the file; one that exists keeps the spelling it was made with. */
+  set(path: string, file: DiskFile): void {
+    const key = this.keyOf(path)
+    this.byKey.set(key, { path: this.byKey.get(key)?.path ?? path, file })
+  }
+
+  spellingOf(path: string): string | undefined {
+    return this.byKey.get(this.keyOf(path))?.path
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, DiskFile]> {
+    for (const { path, file } of this.byKey.values()) yield [path, file]
+  }
+}
+
 /** Engine calls a test may step into: the interjection runs while the mod's
  * call waits on the engine, as a person typing at that moment would. */
 export type AwaitPoint = 'fs.stat' | 'fs.read' | 'command.run' | 'session.compact' | 'prompt.submit' | 'fs.write'
@@ -67,7 +115,8 @@ export type WorldContext = ReturnType<typeof contextOf>
 
 function contextOf(on: On, options: WorldOptions) {
   const clock = mock.clock(on, { now: 1_000_000 })
-  const files = new Map<string, DiskFile>(Object.entries(options.files ?? {}))
+  const cwd = options.cwd ?? CWD
+  const files = new FakeDisk(options)
   const seen = {
     toasts: [] as string[],
     statuses: [] as (string | undefined)[],
@@ -96,15 +145,16 @@ function contextOf(on: On, options: WorldOptions) {
     calls.clear()
     interjection = { at, nth, action }
   }
-  return { options, clock, files, seen, state, pointReached, interjectAt }
+  return { options, cwd, clock, files, seen, state, pointReached, interjectAt }
 }
 
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
-  const { clock, seen, files, state, interjectAt } = ctx
+  const { clock, cwd, seen, files, state, interjectAt } = ctx
   for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerTools, answerCompaction]) answer(on, ctx)
 
   return {
+    cwd,
     clock,
     seen,
     files,
@@ -114,7 +164,7 @@ export function world(on: On, options: WorldOptions = {}) {
     },
     /** Puts a file on the fake disk as the skill's Write would, stamped at the clock's now. */
     writeFile(relPath: string, text: string, extra: Partial<DiskFile> = {}) {
-      files.set(`${CWD}/${relPath}`, { text, mtimeMs: clock.now(), ...extra })
+      files.set(`${cwd}${files.separator}${relPath.split('/').join(files.separator)}`, { text, mtimeMs: clock.now(), ...extra })
     },
   }
 }
@@ -123,5 +173,5 @@ export type World = ReturnType<typeof world>
 
 /** The swap log's entries on the fake disk, oldest first. */
 export function swapLogEntries(w: World): Record<string, unknown>[] {
-  return (w.files.get(`${CWD}/.claude/handoffs/compact-handoff.log.jsonl`)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+  return (w.files.get(`${w.cwd}/.claude/handoffs/compact-handoff.log.jsonl`)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
 }

@@ -57,6 +57,7 @@ declare module 'claude-code' {
     startedAtMs: number
     cwd: string
     cwdRealPath: string
+    ignoresCase: boolean
     values: { run: string; created: string; chain: string; seq: number; parent: string }
     files: CompactHandoffFile[]
     apply: 'now' | 'review'
