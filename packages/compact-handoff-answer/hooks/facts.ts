@@ -21,8 +21,41 @@ export type FactsView = {
  * MAX_EVIDENCE_SECTION_CHARS). */
 export const MAX_FACTS_SECTION_CHARS = 4_000
 
-function normalizeSlashes(path: string): string {
-  return path.replace(/\\/g, '/').replace(/\/{2,}/g, '/')
+// Windows paths too: a folder with a drive letter (`C:\`) or a UNC root
+// (`\\server\share`) is read by Windows' rules, `\` and `/` alike, letter case
+// ignored (ASCII only); any other folder by POSIX's rules.
+const WINDOWS_FOLDER_RE = /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/
+const DEVICE_PATH_RE = /^(?:[\\/]{2}[?.](?:[\\/]|$)|[\\/]\?\?[\\/])/
+const UNC_ROOT_RE = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)/
+const DRIVE_RE = /^([A-Za-z]):/
+const SEPARATORS_RE = /[\\/]+/
+
+type Rooted = { root: string; segments: string[] }
+
+const isSeparator = (char: string | undefined): boolean => char === '/' || char === '\\'
+
+function sameName(a: string, b: string, ignoresCase: boolean): boolean {
+  const fold = (text: string) => text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
+  return a === b || (ignoresCase && a.length === b.length && fold(a) === fold(b))
+}
+
+/** Where the path starts ('' relative, '/' a root with no drive, 'c:' a drive,
+ * '//server/share') and its segments; undefined for a device path, a UNC name
+ * with no share, a drive with no separator after it, or a segment Windows
+ * would rewrite (a trailing dot or blank, a colon). */
+function rootedOf(path: string, isWindows: boolean): Rooted | undefined {
+  const rootless = (rest: string, root: string): Rooted => ({ root, segments: rest.split(SEPARATORS_RE) })
+  if (!isWindows) return rootless(path, isSeparator(path[0]) ? '/' : '')
+  let rooted: Rooted | undefined
+  const unc = UNC_ROOT_RE.exec(path)
+  const drive = DRIVE_RE.exec(path)
+  if (DEVICE_PATH_RE.test(path)) rooted = undefined
+  else if (unc) rooted = rootless(path.slice(unc[0].length), `//${unc[1]}/${unc[2]}`)
+  else if (isSeparator(path[0]) && isSeparator(path[1])) rooted = undefined
+  else if (drive) rooted = isSeparator(path[2]) ? rootless(path.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
+  else rooted = rootless(path, isSeparator(path[0]) ? '/' : '')
+  const isPlain = (s: string) => s === '.' || s === '..' || !(s.endsWith('.') || s.endsWith(' ') || s.includes(':'))
+  return rooted?.segments.every(isPlain) ? rooted : undefined
 }
 
 /** Lexically resolves `.` and `..`; undefined when `..` climbs above the start. */
@@ -40,14 +73,17 @@ function collapseDots(segments: readonly string[]): string[] | undefined {
 
 /** `path` relative to `cwd`, or undefined when it is not inside `cwd`. */
 function relativeToCwd(path: string, cwd: string): string | undefined {
-  const p = normalizeSlashes(path.trim())
-  const root = collapseDots(normalizeSlashes(cwd).split('/'))
-  if (!root || p === '') return undefined
-  const isAbsolute = p.startsWith('/')
-  const full = collapseDots(isAbsolute ? p.split('/') : [...root, ...p.split('/')])
-  if (!full || full.length <= root.length) return undefined
-  for (let i = 0; i < root.length; i++) if (full[i] !== root[i]) return undefined
-  return full.slice(root.length).join('/')
+  const isWindows = WINDOWS_FOLDER_RE.test(cwd)
+  const folder = rootedOf(cwd, isWindows)
+  const base = folder && collapseDots(folder.segments)
+  const p = path.trim()
+  const rooted = p === '' ? undefined : rootedOf(p, isWindows)
+  if (!folder || !base || !rooted) return undefined
+  const root = rooted.root === '' || (isWindows && rooted.root === '/') ? folder.root : rooted.root
+  const full = collapseDots(rooted.root === '' ? [...base, ...rooted.segments] : rooted.segments)
+  if (!full || !sameName(root, folder.root, isWindows) || full.length <= base.length) return undefined
+  for (let i = 0; i < base.length; i++) if (!sameName(full[i]!, base[i]!, isWindows)) return undefined
+  return full.slice(base.length).join('/')
 }
 
 /** A path as the section names it: relative to the session folder when inside it. */
