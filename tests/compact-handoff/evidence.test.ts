@@ -65,6 +65,14 @@ describe('recording', () => {
     expect(shownPath(`${CWD}/src/a.ts`, CWD)).toBe('src/a.ts')
     expect(shownPath('/etc/hosts', CWD)).toBe('/etc/hosts')
   })
+
+  test('shows a Windows path relative to a Windows folder, in any drive-letter case or separators, and one outside as given', () => {
+    const folder = 'C:\\Users\\me\\proj'
+    expect(shownPath('c:\\Users\\me\\proj\\src\\a.ts', folder)).toBe('src/a.ts')
+    expect(shownPath('C:/Users/me/proj/src\\a.ts', folder)).toBe('src/a.ts')
+    expect(shownPath('D:\\data\\b.ts', folder)).toBe('D:\\data\\b.ts')
+    expect(shownPath('C:\\Users\\me\\proj2\\b.ts', folder)).toBe('C:\\Users\\me\\proj2\\b.ts')
+  })
 })
 
 describe("the stub's facts section", () => {
@@ -104,6 +112,11 @@ describe('files changed but not in the handoff', () => {
     let e = NO_EVIDENCE
     for (const p of ['src/parser.ts', 'src/lib/tokenizer.ts', 'src/other.ts', 'plans/handoffs/HANDOFF_a.md']) e = withChange(e, p)
     expect(changedNotInHandoff(e, handoff, ['plans/handoffs/HANDOFF_a.md'])).toEqual(['src/other.ts'])
+  })
+
+  test('finds the name of a Windows path outside the folder after its last backslash', () => {
+    const e = withChange(withChange(NO_EVIDENCE, 'D:\\shared\\tokenizer.ts'), 'D:\\shared\\elsewhere.ts')
+    expect(changedNotInHandoff(e, handoff, [])).toEqual(['D:\\shared\\elsewhere.ts'])
   })
 })
 

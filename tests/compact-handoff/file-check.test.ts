@@ -63,6 +63,27 @@ describe('fileProblemsOf on a good file', () => {
   })
 })
 
+describe('fileProblemsOf where the file system ignores letter case', () => {
+  const outside = `${HANDOFF.relPath} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
+  const windowsFacts = (realPath: string) => factsOf(HANDOFF, { cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath }) })
+
+  test('on Windows, takes a real path of another drive-letter or folder case, and still refuses every other place', () => {
+    expect(fileProblemsOf(windowsFacts('c:\\users\\ME\\proj\\Plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF]))).toEqual([])
+    for (const elsewhere of [
+      'C:\\Users\\me\\proj2\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      'D:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      '\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      '\\\\server\\share\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+    ]) expect(fileProblemsOf(windowsFacts(elsewhere), runWith([HANDOFF])), elsewhere).toEqual([outside])
+  })
+
+  test('on macOS by default, takes a real path of another folder case; a file system that keeps case does not', () => {
+    const mac = factsOf(HANDOFF, { cwdRealPath: '/Users/me/proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath: '/Users/me/Proj/plans/handoffs/HANDOFF_parser_2026-11-29.md' }) })
+    expect(fileProblemsOf(mac, runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf({ ...mac, ignoresCase: false }, runWith([HANDOFF]))).toEqual([outside])
+  })
+})
+
 describe('fileProblemsOf on a file that must not be used', () => {
   const name = HANDOFF.relPath
   const outside = `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`

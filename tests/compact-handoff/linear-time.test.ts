@@ -24,6 +24,8 @@ import {
 } from '../../packages/compact-handoff/hooks/protocol.js'
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
+import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol-paths.js'
+import { shownPathOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const LINE_CHARS = 250_000
@@ -147,6 +149,41 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       'shownFactsOf, line as the folder': () => shownFactsOf(facts, line),
       factsSectionOf: () => factsSectionOf(facts),
       verdictOf: () => verdictOf(line),
+    })
+  })
+})
+
+describe('the path readers on 250,000-character paths', () => {
+  const WINDOWS = 'C:\\Users\\me\\proj'
+  const PATHS: readonly { name: string; path: string }[] = [
+    { name: 'backslashes', path: lineOf('C:', '\\') },
+    { name: 'mixed separators, then a name', path: lineOf('C:\\', '\\/', 'x') },
+    { name: 'climbs', path: lineOf(`${WINDOWS}\\`, '..\\') },
+    { name: 'short segments', path: lineOf(`${WINDOWS}\\`, 'a\\') },
+    { name: 'a UNC server name', path: lineOf('\\\\', 's', '\\share\\x') },
+    { name: 'UNC separators', path: lineOf('\\\\s', '\\') },
+    { name: 'dots', path: lineOf(`${WINDOWS}\\`, '.') },
+    { name: 'trailing blanks and dots', path: lineOf(`${WINDOWS}\\x`, '. ', '\\a') },
+    { name: 'letters to fold', path: lineOf('c:\\USERS\\ME\\PROJ\\', 'AB') },
+    { name: 'handoff folders', path: lineOf(`${WINDOWS}\\`, 'plans\\handoffs\\', 'HANDOFF_a.md') },
+    { name: 'slashes', path: lineOf('/srv/app', '/', 'x') },
+  ]
+
+  test.each(PATHS)('relativeToCwd, classifyHandoffPath, isInHandoffFolder, inFolder and the answer mod’s copy on $name, as the path and as the folder', ({ path }) => {
+    const flipped = path.replace(/[a-z]/g, (c) => c.toUpperCase())
+    expectFast({
+      'relativeToCwd, Windows folder': () => relativeToCwd(path, WINDOWS),
+      'relativeToCwd, POSIX folder': () => relativeToCwd(path, '/srv/app'),
+      'relativeToCwd, as the folder': () => relativeToCwd(`${path}\\src\\a.ts`, path),
+      'relativeToCwd, the folder in another case': () => relativeToCwd(`${flipped}\\src\\a.ts`, path, true),
+      classifyHandoffPath: () => classifyHandoffPath(path, WINDOWS),
+      'classifyHandoffPath, as the folder': () => classifyHandoffPath(`${flipped}\\plans\\handoffs\\HANDOFF_a.md`, path),
+      isInHandoffFolder: () => isInHandoffFolder(path, WINDOWS, true),
+      'isInHandoffFolder, as the folder': () => isInHandoffFolder(`${flipped}\\plans\\handoffs\\HANDOFF_a.md`, path, true),
+      inFolder: () => inFolder(path, 'plans/handoffs/HANDOFF_a.md'),
+      mayBeHandoffPath: () => mayBeHandoffPath(path),
+      shownPathOf: () => shownPathOf(path, WINDOWS),
+      'shownPathOf, as the folder': () => shownPathOf(`${flipped}\\src\\a.ts`, path),
     })
   })
 })

@@ -107,6 +107,16 @@ describe("the skill's turn", () => {
     expect(once.kind === 'writing' && once.run.files).toEqual([HANDOFF])
     expect(transition(writing, { kind: 'file-written', path: `${CWD}/src/a.ts` }, T0).isTaken).toBe(false)
   })
+
+  test("records a Windows write by the run's own case rule: any drive-letter case, backslashes, and folder case only where the run ignores case", () => {
+    const windows: Phase = { kind: 'writing', run: runOfId('w', { cwd: 'C:\\Users\\me\\proj', cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true }), sinceMs: T0, turnId: 't1' }
+    const written = transition(windows, { kind: 'file-written', path: `c:\\users\\me\\PROJ\\${HANDOFF.relPath.replace(/\//g, '\\')}` }, T0).phase
+    expect(written.kind === 'writing' && written.run.files).toEqual([HANDOFF])
+    const mac = (ignoresCase: boolean): Phase => ({ kind: 'writing', run: runOfId('m', { cwd: '/Users/me/proj', cwdRealPath: '/Users/me/proj', ignoresCase }), sinceMs: T0, turnId: 't1' })
+    const macWrite = { kind: 'file-written', path: `/Users/me/Proj/${HANDOFF.relPath}` } as const
+    expect(transition(mac(true), macWrite, T0).isTaken, 'macOS, whose file system ignores case').toBe(true)
+    expect(transition(mac(false), macWrite, T0).isTaken, 'a file system that keeps case: another folder').toBe(false)
+  })
 })
 
 describe('the check', () => {

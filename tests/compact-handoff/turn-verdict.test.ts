@@ -58,6 +58,13 @@ describe('verdictOf with a READY sentinel', () => {
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
   })
 
+  test('accepts a named Windows path given in full, its drive letter in the other case', () => {
+    const run = runFixture({ mode: 'resume', files: [HANDOFF], cwd: 'C:\\Users\\me\\proj', ignoresCase: true })
+    const verdict = verdictOf(answered(`${READY_PREFIX} c:\\Users\\me\\proj\\${HANDOFF.relPath.replace(/\//g, '\\')}`), run)
+    expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
+    expect(verdictOf(answered(`${READY_PREFIX} D:\\Users\\me\\proj\\${HANDOFF.relPath.replace(/\//g, '\\')}`), run)).toMatchObject({ kind: 'abort' })
+  })
+
   test('prefers the named handoff over a later recorded one', () => {
     const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', [HANDOFF, LATER_HANDOFF]))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF })

@@ -125,6 +125,54 @@ describe("the facts section matches compact-handoff's stub", () => {
   })
 })
 
+describe('the facts section in a Windows session folder', () => {
+  const FOLDERS = ['C:\\Users\\me\\proj', 'c:/Users/me/proj/', '\\\\server\\share\\proj']
+  const WINDOWS_SHAPES = [
+    (n: number) => `C:\\Users\\me\\proj\\src\\file-${n}.ts`,
+    (n: number) => `c:/users/ME/proj\\mixed/${n}.ts`,
+    (n: number) => `\\Users\\me\\proj\\rooted-${n}.ts`,
+    (n: number) => `\\\\SERVER\\share\\proj\\unc-${n}.ts`,
+    (n: number) => `D:\\other-drive\\${n}.ts`,
+    (n: number) => `C:\\Users\\me\\proj2\\sibling-${n}.ts`,
+    (n: number) => `\\\\?\\C:\\Users\\me\\proj\\long-${n}.ts`,
+    (n: number) => `C:relative-to-drive-${n}.ts`,
+    (n: number) => `C:\\Users\\me\\proj\\..\\climb-${n}.ts`,
+    (n: number) => `src\\relative-${n}.ts`,
+    (n: number) => `C:\\Users\\me\\proj\\trailing-dot.\\${n}.ts`,
+  ]
+
+  test('for a hand-made record: paths inside shown relative whatever their drive-letter case and separators, others as given', () => {
+    const facts: Evidence = {
+      changed: [{ path: 'c:\\Users\\me\\proj\\src\\a.ts', count: 2 }, { path: 'D:\\data\\b.ts', count: 1 }],
+      read: ['C:/Users/me/proj/README.md'],
+      commands: [],
+    }
+    const text = answerFactsOf(facts, 'C:\\Users\\me\\proj')
+    expect(text).toBe(stubFactsOf(facts, 'C:\\Users\\me\\proj'))
+    expect(text).toBe(
+      [
+        'What this session did, recorded by code from its tool calls (facts, not notes):',
+        'Files changed: D:\\data\\b.ts, src/a.ts (2×)',
+        'Files read: README.md',
+      ].join('\n'),
+    )
+  })
+
+  test('for 500 generated records of Windows paths, in drive, slash-written and UNC folders', () => {
+    const random = rng(1511)
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
+    for (let i = 0; i < 500; i++) {
+      const cwd = pick(FOLDERS)
+      const facts: Evidence = {
+        changed: Array.from({ length: Math.floor(random() * 10) }, (_, n) => ({ path: pick(WINDOWS_SHAPES)(n), count: 1 })),
+        read: Array.from({ length: Math.floor(random() * 10) }, (_, n) => pick(WINDOWS_SHAPES)(n + 100)),
+        commands: [],
+      }
+      expect(answerFactsOf(facts, cwd), JSON.stringify({ facts, cwd })).toBe(stubFactsOf(facts, cwd))
+    }
+  })
+})
+
 function asWordsView(words: UserWords): WordsView {
   return words
 }

@@ -88,7 +88,8 @@ export function changedNotInHandoff(evidence: Evidence, handoffText: string, han
     .map((c) => c.path)
     .filter((path) => !handoffPaths.includes(path))
     .filter((path) => {
-      const name = path.slice(path.lastIndexOf('/') + 1).toLowerCase()
+      // A path outside the folder is shown as given: a Windows one ends in `\\name`.
+      const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1).toLowerCase()
       return !section.includes(path.toLowerCase()) && !section.includes(name)
     })
 }
