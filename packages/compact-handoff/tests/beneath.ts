@@ -73,7 +73,7 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     const file = ctx.files.get(e.path)
     if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
     // A file's real path is the spelling it was made with, wherever it is reached from.
-    const realPath = file.realPath ?? ctx.files.spellingOf(e.path) ?? e.path
+    const realPath = file.realPath ?? ctx.files.spellingOf(e.path) ?? ctx.files.hostPathOf(e.path)
     return {
       value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: file.realPath !== undefined, realPath },
     }

@@ -1,6 +1,6 @@
-import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, PLAN, world } from './world.js'
-import { skillWrite, skillRunsOf } from './engine-calls.js'
+import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { ANSWER_STAND_IN, HANDOFF, PLAN, swapLogEntries, world, type World } from './world.js'
+import { endTurn, skillWrite, skillRunsOf, startTurn } from './engine-calls.js'
 import { handoffText, planText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
@@ -126,5 +126,42 @@ describe('applying the compaction', () => {
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.fills).toEqual(['Go on.'])
     expect(w.seen.toasts).toEqual([expect.stringContaining('the continue-prompt could not be sent')])
+  })
+})
+
+describe('a Windows session folder', () => {
+  // The Write tool takes absolute paths: on Windows the skill writes `C:\…` with
+  // backslashes, the drive letter in whichever case the model spelled it. The
+  // fake disk is Windows': one separator either way, letter case ignored.
+  const WINDOWS = { cwd: 'C:\\Users\\me\\proj', platform: 'windows', caseInsensitive: true } as const
+  const WRITTEN = `c:\\Users\\me\\proj\\${HANDOFF.split('/').join('\\')}`
+
+  async function skillWritesWindowsHandoff($: Engine, w: World) {
+    await startSession($, w.cwd)
+    await typeAndLaunch($, w, 'compact-handoff', 'finish the parser')
+    w.files.set(WRITTEN, { text: handoffText(), mtimeMs: w.clock.now() })
+    await $.tool.call({ tool: 'Write', tool_use_id: 'tu-windows', file_path: WRITTEN, content: handoffText() })
+    await finishSkill($, w, readyAnswer([WRITTEN], 'Go on.'))
+  }
+
+  test('swaps, with a stub naming the handoff, when the skill writes an absolute backslash path with the drive letter in the other case', async ($, on) => {
+    const w = world(on, WINDOWS)
+    await skillWritesWindowsHandoff($, w)
+    const instructions = w.seen.compactions[0]?.instructions ?? ''
+    expect(instructions.split('\n')[0]).toBe('compact-handoff:v1')
+    expect(instructions).toContain(`Handoff file: ${HANDOFF}`)
+    expect(w.seen.submits, 'the continue-prompt follows').toEqual([{ text: 'Go on.', asUser: true }])
+  })
+
+  test('with the answer mod: swapped, logged in the project folder, and the handoff read back by its Windows path counts as read', WITH_ANSWER, async ($, on) => {
+    const w = world(on, WINDOWS)
+    await skillWritesWindowsHandoff($, w)
+    expect(w.seen.toasts, 'no abort').toEqual([])
+    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }])
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'swapped' })
+    await startTurn($, 'Go on.', 't-next')
+    await $.tool.call({ tool: 'Read', tool_use_id: 'tu-read-windows', file_path: `C:\\Users\\me\\proj\\${HANDOFF.split('/').join('\\')}` })
+    await endTurn($, 'done', 'answer', undefined, 't-next')
+    expect(w.seen.toasts, 'the first turn read the handoff').toEqual([])
   })
 })

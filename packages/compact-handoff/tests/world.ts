@@ -81,8 +81,17 @@ export class FakeDisk {
     return this.options.platform === 'windows' ? '\\' : '/'
   }
 
+  /** The kit runs on Linux, where `C:\\…` is a relative path that the host
+   * resolves against its own folder before a hook beneath sees it; a Windows
+   * host reads it as absolute, so a Windows disk reads the path from its drive
+   * letter (or UNC start) on. */
+  hostPathOf(path: string): string {
+    return this.options.platform === 'windows' ? path.replace(/^\/[^\\]*?\/(?=[A-Za-z]:[\\/]|\\\\)/, '') : path
+  }
+
   keyOf(path: string): string {
-    const spelled = this.options.platform === 'windows' ? path.replace(/\//g, '\\') : path
+    const host = this.hostPathOf(path)
+    const spelled = this.options.platform === 'windows' ? host.replace(/\//g, '\\') : host
     return this.options.caseInsensitive ? spelled.toLowerCase() : spelled
   }
 
@@ -93,7 +102,7 @@ export class FakeDisk {
   /** Writes the file; one that exists keeps the spelling it was made with. */
   set(path: string, file: DiskFile): void {
     const key = this.keyOf(path)
-    this.byKey.set(key, { path: this.byKey.get(key)?.path ?? path, file })
+    this.byKey.set(key, { path: this.byKey.get(key)?.path ?? this.hostPathOf(path), file })
   }
 
   spellingOf(path: string): string | undefined {
