@@ -181,7 +181,8 @@ export function fileKindOfRelPath(relPath: string): FileKind | undefined {
 
 /** Every segment classifyHandoffPath keeps is written out in the path itself
  * (`.`/`..` only remove segments), so an accepted path always holds a
- * `handoffs` segment and a `HANDOFF_`/`PLAN_` segment ending in `.md`, which
+ * `handoffs` segment (in any letter case where case is ignored) and a
+ * `HANDOFF_`/`PLAN_` segment ending in `.md`, which
  * may be followed by more segments (`x/..`, a trailing `/`) or by blanks
  * (classifyHandoffPath trims). */
 const MAYBE_HANDOFF_DIR_RE = /[\\/]handoffs[\\/]/i
