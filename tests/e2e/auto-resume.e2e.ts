@@ -5,6 +5,7 @@
  * with work left, once; `/compact-handoff resume` chooses it among several and sends a
  * continue-prompt that names it; and the next session does not offer it again.
  */
+import { execFileSync } from 'node:child_process'
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -65,6 +66,10 @@ describe('picking up in a fresh session', () => {
 
   /** Handoffs a past session left: a done one (newest), an open one, an older open one. */
   function leaveHandoffs(proj: string): void {
+    // git must be able to say the files are not tracked: in a folder that is no
+    // repository it exits 128, which never counts as "not tracked". The run dir
+    // is the repository (its trust covers it; a repository at proj/ would ask).
+    execFileSync('git', ['init', '-q'], { cwd: join(proj, '..') })
     mkdirSync(join(proj, DIR), { recursive: true })
     const nowS = Date.now() / 1000
     const files: [string, string, number][] = [
