@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest'
 import { evidenceSectionOf, shownPath, MAX_COMMANDS, MAX_READ_FILES, MAX_CHANGED_FILES, MAX_EVIDENCE_SECTION_CHARS, type Evidence } from '../../packages/compact-handoff/hooks/evidence.js'
 import { userWordsSectionOf, withUserMessage, NO_WORDS, MAX_WORDS_CHARS, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
-import { factsSectionOf, shownFactsOf, MAX_FACTS_SECTION_CHARS, type FactsView } from '../../packages/compact-handoff-answer/hooks/facts.js'
+import { factsSectionOf, shownFactsOf, shownPathOf, MAX_FACTS_SECTION_CHARS, type FactsView } from '../../packages/compact-handoff-answer/hooks/facts.js'
 import { wordsSectionOf, type WordsView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 
 /** compact-handoff's facts record (state.ts WorkRecord['facts'], its
@@ -156,6 +156,20 @@ describe('the facts section in a Windows session folder', () => {
         'Files read: README.md',
       ].join('\n'),
     )
+  })
+
+  test('for 20,000 paths built from pieces of every shape, in POSIX, drive and UNC folders: each shown the same', () => {
+    const random = rng(2026)
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!
+    const starts = ['', '/', '\\', 'C:\\', 'c:/', 'D:\\', 'C:', '\\\\server\\share\\', '//SERVER/share/', '\\\\?\\C:\\', '\\\\.\\c:\\', ' ', './', '..\\']
+    const pieces = ['Users', 'ME', 'me', 'proj', 'PROJ', 'proj2', 'srv', 'share', 'src', 'a.ts', '..', '.', '', ' ', 'x.', 'C:', 'é']
+    for (let i = 0; i < 20_000; i++) {
+      const cwd = pick([...FOLDERS, '/srv/proj', '/Users/me/proj/'])
+      let path = pick(starts)
+      for (let n = Math.floor(random() * 8); n > 0; n--) path += pick(pieces) + pick(['\\', '/', '\\/'])
+      path += pick(['', 'a.ts', ' '])
+      expect(shownPathOf(path, cwd), JSON.stringify({ path, cwd })).toBe(shownPath(path, cwd))
+    }
   })
 
   test('for 500 generated records of Windows paths, in drive, slash-written and UNC folders', () => {
