@@ -69,10 +69,11 @@ describe('fileProblemsOf where the file system ignores letter case', () => {
 
   test('on Windows, takes a real path of another drive-letter or folder case, and still refuses every other place', () => {
     expect(fileProblemsOf(windowsFacts('c:\\users\\ME\\proj\\Plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf(windowsFacts('\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF])), 'a long-form real path').toEqual([])
     for (const elsewhere of [
       'C:\\Users\\me\\proj2\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
       'D:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
-      '\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      '\\\\?\\C:\\Users\\me\\proj\\plans\\..\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
       '\\\\server\\share\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
     ]) expect(fileProblemsOf(windowsFacts(elsewhere), runWith([HANDOFF])), elsewhere).toEqual([outside])
   })

@@ -162,6 +162,8 @@ describe('the path readers on 250,000-character paths', () => {
     { name: 'short segments', path: lineOf(`${WINDOWS}\\`, 'a\\') },
     { name: 'a UNC server name', path: lineOf('\\\\', 's', '\\share\\x') },
     { name: 'UNC separators', path: lineOf('\\\\s', '\\') },
+    { name: 'a long path', path: lineOf('\\\\?\\C:\\', 'a\\') },
+    { name: 'long-path prefixes', path: lineOf('', '\\\\?\\') },
     { name: 'dots', path: lineOf(`${WINDOWS}\\`, '.') },
     { name: 'trailing blanks and dots', path: lineOf(`${WINDOWS}\\x`, '. ', '\\a') },
     { name: 'letters to fold', path: lineOf('c:\\USERS\\ME\\PROJ\\', 'AB') },

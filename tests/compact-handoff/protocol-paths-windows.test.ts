@@ -47,11 +47,17 @@ function folded(path: string): string {
   return path.replace(/[A-Z]/g, (c) => c.toLowerCase())
 }
 
+/** Where Node's path.win32 puts `path` from `cwd`, case folded; a long path
+ * (`\\?\C:\x`) names the same file as the plain path it spells. */
+function nodeResolved(cwd: string, path: string): string {
+  return folded(win32.resolve(cwd, path.trim())).replace(/^\\\\\?\\(?:unc\\)?/i, (prefix) => (prefix.length > 4 ? '\\\\' : ''))
+}
+
 /** Whether Node's win32 rules put `path`, resolved from `cwd`, strictly inside `cwd`. */
 function isInsideByNode(path: string, cwd: string): boolean {
   const root = folded(win32.resolve(cwd))
   const prefix = root.endsWith('\\') ? root : `${root}\\`
-  const resolved = folded(win32.resolve(cwd, path.trim()))
+  const resolved = nodeResolved(cwd, path)
   return resolved.startsWith(prefix) && resolved.length > prefix.length
 }
 
@@ -64,7 +70,7 @@ describe('relativeToCwd in a Windows folder', () => {
         expect(rel.split('/'), 'no empty, "." or ".." segments').not.toContain('')
         expect(rel.split('/')).not.toContain('..')
         expect(rel).not.toMatch(/\\/)
-        expect(folded(win32.resolve(cwd, rel))).toBe(folded(win32.resolve(cwd, path.trim())))
+        expect(nodeResolved(cwd, rel)).toBe(nodeResolved(cwd, path))
         expect(isInsideByNode(path, cwd)).toBe(true)
       })
     })
@@ -88,6 +94,13 @@ describe('relativeToCwd in a Windows folder', () => {
     expect(relativeToCwd(path, `${CWD}\\`)).toBe(rel)
   })
 
+  test('reads a long path (\\\\?\\) as the plain path it spells', () => {
+    expect(relativeToCwd('\\\\?\\C:\\Users\\me\\proj\\src\\a.ts', CWD)).toBe('src/a.ts')
+    expect(relativeToCwd('\\\\?\\c:\\users\\ME\\proj\\src\\a.ts', CWD)).toBe('src/a.ts')
+    expect(relativeToCwd('\\\\?\\UNC\\server\\share\\proj\\src\\a.ts', UNC_CWD)).toBe('src/a.ts')
+    expect(relativeToCwd('C:\\Users\\me\\proj\\src\\a.ts', '\\\\?\\C:\\Users\\me\\proj')).toBe('src/a.ts')
+  })
+
   test('reads a UNC share, its server and share names in any case', () => {
     expect(relativeToCwd('\\\\server\\share\\proj\\src\\a.ts', UNC_CWD)).toBe('src/a.ts')
     expect(relativeToCwd('//SERVER/Share/proj/src/a.ts', UNC_CWD)).toBe('src/a.ts')
@@ -102,7 +115,10 @@ describe('relativeToCwd in a Windows folder', () => {
     ['a drive with no separator (relative to that drive’s own current folder)', 'C:src\\a.ts'],
     ['a climb out of the folder', 'C:\\Users\\me\\proj\\..\\other\\src\\a.ts'],
     ['a climb above the drive’s root', '..\\..\\..\\..\\..\\Users\\me\\proj\\src\\a.ts'],
-    ['a long path (\\\\?\\), which Windows reads unresolved: refused', '\\\\?\\C:\\Users\\me\\proj\\src\\a.ts'],
+    ['a long path holding a `..`, which Windows would not resolve', '\\\\?\\C:\\Users\\me\\proj\\..\\proj\\src\\a.ts'],
+    ['a long path holding a `/`, which Windows would not read as a separator', '\\\\?\\C:\\Users\\me\\proj/src\\a.ts'],
+    ['a long path to a volume by its name', '\\\\?\\Volume{0f1e}\\Users\\me\\proj\\src\\a.ts'],
+    ['a device path written with slashes (//?/)', '//?/C:/Users/me/proj/src/a.ts'],
     ['a device path (\\\\.\\)', '\\\\.\\C:\\Users\\me\\proj\\src\\a.ts'],
     ['an NT path (\\??\\)', '\\??\\C:\\Users\\me\\proj\\src\\a.ts'],
     ['a UNC share', '\\\\server\\share\\Users\\me\\proj\\src\\a.ts'],
@@ -183,7 +199,7 @@ describe('classifyHandoffPath in a Windows folder', () => {
         const cut = file.relPath.lastIndexOf('/')
         expect(HANDOFF_DIRS).toContain(file.relPath.slice(0, cut))
         expect(fileKindOfName(file.relPath.slice(cut + 1))).toBe(file.kind)
-        expect(folded(win32.resolve(cwd, file.relPath))).toBe(folded(win32.resolve(cwd, path.trim())))
+        expect(nodeResolved(cwd, file.relPath)).toBe(nodeResolved(cwd, path))
         expect(mayBeHandoffPath(path)).toBe(true)
       }, { runs: 4_000 })
     }
@@ -194,7 +210,7 @@ describe('classifyHandoffPath in a Windows folder', () => {
     ['another project', `C:\\Users\\me\\proj2\\plans\\handoffs\\${NAME}`],
     ['another drive', `D:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`],
     ['a drive-relative path', `C:plans\\handoffs\\${NAME}`],
-    ['a long path', `\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`],
+    ['a long path with a `..` in it', `\\\\?\\C:\\Users\\me\\proj\\plans\\..\\plans\\handoffs\\${NAME}`],
     ['a climb out', `C:\\Users\\me\\proj\\plans\\handoffs\\..\\..\\..\\other\\plans\\handoffs\\${NAME}`],
   ])('rejects %s, and accepts the same file spelled inside', (_name, path) => {
     expect(classifyHandoffPath(`C:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`, CWD)).toEqual({ kind: 'handoff', relPath: `plans/handoffs/${NAME}` })
@@ -232,13 +248,19 @@ describe('isInHandoffFolder', () => {
     expect(isInHandoffFolder(`/Users/Me/proj/plans/handoffs/${NAME}`, '/Users/me/proj', false)).toBe(false)
   })
 
+  test('takes a real path the engine gives in long form (\\\\?\\), for a folder in either form', () => {
+    expect(isInHandoffFolder(`\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`, CWD, true)).toBe(true)
+    expect(isInHandoffFolder(`C:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`, '\\\\?\\C:\\Users\\me\\proj', true)).toBe(true)
+    expect(isInHandoffFolder(`\\\\?\\UNC\\server\\share\\proj\\.claude\\handoffs\\${NAME}`, UNC_CWD, true)).toBe(true)
+  })
+
   test.each([
     ['a relative real path', `plans\\handoffs\\${NAME}`],
     ['one from the drive’s root with no drive', `\\Users\\me\\proj\\plans\\handoffs\\${NAME}`],
     ['another project', `C:\\Users\\me\\proj2\\plans\\handoffs\\${NAME}`],
     ['another drive', `D:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`],
     ['a nested folder', `C:\\Users\\me\\proj\\plans\\handoffs\\old\\${NAME}`],
-    ['a long path', `\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\${NAME}`],
+    ['a long path with a `..` in it', `\\\\?\\C:\\Users\\me\\proj\\plans\\..\\plans\\handoffs\\${NAME}`],
   ])('refuses %s, and takes the same file in the folder spelled in another case', (_name, realPath) => {
     expect(isInHandoffFolder(`c:\\USERS\\me\\proj\\plans\\handoffs\\${NAME}`, CWD, true)).toBe(true)
     expect(isInHandoffFolder(realPath, CWD, true)).toBe(false)

@@ -23,8 +23,11 @@ export const MAX_FACTS_SECTION_CHARS = 4_000
 
 // Windows paths too: a folder with a drive letter (`C:\`) or a UNC root
 // (`\\server\share`) is read by Windows' rules, `\` and `/` alike, letter case
-// ignored (ASCII only); any other folder by POSIX's rules.
+// ignored (ASCII only); any other folder by POSIX's rules. A long path
+// (`\\?\C:\…`, `\\?\UNC\…`) is read as the path it spells when it holds no
+// `/`, empty, `.` or `..` segment; other device paths are refused.
 const WINDOWS_FOLDER_RE = /^(?:[A-Za-z]:[\\/]|[\\/]{2}[^\\/])/
+const LONG_PATH_RE = /^\\\\\?\\(?:(UNC)\\)?/i
 const DEVICE_PATH_RE = /^(?:[\\/]{2}[?.](?:[\\/]|$)|[\\/]\?\?[\\/])/
 const UNC_ROOT_RE = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)/
 const DRIVE_RE = /^([A-Za-z]):/
@@ -46,16 +49,20 @@ function sameName(a: string, b: string, ignoresCase: boolean): boolean {
 function rootedOf(path: string, isWindows: boolean): Rooted | undefined {
   const rootless = (rest: string, root: string): Rooted => ({ root, segments: rest.split(SEPARATORS_RE) })
   if (!isWindows) return rootless(path, isSeparator(path[0]) ? '/' : '')
+  const long = LONG_PATH_RE.exec(path)
+  const rest = long ? path.slice(long[0].length) : path
+  const spelled = long?.[1] !== undefined ? `\\\\${rest}` : rest
   let rooted: Rooted | undefined
-  const unc = UNC_ROOT_RE.exec(path)
-  const drive = DRIVE_RE.exec(path)
-  if (DEVICE_PATH_RE.test(path)) rooted = undefined
-  else if (unc) rooted = rootless(path.slice(unc[0].length), `//${unc[1]}/${unc[2]}`)
-  else if (isSeparator(path[0]) && isSeparator(path[1])) rooted = undefined
-  else if (drive) rooted = isSeparator(path[2]) ? rootless(path.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
-  else rooted = rootless(path, isSeparator(path[0]) ? '/' : '')
+  const unc = UNC_ROOT_RE.exec(spelled)
+  const drive = DRIVE_RE.exec(spelled)
+  if (long && (rest.includes('/') || (long[1] === undefined && !drive))) rooted = undefined
+  else if (!long && DEVICE_PATH_RE.test(path)) rooted = undefined
+  else if (isSeparator(spelled[0]) && isSeparator(spelled[1])) rooted = unc ? rootless(spelled.slice(unc[0].length), `//${unc[1]}/${unc[2]}`) : undefined
+  else if (drive) rooted = isSeparator(spelled[2]) ? rootless(spelled.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
+  else rooted = rootless(spelled, isSeparator(spelled[0]) ? '/' : '')
   const isPlain = (s: string) => s === '.' || s === '..' || !(s.endsWith('.') || s.endsWith(' ') || s.includes(':'))
-  return rooted?.segments.every(isPlain) ? rooted : undefined
+  const isVerbatim = (s: string, i: number, all: readonly string[]) => s !== '.' && s !== '..' && (s !== '' || i === 0 || i === all.length - 1)
+  return rooted?.segments.every(isPlain) && (!long || rooted.segments.every(isVerbatim)) ? rooted : undefined
 }
 
 /** Lexically resolves `.` and `..`; undefined when `..` climbs above the start. */

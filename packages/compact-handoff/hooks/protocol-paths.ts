@@ -48,8 +48,13 @@ function isSameName(a: string, b: string, ignoresCase: boolean): boolean {
   return a === b || (ignoresCase && a.length === b.length && foldedAscii(a) === foldedAscii(b))
 }
 
-/** `\\?\`, `\\.\` and `\??\` paths reach Windows' object namespace unread
- * (no `..`, no `/`): refused, never guessed at. */
+/** A long path (`\\?\C:\…`, `\\?\UNC\server\share\…`) names its file verbatim:
+ * Windows rewrites nothing in it. It is read as the plain path it spells when
+ * it holds nothing a rewrite would have changed (`/`, an empty, `.` or `..`
+ * segment), and refused otherwise. */
+const LONG_PATH_RE = /^\\\\\?\\(?:(UNC)\\)?/i
+/** Other paths into Windows' object namespace (`\\.\`, `\??\`, `//?/`) are
+ * refused, never guessed at. */
 const DEVICE_PATH_RE = /^(?:[\\/]{2}[?.](?:[\\/]|$)|[\\/]\?\?[\\/])/
 const UNC_ROOT_RE = /^[\\/]{2}([^\\/]+)[\\/]+([^\\/]+)/
 const DRIVE_RE = /^([A-Za-z]):/
@@ -68,16 +73,34 @@ function splitOf(rest: string, root: string): Split {
   return { root, segments: rest.split(SEPARATORS_RE) }
 }
 
-/** Windows' reading, or undefined for a path it would not read as written: a
- * device path, a UNC name with no share, or a drive with no separator after it
- * (`C:foo` is relative to that drive's own current folder, which is unknown). */
-function windowsSplitOf(path: string): Split | undefined {
-  if (DEVICE_PATH_RE.test(path)) return undefined
+function uncSplitOf(path: string): Split | undefined {
   const unc = UNC_ROOT_RE.exec(path)
-  if (unc) return splitOf(path.slice(unc[0].length), `//${unc[1]}/${unc[2]}`)
-  if (isSeparator(path[0]) && isSeparator(path[1])) return undefined
+  return unc ? splitOf(path.slice(unc[0].length), `//${unc[1]}/${unc[2]}`) : undefined
+}
+
+/** A drive with no separator after it (`C:foo`) is relative to that drive's
+ * own current folder, which is unknown: undefined. */
+function driveSplitOf(path: string): Split | undefined {
   const drive = DRIVE_RE.exec(path)
-  if (drive) return isSeparator(path[2]) ? splitOf(path.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
+  return drive && isSeparator(path[2]) ? splitOf(path.slice(2), `${drive[1]!.toLowerCase()}:`) : undefined
+}
+
+function longPathSplitOf(path: string, long: RegExpExecArray): Split | undefined {
+  const rest = path.slice(long[0].length)
+  if (rest.includes('/')) return undefined
+  const split = long[1] !== undefined ? uncSplitOf(`\\\\${rest}`) : driveSplitOf(rest)
+  const isVerbatim = (segment: string, i: number, all: readonly string[]) => segment !== '.' && segment !== '..' && (segment !== '' || i === 0 || i === all.length - 1)
+  return split?.segments.every(isVerbatim) ? split : undefined
+}
+
+/** Windows' reading, or undefined for a path it would not read as written: a
+ * device path, a UNC name with no share, or a drive with no separator after it. */
+function windowsSplitOf(path: string): Split | undefined {
+  const long = LONG_PATH_RE.exec(path)
+  if (long) return longPathSplitOf(path, long)
+  if (DEVICE_PATH_RE.test(path)) return undefined
+  if (isSeparator(path[0]) && isSeparator(path[1])) return uncSplitOf(path)
+  if (DRIVE_RE.test(path)) return driveSplitOf(path)
   return splitOf(path, isSeparator(path[0]) ? '/' : '')
 }
 
