@@ -17,6 +17,9 @@ export function answerSession(on: On, ctx: WorldContext): void {
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
   }))
+  on('session.surfaces', () => ({ value: ctx.options.surfaces ?? ['terminal'] }))
+  // The engine's masking, played by one rule: a token-like word is masked.
+  on('session.redact', (_$, e) => ({ value: e.text.replace(/\bghp_[A-Za-z0-9]+/g, '[REDACTED]') }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
 }
@@ -83,20 +86,41 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   on('fs.list', (_$, e) => {
     const dir = `${(e.path ?? CWD).replace(/\/$/, '')}/`
     const entries = [...ctx.files].filter(([path]) => path.startsWith(dir) && !path.slice(dir.length).includes('/'))
-    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: f.text.length, mtimeMs: f.mtimeMs, isLink: false })) }
+    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: new TextEncoder().encode(f.text).length, mtimeMs: f.mtimeMs, isLink: false })) }
   })
   on('process.run', (_$, e) => {
     const relPath = e.argv.at(-1) ?? ''
     const author = ctx.options.gitTracked?.[relPath]
+    ctx.seen.gitCalls.push(e.argv.join(' '))
+    if (ctx.options.git === 'missing') throw new Error('spawn git ENOENT')
     const ran = { stderr: '', isStdoutTruncated: false, isStderrTruncated: false }
+    if (ctx.options.git === 'refuses') return { value: { ...ran, exitCode: 128, stdout: '', stderr: 'fatal: detected dubious ownership in repository' } }
     if (e.argv[1] === 'ls-files') return { value: { ...ran, exitCode: author === undefined ? 1 : 0, stdout: '' } }
     return { value: { ...ran, exitCode: 0, stdout: `${author ?? ''}\n` } }
   })
   on('fs.read', async (_$, e) => {
     await ctx.pointReached('fs.read')
     const file = ctx.files.get(e.path)
-    return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
+    if (!file) return { deny: `read ${e.path} failed: ENOENT` }
+    // The fake disk's texts are ASCII, so characters stand for bytes.
+    const from = e.offset ?? 0
+    ctx.seen.reads.push({ path: e.path, ...(e.length !== undefined ? { length: e.length } : {}) })
+    return { value: file.text.slice(from, e.length === undefined ? undefined : from + e.length) }
   })
+}
+
+/** The mod's own store, kept across sessions: a map the test can look into. */
+export function answerStore(on: On, ctx: WorldContext): void {
+  on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
+  on('store.set', (_$, e) => {
+    ctx.store.set(e.key, JSON.parse(JSON.stringify(e.value)) as unknown)
+    return { value: undefined }
+  })
+  on('store.delete', (_$, e) => {
+    ctx.store.delete(e.key)
+    return { value: undefined }
+  })
+  on('store.keys', () => ({ value: [...ctx.store.keys()] }))
 }
 
 /** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */

@@ -4,7 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
-import { answerCommands, answerCompaction, answerFiles, answerSession, answerTools, answerUi } from './beneath.js'
+import { answerCommands, answerCompaction, answerFiles, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -48,6 +48,8 @@ export type WorldOptions = {
   failedPaths?: string[]
   /** Files git tracks (relative paths), with who last committed each. */
   gitTracked?: Record<string, string>
+  /** git exits 128 (a repository it refuses to read), or is not there at all. */
+  git?: 'refuses' | 'missing'
   /** What the person answers when asked; 'dismiss' closes the question. */
   askAnswer?: string
   /** How many messages the conversation holds at start (a resumed one has some). */
@@ -55,6 +57,10 @@ export type WorldOptions = {
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
+  /** What the mod's own store (`$.store`, kept across sessions) holds at the start. */
+  store?: Record<string, unknown>
+  /** The surfaces the session draws on: none in a -p or SDK session. */
+  surfaces?: ('terminal')[]
 }
 
 /** Engine calls a test may step into: the interjection runs while the mod's
@@ -68,6 +74,7 @@ export type WorldContext = ReturnType<typeof contextOf>
 function contextOf(on: On, options: WorldOptions) {
   const clock = mock.clock(on, { now: 1_000_000 })
   const files = new Map<string, DiskFile>(Object.entries(options.files ?? {}))
+  const store = new Map<string, unknown>(Object.entries(options.store ?? {}))
   const seen = {
     toasts: [] as string[],
     statuses: [] as (string | undefined)[],
@@ -77,6 +84,8 @@ function contextOf(on: On, options: WorldOptions) {
     fills: [] as string[],
     compactions: [] as SessionCompactInput[],
     asks: [] as string[],
+    reads: [] as { path: string; length?: number }[],
+    gitCalls: [] as string[],
     compactAttempts: 0,
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
@@ -96,18 +105,19 @@ function contextOf(on: On, options: WorldOptions) {
     calls.clear()
     interjection = { at, nth, action }
   }
-  return { options, clock, files, seen, state, pointReached, interjectAt }
+  return { options, clock, files, store, seen, state, pointReached, interjectAt }
 }
 
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
-  const { clock, seen, files, state, interjectAt } = ctx
-  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerTools, answerCompaction]) answer(on, ctx)
+  const { clock, seen, files, store, state, interjectAt } = ctx
+  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerCompaction]) answer(on, ctx)
 
   return {
     clock,
     seen,
     files,
+    store,
     interjectAt,
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent
