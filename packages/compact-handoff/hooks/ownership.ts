@@ -76,8 +76,8 @@ export function ownershipOf(records: readonly OwnRecord[], key: string, sha256: 
 /** Why a file that is not own is asked about, in the person's terms. */
 export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string {
   return ownership === 'changed'
-    ? 'changed since it was written in one of your sessions'
-    : 'was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
+    ? 'it changed since it was written in one of your sessions'
+    : 'it was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
 }
 
 /** The one handoff the start-of-session offer may name, decided from the

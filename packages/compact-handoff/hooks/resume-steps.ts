@@ -73,7 +73,7 @@ async function gitReasonOf($: $, cwd: string, relPath: string): Promise<string |
   if (listed?.exitCode !== 0) return 'git could not say whether it tracks it'
   const last = await $.process.run(['git', 'log', '-1', '--format=%an, %ad', '--date=short', '--', relPath], { cwd }).catch(() => undefined)
   const who = last?.exitCode === 0 ? last.stdout.trim() : ''
-  return `is tracked by git, last committed by ${who === '' ? 'an unknown author' : who}`
+  return `it is tracked by git, last committed by ${who === '' ? 'an unknown author' : who}`
 }
 
 /** The plan of the handoff's chain in the same folder, if there is one. */
@@ -148,7 +148,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''))
   const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), nextStep })
   schedule($, { ...base, prompt, isOwn: false, question })
-  return `${file.relPath} ${reasons.join('; it ')}. Confirm in the question to resume from it.`
+  return `${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`
 }
 
 function schedule($: $, picked: Picked): void {

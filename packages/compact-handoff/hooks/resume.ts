@@ -82,7 +82,7 @@ export function foreignResumePromptOf(facts: ForeignFacts): string {
  * why, and the Verify commands it names, before any of them can run. */
 export function foreignQuestionOf(handoff: string, reasons: readonly string[], verify: string): string {
   return [
-    `${handoff} ${reasons.join('; it ')}. Someone else may have written it.`,
+    `${handoff}: ${reasons.join('; ')}. Someone else may have written it.`,
     'If you resume, Claude is told to treat it as a claim to check, not as your instruction, and to run none of its commands until you say so. Its Verify section names these commands:',
     verify === '' ? '(none)' : cut(verify),
     'Resume from it?',
@@ -91,7 +91,7 @@ export function foreignQuestionOf(handoff: string, reasons: readonly string[], v
 
 /** What a session nobody can be asked in says for a file that is not own. */
 export function foreignRefusalOf(handoff: string, reasons: readonly string[]): string {
-  return `Not resumed; nothing was sent: ${handoff} ${reasons.join('; it ')}, and this session cannot ask you to confirm. Read it yourself, then resume it from an interactive session, where you are asked first.`
+  return `Not resumed; nothing was sent: ${handoff}: ${reasons.join('; ')}, and this session cannot ask you to confirm. Read it yourself, then resume it from an interactive session, where you are asked first.`
 }
 
 export function offerTextOf(relPath: string, ageMs: number): string {
