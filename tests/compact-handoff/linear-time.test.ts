@@ -13,7 +13,8 @@ import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '..
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
-import { formatProblems, frontmatterOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems, frontmatterOf, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume.js'
 import {
   CONTINUE_PROMPT_HEADER,
   MARKER,
@@ -101,6 +102,17 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
+  test('the resume texts: the sections read for the prompt, the quote and the question', () => {
+    const handoff = handoffTextOf()
+    expectFast({
+      'sectionTextsOf, line in a section': () => sectionTextsOf(handoff.replace('## Verify\n', `## Verify\n\n${line}\n`)),
+      'sectionTextsOf, line as a heading': () => sectionTextsOf(handoff.replace('## Verify\n', `## Next step${line}\n\n## Verify\n`)),
+      'sectionTextsOf, line as a setext heading': () => sectionTextsOf(handoff.replace('## Verify\n', `${line}\n---\n## Verify\n`)),
+      quotedBlockOf: () => quotedBlockOf(line),
+      foreignQuestionOf: () => foreignQuestionOf(line, [line], line),
+    })
+  })
+
   test('parseSentinel and parseContinuePrompt, with the line in the answer, in the sentinel and in the prompt block', () => {
     const rule = '-'.repeat(40)
     expectFast({
@@ -170,6 +182,6 @@ describe('many-line shapes', () => {
   ])('formatProblems stays fast on %s', (_name, body) => {
     const text = handoffTextOf().replace('## Verify\n', `## Verify\n\n${body}\n`)
     expect(text.length).toBeLessThan(MAX_HANDOFF_BYTES)
-    expectFast({ formatProblems: () => formatProblems(text, 'handoff', CONTEXT) })
+    expectFast({ formatProblems: () => formatProblems(text, 'handoff', CONTEXT), sectionTextsOf: () => sectionTextsOf(text) })
   })
 })
