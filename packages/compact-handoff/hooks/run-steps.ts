@@ -158,7 +158,8 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
 type WriteCall = { file_path: string; agentId?: string }
 type ToolOutcome = { deny?: string; isError?: true }
 
-/** Write/Edit, after the tool ran: remembers the handoff files the skill wrote. */
+/** Write/Edit, after the tool ran: remembers the handoff files the skill wrote,
+ * and records every handoff or plan written as the person's own. */
 export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): Promise<void> {
   const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
   // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
