@@ -6,7 +6,7 @@ import type { Engine } from 'claude-code/testing'
 import { CWD, world, type World } from './world.js'
 import { typeCommand } from './engine-calls.js'
 import { skillWritesFile, startSession } from './flow.js'
-import { DIR, HOUR_MS, placeOnDisk, settle, withStatus } from './resume-support.js'
+import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from './resume-support.js'
 
 const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
 
@@ -16,7 +16,7 @@ async function writtenThenNewSession($: Engine, w: World, ageMs: number, isInter
   await w.clock.advance(ageMs)
   w.seen.reads.length = 0
   await $.session.start({ cwd: CWD, surface: isInteractive ? 'terminal' : null, isInteractive })
-  await settle(w)
+  await settleOffer(w)
 }
 
 function offers(w: World): string[] {
@@ -35,7 +35,7 @@ describe('the start-of-session offer', () => {
     const w = world(on)
     placeOnDisk(w, [{ name: 'HANDOFF_unpacked_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
     await startSession($)
-    await settle(w)
+    await settleOffer(w)
     expect(w.seen.toasts).toEqual([])
     expect(w.seen.gitCalls).toEqual([])
   })
@@ -53,7 +53,7 @@ describe('the start-of-session offer', () => {
     await typeCommand($, 'compact-handoff', 'resume')
     await settle(w)
     await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
-    await settle(w)
+    await settleOffer(w)
     expect(offers(w).length).toBe(1)
   })
 
@@ -63,7 +63,7 @@ describe('the start-of-session offer', () => {
     await skillWritesFile($, w, MINE, withStatus('in-progress'))
     w.writeFile(MINE, withStatus('in-progress').replace('42 passed', '43 passed'))
     await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
-    await settle(w)
+    await settleOffer(w)
     expect(w.seen.toasts).toEqual([])
   })
 
@@ -71,7 +71,7 @@ describe('the start-of-session offer', () => {
     const w = world(on)
     await writtenThenNewSession($, w, 10)
     await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
-    await settle(w)
+    await settleOffer(w)
     expect(offers(w).length).toBe(2)
   })
 
@@ -85,12 +85,12 @@ describe('the start-of-session offer', () => {
     const w = world(on, { surfaces: [] })
     await writtenThenNewSession($, w, 10, false)
     await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
-    await settle(w)
+    await settleOffer(w)
     expect(w.seen.toasts).toEqual([])
     expect(w.seen.reads).toEqual([])
   })
 
-  test('reads one file, whatever else the folders hold', async ($, on) => {
+  test('reads one file, whatever else the folders hold', { timeoutMs: 15_000 }, async ($, on) => {
     const w = world(on)
     placeOnDisk(w, Array.from({ length: 300 }, (_, i) => ({ name: `HANDOFF_other-${i}_2026-11-30.md`, status: 'in-progress', ageMs: i })))
     await writtenThenNewSession($, w, 10)

@@ -22,3 +22,13 @@ export async function settle(w: World) {
   await w.clock.advance(0)
   await w.clock.settle()
 }
+
+/** The offer runs from a timer and hashes the file with crypto.subtle, whose
+ * answer arrives from outside the kit's event loop: settled again, a bounded
+ * number of times, until one more offer is seen (or surely is not coming). */
+export async function settleOffer(w: World) {
+  const offers = () => w.seen.toasts.filter((t) => t.includes('is waiting')).length
+  const before = offers()
+  for (let i = 0; i < OFFER_SETTLES && offers() === before; i++) await settle(w)
+}
+const OFFER_SETTLES = 20

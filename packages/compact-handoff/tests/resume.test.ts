@@ -19,7 +19,8 @@ async function writeOwn($: Parameters<typeof skillWritesFile>[0], w: World, file
 }
 
 describe('/compact-handoff resume of an own handoff', () => {
-  test('picks the newest with work left, sends a continue-prompt built from it as the person, asks nothing, and logs it', async ($, on) => {
+  // Three writes, a resume and a launch: more than the default 5 s on a loaded machine.
+  test('picks the newest with work left, sends a continue-prompt built from it as the person, asks nothing, and logs it', { timeoutMs: 15_000 }, async ($, on) => {
     const w = world(on)
     await startSession($)
     await writeOwn($, w, [
