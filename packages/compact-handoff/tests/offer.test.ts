@@ -3,9 +3,9 @@
 // nobody is at the prompt; one file read, whatever the folders hold.
 import { describe, expect, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
-import { CWD, world, type World } from './world.js'
+import { ANSWER_STAND_IN, CWD, swapLogEntries, world, type World } from './world.js'
 import { typeCommand } from './engine-calls.js'
-import { skillWritesFile, startSession } from './flow.js'
+import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from './resume-support.js'
 
 const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
@@ -55,6 +55,17 @@ describe('the start-of-session offer', () => {
     await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
     await settleOffer(w)
     expect(offers(w).length).toBe(1)
+  })
+
+  test('stays quiet once the file was swapped in', { plugins: [ANSWER_STAND_IN], timeoutMs: 15_000 }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    expect(swapLogEntries(w).at(-1)?.outcome).toBe('swapped')
+    await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+    await settleOffer(w)
+    expect(offers(w)).toEqual([])
   })
 
   test('stays quiet once the file changed since it was written', async ($, on) => {

@@ -31,4 +31,4 @@ export async function settleOffer(w: World) {
   const before = offers()
   for (let i = 0; i < OFFER_SETTLES && offers() === before; i++) await settle(w)
 }
-const OFFER_SETTLES = 20
+const OFFER_SETTLES = 400
