@@ -87,7 +87,7 @@ async function planOf($: $, cwd: string, listed: readonly Listed[], handoff: str
 }
 
 /** A session with nobody at the prompt (-p, the SDK) draws on no surface; it cannot be asked. */
-export async function hasPersonAtPrompt($: $): Promise<boolean> {
+async function hasPersonAtPrompt($: $): Promise<boolean> {
   return (await $.session.surfaces()).length > 0
 }
 
