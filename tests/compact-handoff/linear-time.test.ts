@@ -13,7 +13,8 @@ import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '..
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
-import { formatProblems, frontmatterOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems, frontmatterOf, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume.js'
 import {
   CONTINUE_PROMPT_HEADER,
   MARKER,
@@ -100,6 +101,17 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       'as a phase title': () => formatProblems(plan.replace('### Phase 2: Parser', `### Phase 2: ${line}`), 'plan', CONTEXT),
       'alone': () => formatProblems(line, 'handoff', CONTEXT),
       frontmatterOf: () => frontmatterOf(handoff.replace('focus: parser rewrite', `focus: x${line}y`)),
+    })
+  })
+
+  test('the resume texts: the sections read for the prompt, the quote and the question', () => {
+    const handoff = handoffTextOf()
+    expectFast({
+      'sectionTextsOf, line in a section': () => sectionTextsOf(handoff.replace('## Verify\n', `## Verify\n\n${line}\n`)),
+      'sectionTextsOf, line as a heading': () => sectionTextsOf(handoff.replace('## Verify\n', `## Next step${line}\n\n## Verify\n`)),
+      'sectionTextsOf, line as a setext heading': () => sectionTextsOf(handoff.replace('## Verify\n', `${line}\n---\n## Verify\n`)),
+      quotedBlockOf: () => quotedBlockOf(line),
+      foreignQuestionOf: () => foreignQuestionOf(line, [line], line),
     })
   })
 
@@ -209,6 +221,6 @@ describe('many-line shapes', () => {
   ])('formatProblems stays fast on %s', (_name, body) => {
     const text = handoffTextOf().replace('## Verify\n', `## Verify\n\n${body}\n`)
     expect(text.length).toBeLessThan(MAX_HANDOFF_BYTES)
-    expectFast({ formatProblems: () => formatProblems(text, 'handoff', CONTEXT) })
+    expectFast({ formatProblems: () => formatProblems(text, 'handoff', CONTEXT), sectionTextsOf: () => sectionTextsOf(text) })
   })
 })

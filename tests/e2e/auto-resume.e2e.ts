@@ -1,18 +1,19 @@
 /**
  * Handing off without being asked, and picking up in a fresh session, with a scripted
  * model: the auto handoff starts after a turn that reaches its percent and swaps, never
- * below it nor when the option is 0; a new session is offered the newest recent handoff
- * with work left, once; `/compact-handoff resume` chooses it among several and sends a
- * continue-prompt that names it; and the next session does not offer it again.
+ * below it nor when the option is 0; a handoff placed in the project from elsewhere is
+ * never offered, and resuming it asks on screen first ("Do not resume" sends nothing); an
+ * own handoff, written by the model's Write, is offered in the next session, resumed with
+ * no question, and not offered again.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { handoffFileText, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { startSession } from '../harness/tmux-session.js'
+import { carriesToolResult } from '../harness/request-messages.js'
 import { trackRuns } from './lifecycle.js'
-import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
+import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
 /** The default model's window is 1,000,000 tokens: reported input tokens read back as percent. */
 const WINDOW_TOKENS = 1_000_000
@@ -63,13 +64,11 @@ describe('picking up in a fresh session', () => {
   const { track } = trackRuns()
   const DIR = '.claude/handoffs'
   const NEWEST_OPEN = `${DIR}/HANDOFF_newest-open_2026-11-30.md`
+  const WRITE_ID = 'toolu_write_own_handoff'
 
-  /** Handoffs a past session left: a done one (newest), an open one, an older open one. */
-  function leaveHandoffs(proj: string): void {
-    // git must be able to say the files are not tracked: in a folder that is no
-    // repository it exits 128, which never counts as "not tracked". The run dir
-    // is the repository (its trust covers it; a repository at proj/ would ask).
-    execFileSync('git', ['init', '-q'], { cwd: join(proj, '..') })
+  /** Handoffs placed in the project from elsewhere (unpacked, cloned, copied), never
+   * written in a session: a done one (newest), an open one, an older open one. */
+  function placeHandoffs(proj: string): void {
     mkdirSync(join(proj, DIR), { recursive: true })
     const nowS = Date.now() / 1000
     const files: [string, string, number][] = [
@@ -85,23 +84,64 @@ describe('picking up in a fresh session', () => {
     }
   }
 
-  it('offers the newest open handoff at start, resumes it, and does not offer it again', async () => {
-    const flow = await startFlow('resume', track, { prepare: (run) => leaveHandoffs(run.proj) })
-    const offer = await flow.session.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+  /** The footer of the engine's question dialog, drawn while it waits for an answer. */
+  const DIALOG_OPEN = /Enter to select · ↑\/↓ to navigate/
+
+  it('never offers a handoff placed from elsewhere; resuming it asks on screen first, and "Do not resume" sends nothing', async () => {
+    const flow = await startFlow('resume-placed', track, { prepare: (run) => placeHandoffs(run.proj) })
+    await quietPeriod()
+    expect(flow.session.toasts().filter((t) => /is waiting/.test(t.text)), 'no offer of a file not written here').toEqual([])
+
+    const before = flow.mock.requests.length
+    await flow.session.type('/compact-handoff resume')
+    await flow.session.waitForScreen(DIALOG_OPEN, 30_000)
+    const screen = await flow.session.waitForScreen(/Do not resume/, 15_000)
+    expect(screen).toMatch(/not written in your Claude Code/)
+    flow.session.pressKeys('Down')
+    await flow.session.waitForScreen(/❯ 2\. Do not resume/, 15_000)
+    for (let attempt = 0; attempt < 5 && DIALOG_OPEN.test(flow.session.screen()); attempt++) {
+      flow.session.pressKeys('Enter')
+      await pollUntil('the question to close', 3_000, () => (DIALOG_OPEN.test(flow.session.screen()) ? undefined : true)).catch(() => false)
+    }
+    await flow.session.waitForToast(/not resumed from .*nothing was sent/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    await quietPeriod()
+    expect(flow.mock.requests.slice(before), 'nothing reached the model').toEqual([])
+  })
+
+  it('offers an own handoff (written by the model\'s Write) in the next session, resumes it with no question, and does not offer it again', async () => {
+    const flow = await startFlow('resume-own', track)
+    const content = handoffFileText({ slug: 'newest-open', date: '2026-11-30', focus: 'newest-open' })
+    flow.mock.script(
+      { when: 'ask WRITE-HANDOFF', toolUses: [{ id: WRITE_ID, name: 'Write', input: { file_path: join(flow.run.proj, NEWEST_OPEN), content } }] },
+      { when: (q) => carriesToolResult(q, WRITE_ID), text: 'REPLY-WRITE-HANDOFF' },
+    )
+    const mark = flow.session.logMark()
+    await flow.session.type('ask WRITE-HANDOFF')
+    await flow.session.waitForScreen(/REPLY-WRITE-HANDOFF/, 30_000)
+    await turnSettled(flow.session, mark)
+    await flow.session.stop()
+
+    const plugins = [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills]
+    const next = await startSession({ run: flow.run, plugins, mock: flow.mock })
+    track(flow.run, next)
+    await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
+    const offer = await next.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
     expect(offer.text).toBe(`compact-handoff: a handoff from about 1 hour(s) ago is waiting: ${NEWEST_OPEN}. /compact-handoff resume picks it up.`)
 
     flow.mock.script({ when: 'Resume the work from the handoff', text: 'REPLY-RESUMED' })
     const before = flow.mock.requests.length
-    await flow.session.type('/compact-handoff resume')
+    const asked = next.logMark()
+    await next.type('/compact-handoff resume')
     const resumed = await flow.mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('Resume the work from the handoff'), 30_000)
     expect(resumed.lastUserText).toContain(`Resume the work from the handoff ${NEWEST_OPEN} (status in-progress`)
-    expect(resumed.lastUserText).toContain('only those that change nothing and reach no network')
-    await flow.session.waitForScreen(/REPLY-RESUMED/, 30_000)
-    await turnSettled(flow.session, 0)
-    await flow.session.stop()
+    expect(resumed.lastUserText).toContain('Follow its Constraints exactly')
+    expect(next.debugLog().slice(asked), 'no question for an own file').not.toMatch(/AskUserQuestion/)
+    await next.waitForScreen(/REPLY-RESUMED/, 30_000)
+    await turnSettled(next, 0)
+    await next.stop()
 
     // The next session in the same project: the resumed file is not offered again.
-    const again = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
+    const again = await startSession({ run: flow.run, plugins, mock: flow.mock })
     track(flow.run, again)
     await again.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
     await quietPeriod()

@@ -8,11 +8,14 @@
  *    plugins loaded.
  * 2. Cost of the mods (bench/mod-costs.ts): time to ready with and without the plugins,
  *    and wall time per tool call with and without them.
+ * 3. A crowded handoff folder (bench/folder-start.ts): the start-of-session offer with the
+ *    other handoff folder empty and with 10,000 handoffs in it.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
+import { folderStartTimes } from './bench/folder-start.js'
 import { log, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { machine, report } from './bench/report.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
@@ -30,6 +33,7 @@ async function main(): Promise<void> {
     return
   }
   const start = await startTimes()
+  const folder = await folderStartTimes()
   const writes = { without: noCallTimes(), with: noCallTimes() }
   for (let i = 0; i < WRITE_SESSIONS; i++) {
     for (const withMods of [false, true]) {
@@ -39,7 +43,7 @@ async function main(): Promise<void> {
     }
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log(report(machineLine, swaps, start, writes))
+  console.log(report(machineLine, swaps, start, writes, folder))
 }
 
 main().then(

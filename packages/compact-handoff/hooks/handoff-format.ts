@@ -227,3 +227,35 @@ export function frontmatterOf(text: string): ReadonlyMap<string, string> | undef
   const { frontmatter, problems } = readFrontmatterOf(text)
   return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
 }
+
+/** Each level-2 section's text, keyed by the section it names (the first of a
+ * name wins), read by the same block reader as the format check: a heading
+ * inside an HTML block, a fence or a list is no section, here as there, and an
+ * HTML block (a comment a preview hides) is left out of the text. The resume
+ * prompt quotes from here, so no second reader of a handoff exists. Linear:
+ * each line is taken once. */
+export function sectionTextsOf(text: string): Map<SectionName, string> {
+  const { lines } = linesOf(text.replace(/^\uFEFF/, ''))
+  const { frontmatter } = readFrontmatterOf(text)
+  const blocks = rootBlocksOf(lines, frontmatter?.bodyStart ?? 0)
+  const texts = new Map<SectionName, string>()
+  let open: { name: SectionName; parts: string[] } | undefined
+  const close = () => {
+    if (open !== undefined && !texts.has(open.name)) texts.set(open.name, open.parts.join('\n').trim())
+  }
+  blocks.forEach((block, i) => {
+    const end = (blocks[i + 1]?.line ?? lines.length + 1) - 1
+    if (block.kind === 'heading' && block.depth <= 2) {
+      close()
+      const name = block.depth === 2 ? readingOf(block).section : undefined
+      open = name === undefined ? undefined : { name, parts: [] }
+      // A setext heading's text spans its lines, and its underline one more.
+      const textEnd = ATX_HEADING_RE.test(lines[block.line - 1]?.slice(0, 10) ?? '') ? block.line : block.line + block.text.split('\n').length
+      if (open !== undefined && textEnd < end) open.parts.push(lines.slice(textEnd, end).join('\n'))
+    } else if (open !== undefined && !(block.kind === 'other' && block.isHtml === true)) open.parts.push(lines.slice(block.line - 1, end).join('\n'))
+  })
+  close()
+  return texts
+}
+
+const ATX_HEADING_RE = /^ {0,3}#{1,6}(?:[ \t]|$)/

@@ -35,7 +35,8 @@ export type RootBlock =
   /** `text` is the heading's source: an ATX heading's without its markers, a
    * setext heading's lines joined by "\n". */
   | { kind: 'heading'; depth: number; text: string; line: number }
-  | { kind: 'other'; line: number }
+  /** `isHtml`: an HTML block, which a Markdown preview does not show as text. */
+  | { kind: 'other'; line: number; isHtml?: true }
   /** A construct whose reading depends on what this scanner does not model. */
   | { kind: 'unclear'; line: number; why: string }
 
@@ -211,7 +212,7 @@ class BlockScanner {
       return 'leaf'
     }
     this.closeUnmatched(state)
-    this.addChild('html', lineNo, { kind: 'html', end: html.end })
+    this.addChild('html', lineNo, { kind: 'html', end: html.end }, { kind: 'other', line: lineNo, isHtml: true })
     return 'leaf'
   }
 

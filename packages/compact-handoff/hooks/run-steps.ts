@@ -18,6 +18,7 @@ import { applyEvent, readPhase, readWork, readWords, rearmAuto, setLastSwap, set
 import { appendSwapLog } from './swap-log-steps.js'
 import { watchAfter } from './work-steps.js'
 import { stubFactsOf } from './evidence.js'
+import { markUsed, recordWrittenFile } from './ownership-steps.js'
 
 type $ = EngineInterface
 
@@ -157,12 +158,15 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
 type WriteCall = { file_path: string; agentId?: string }
 type ToolOutcome = { deny?: string; isError?: true }
 
-/** Write/Edit, after the tool ran: remembers the handoff files the skill wrote. */
+/** Write/Edit, after the tool ran: remembers the handoff files the skill wrote,
+ * and records every handoff or plan written as the person's own. */
 export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): Promise<void> {
   const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
   // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
   if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
   await dispatch($, { kind: 'file-written', path: call.file_path })
+  // In a run or not: the normal-mode skill's handoffs are the person's own too.
+  await recordWrittenFile($, call.file_path)
 }
 
 /** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
@@ -276,6 +280,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
     $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
   }
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
+  await markUsed($, run.cwd, swap.handoff)
   await watchAfter($, run.cwd, 'swapped', swap.handoff)
 }
 

@@ -60,8 +60,3 @@ export async function appendResumeLog($: $, cwd: string, handoff: string, bytes:
     repairs: 0,
   })
 }
-
-export async function swapLogText($: $, cwd: string): Promise<string> {
-  const text = await $.fs.read(inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
-  return typeof text === 'string' ? text : ''
-}

@@ -19,6 +19,9 @@ export function answerSession(on: On, ctx: WorldContext): void {
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
   }))
+  on('session.surfaces', () => ({ value: ctx.options.surfaces ?? ['terminal'] }))
+  // The engine's masking, played by one rule: a token-like word is masked.
+  on('session.redact', (_$, e) => ({ value: e.text.replace(/\bghp_[A-Za-z0-9]+/g, '[REDACTED]') }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
 }
@@ -87,7 +90,7 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     const { separator } = ctx.files
     const dir = ctx.files.keyOf(`${(e.path ?? ctx.cwd).replace(/[\\/]$/, '')}${separator}`)
     const entries = [...ctx.files].filter(([path]) => ctx.files.keyOf(path).startsWith(dir) && !ctx.files.keyOf(path).slice(dir.length).includes(separator))
-    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: f.text.length, mtimeMs: f.mtimeMs, isLink: false })) }
+    return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: new TextEncoder().encode(f.text).length, mtimeMs: f.mtimeMs, isLink: false })) }
   })
   // git as it answers: `ls-files --error-unmatch` exits 1 for a file it does
   // not track, a plain `ls-files` exits 0 and lists nothing; a folder git
@@ -100,6 +103,7 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     }
     const relPath = e.argv.at(-1) ?? ''
     const author = ctx.options.gitTracked?.[relPath]
+    ctx.seen.gitCalls.push(e.argv.join(' '))
     if (e.argv.includes('ls-files')) {
       if (author !== undefined) return { value: { ...ran, exitCode: 0, stdout: `${relPath}${e.argv.includes('-z') ? '\0' : '\n'}`, stderr: '' } }
       const isErrorUnmatch = e.argv.includes('--error-unmatch')
@@ -110,8 +114,26 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   on('fs.read', async (_$, e) => {
     await ctx.pointReached('fs.read')
     const file = ctx.files.get(e.path)
-    return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
+    if (!file) return { deny: `read ${e.path} failed: ENOENT` }
+    // The fake disk's texts are ASCII, so characters stand for bytes.
+    const from = e.offset ?? 0
+    ctx.seen.reads.push({ path: e.path, ...(e.length !== undefined ? { length: e.length } : {}) })
+    return { value: file.text.slice(from, e.length === undefined ? undefined : from + e.length) }
   })
+}
+
+/** The mod's own store, kept across sessions: a map the test can look into. */
+export function answerStore(on: On, ctx: WorldContext): void {
+  on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
+  on('store.set', (_$, e) => {
+    ctx.store.set(e.key, JSON.parse(JSON.stringify(e.value)) as unknown)
+    return { value: undefined }
+  })
+  on('store.delete', (_$, e) => {
+    ctx.store.delete(e.key)
+    return { value: undefined }
+  })
+  on('store.keys', () => ({ value: [...ctx.store.keys()] }))
 }
 
 /** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */

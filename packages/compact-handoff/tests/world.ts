@@ -4,7 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
-import { answerCommands, answerCompaction, answerFiles, answerSession, answerTools, answerUi } from './beneath.js'
+import { answerCommands, answerCompaction, answerFiles, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -63,6 +63,10 @@ export type WorldOptions = {
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
+  /** What the mod's own store (`$.store`, kept across sessions) holds at the start. */
+  store?: Record<string, unknown>
+  /** The surfaces the session draws on: none in a -p or SDK session. */
+  surfaces?: ('terminal')[]
 }
 
 /** The fake disk, keyed by path as the file system would key it: on Windows
@@ -126,6 +130,7 @@ function contextOf(on: On, options: WorldOptions) {
   const clock = mock.clock(on, { now: 1_000_000 })
   const cwd = options.cwd ?? CWD
   const files = new FakeDisk(options)
+  const store = new Map<string, unknown>(Object.entries(options.store ?? {}))
   const seen = {
     toasts: [] as string[],
     statuses: [] as (string | undefined)[],
@@ -135,6 +140,8 @@ function contextOf(on: On, options: WorldOptions) {
     fills: [] as string[],
     compactions: [] as SessionCompactInput[],
     asks: [] as string[],
+    reads: [] as { path: string; length?: number }[],
+    gitCalls: [] as string[],
     compactAttempts: 0,
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
@@ -154,19 +161,20 @@ function contextOf(on: On, options: WorldOptions) {
     calls.clear()
     interjection = { at, nth, action }
   }
-  return { options, cwd, clock, files, seen, state, pointReached, interjectAt }
+  return { options, cwd, clock, files, store, seen, state, pointReached, interjectAt }
 }
 
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
-  const { clock, cwd, seen, files, state, interjectAt } = ctx
-  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerTools, answerCompaction]) answer(on, ctx)
+  const { clock, cwd, seen, files, store, state, interjectAt } = ctx
+  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerCompaction]) answer(on, ctx)
 
   return {
     cwd,
     clock,
     seen,
     files,
+    store,
     interjectAt,
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent

@@ -10,6 +10,7 @@ import { median } from '../showcase-kit.js'
 import { bigFileText, FOCUS, longAnswer, PROMPTS, READS_PER_PROMPT, REREAD_MODULES } from './conversation.js'
 import { HANDOFF_PATH_WRITES, OTHER_CALLS, PLAIN_WRITES, WRITE_SESSIONS, type CallTimes, type StartTimes } from './mod-costs.js'
 import { START_RUNS, SWAP_RUNS } from './options.js'
+import { FOLDER_FILES, FOLDER_PAIRS, type FolderStartTimes } from './folder-start.js'
 import type { SwapSample } from './swap-runs.js'
 
 function kb(bytes: number): string {
@@ -107,9 +108,32 @@ function costTable(start: StartTimes, writes: { without: CallTimes; with: CallTi
   return out
 }
 
+/** What a crowded handoff folder costs a start, and its note. */
+function folderTable(folder: FolderStartTimes): string[] {
+  const difference = median(folder.full) - median(folder.empty)
+  const signed = (x: number): string => `${x >= 0 ? '+' : ''}${Math.round(x)} ms`
+  return [
+    `### A crowded handoff folder at session start (${FOLDER_PAIRS} starts each)`,
+    '',
+    `| | other handoff folder empty | ${FOLDER_FILES.toLocaleString('en')} handoffs in it | difference of medians |`,
+    '| --- | --- | --- | --- |',
+    `| Session start → the offer of an own handoff shown | ${spread(folder.empty, ms)} | ${spread(folder.full, ms)} | ${signed(difference)} |`,
+    `| Of which the offer itself: \`session.start\` settled → the offer shown | ${spread(folder.offerEmpty, ms)} | ${spread(folder.offerFull, ms)} | ${signed(median(folder.offerFull) - median(folder.offerEmpty))} |`,
+    '',
+    `From the launch of the tmux pane, and from the debug log's line saying compact-handoff's \`session.start\` settled, to the offer's toast in the debug log (the lines' own time stamps). The whole start includes the engine's own work on the project's files. An own handoff, written by the model's Write in a first session, waits in .claude/handoffs/; plans/handoffs/ is empty, or holds ${FOLDER_FILES.toLocaleString('en')} handoffs with work left, none of them written here.`,
+    '',
+  ]
+}
+
 /** The whole report; `machineLine` is taken at the start, before the runs load the machine. */
-export function report(machineLine: string, swaps: { compact: SwapSample[]; handoff: SwapSample[] }, start: StartTimes, writes: { without: CallTimes; with: CallTimes }): string {
-  const out = [...swapTable(swaps.compact, swaps.handoff), ...costTable(start, writes)]
+export function report(
+  machineLine: string,
+  swaps: { compact: SwapSample[]; handoff: SwapSample[] },
+  start: StartTimes,
+  writes: { without: CallTimes; with: CallTimes },
+  folder: FolderStartTimes,
+): string {
+  const out = [...swapTable(swaps.compact, swaps.handoff), ...costTable(start, writes), ...folderTable(folder)]
   out.push(`Machine: ${machineLine}. Absolute times are noisy (shared machine, real terminal UI); compare the columns, not the digits.`)
   return out.join('\n')
 }
