@@ -41,8 +41,10 @@ export function answerCommands(on: On, ctx: WorldContext): void {
     ctx.seen.submits.push({ text: e.text, ...(e.origin.kind === 'plugin' && e.origin.asUser ? { asUser: true } : {}) })
     return { text: e.text }
   })
+  on('prompt.read', () => ({ value: { text: ctx.state.box, cursor: ctx.state.box.length } }))
   on('prompt.fill', (_$, e) => {
     ctx.seen.fills.push(e.text)
+    ctx.state.box = e.mode === 'replace' ? e.text : ctx.state.box + e.text
     return { isFilled: true }
   })
 }
@@ -135,5 +137,14 @@ export function answerCompaction(on: On, ctx: WorldContext): void {
       tokensAfter: 2_000,
       usage: { input_tokens: 150_000, output_tokens: 1_800, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     }
+  })
+}
+
+/** The mod's own store, kept across sessions. */
+export function answerStore(on: On, ctx: WorldContext): void {
+  on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
+  on('store.set', (_$, e) => {
+    ctx.store.set(e.key, JSON.parse(JSON.stringify(e.value)))
+    return { value: undefined }
   })
 }

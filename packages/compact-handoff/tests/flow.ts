@@ -5,8 +5,9 @@ import { CWD, HANDOFF, type World } from './world.js'
 import { endTurn, skillWrite, startTurn } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 
-export async function startSession($: Engine) {
-  await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+/** A session's start; `-p` and the SDK start one with no person at the prompt. */
+export async function startSession($: Engine, isInteractive = true) {
+  await $.session.start({ cwd: CWD, surface: isInteractive ? 'terminal' : null, isInteractive })
 }
 
 /** The launch timer's delay (run-machine.ts FROM_COMMAND_HOOK_DELAY_MS). */

@@ -4,7 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
-import { answerCommands, answerCompaction, answerFiles, answerSession, answerTools, answerUi } from './beneath.js'
+import { answerCommands, answerCompaction, answerFiles, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -55,6 +55,10 @@ export type WorldOptions = {
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
+  /** What the prompt box holds at start. */
+  draft?: string
+  /** What the mod's own store holds at start. */
+  store?: Record<string, unknown>
 }
 
 /** Engine calls a test may step into: the interjection runs while the mod's
@@ -79,7 +83,14 @@ function contextOf(on: On, options: WorldOptions) {
     asks: [] as string[],
     compactAttempts: 0,
   }
-  const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
+  const state = {
+    contextPercent: options.contextPercent,
+    refusalsLeft: options.compactRefusals ?? 0,
+    settlingRefusalsLeft: options.refusalsWhileSettling ?? 0,
+    /** The prompt box's draft, as fills leave it. */
+    box: options.draft ?? '',
+  }
+  const store = new Map<string, unknown>(Object.entries(options.store ?? {}))
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()
   /** Runs the pending interjection when the mod's `nth` call (from 1) at `at` arrives. */
@@ -96,19 +107,22 @@ function contextOf(on: On, options: WorldOptions) {
     calls.clear()
     interjection = { at, nth, action }
   }
-  return { options, clock, files, seen, state, pointReached, interjectAt }
+  return { options, clock, files, seen, state, store, pointReached, interjectAt }
 }
 
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
-  const { clock, seen, files, state, interjectAt } = ctx
-  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerTools, answerCompaction]) answer(on, ctx)
+  const { clock, seen, files, state, store, interjectAt } = ctx
+  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerTools, answerCompaction, answerStore]) answer(on, ctx)
 
   return {
     clock,
     seen,
     files,
+    store,
     interjectAt,
+    /** The prompt box's draft now. */
+    box: () => state.box,
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent
     },
