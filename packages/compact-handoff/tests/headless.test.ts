@@ -34,17 +34,12 @@ describe('a session that is not interactive', () => {
     }
   }
 
-  test('never starts the auto handoff', { options: { autoHandoffPercent: 80 } }, async ($, on) => {
+  test('never starts the auto handoff; an interactive start after it (a reload) turns it back on', { options: { autoHandoffPercent: 80 } }, async ($, on) => {
     const w = world(on, { contextPercent: 90 })
     await startSession($, false)
     await turnEnds($, w)
     expect(w.seen.commandRuns).toEqual([])
     expect(w.seen.toasts.filter((t) => t.includes('started on its own'))).toEqual([])
-  })
-
-  test('an interactive session started after it (a reload) starts runs again', { options: { autoHandoffPercent: 80 } }, async ($, on) => {
-    const w = world(on, { contextPercent: 90 })
-    await startSession($, false)
     await startSession($, true)
     await turnEnds($, w)
     expect(w.seen.commandRuns.map((r) => r.command)).toEqual(['compact-handoff-skills:handoff'])

@@ -107,7 +107,7 @@ describe('the session ending during a run', () => {
     })
   }
 
-  test('by an exit: held messages kept in the store, logged with where, and put back by the next session here', async ($, on) => {
+  test('by an exit: held messages kept in the store, logged with where, and put back by the next interactive session here', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
@@ -115,22 +115,18 @@ describe('the session ending during a run', () => {
     await submitPrompt($, 'and a second thought')
     await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1', resume: { id: 'session-1' } })
     expect(w.seen.fills, 'no prompt box to give them to').toEqual([])
-    expect(w.store.get(KEPT_KEY)).toEqual([{ cwd: CWD, messages: [HELD, 'and a second thought'], endedAt: expect.any(String) }])
+    const kept = [{ cwd: CWD, messages: [HELD, 'and a second thought'], endedAt: expect.any(String) }]
+    expect(w.store.get(KEPT_KEY)).toEqual(kept)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: expect.stringMatching(/^the session ended \(prompt_input_exit\); 2 held message\(s\) kept in compact-handoff's store/) })
-    // The next session in this folder (the kit's host restarts the mod's session here).
+    // A -p session in this folder has no prompt box: they wait for an interactive one.
+    await startSession($, false)
+    await settle(w)
+    expect(w.box()).toBe('')
+    expect(w.store.get(KEPT_KEY)).toEqual(kept)
     await startSession($)
     await settle(w)
     expect(w.box()).toBe(`${HELD}\n\nand a second thought`)
     expect(w.seen.toasts.at(-1)).toMatch(/^compact-handoff: 2 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/)
     expect(w.store.get(KEPT_KEY)).toEqual([])
-  })
-
-  test('kept messages wait for an interactive session: a -p session leaves them in the store', async ($, on) => {
-    const kept = [{ cwd: CWD, messages: [HELD], endedAt: '2026-11-30T10:00:00.000Z' }]
-    const w = world(on, { store: { [KEPT_KEY]: kept } })
-    await startSession($, false)
-    await settle(w)
-    expect(w.box()).toBe('')
-    expect(w.store.get(KEPT_KEY)).toEqual(kept)
   })
 })
