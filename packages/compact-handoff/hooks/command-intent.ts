@@ -35,6 +35,7 @@ export function commandFailureTextOf(message: string | undefined): string {
 }
 
 /** A start in a session with no person at the prompt, said before any handoff
- * turn: the engine refuses a plugin's compaction in `-p` and SDK sessions. */
+ * turn: the engine refuses a plugin's compaction in `-p` and SDK sessions. (The
+ * engine prints a command's answer after the plugin's name.) */
 export const NOT_INTERACTIVE_TEXT =
-  'compact-handoff: the swap needs an interactive Claude Code session: in a -p or SDK session the engine refuses a plugin\'s compaction, so no handoff was written and nothing changed. Run it in an interactive `claude` session; the handoff skill alone can still write a handoff file here.'
+  'The swap needs an interactive Claude Code session: in a -p or SDK session the engine refuses a plugin\'s compaction, so no handoff was written and nothing changed. Run it in an interactive `claude` session; the handoff skill alone can still write a handoff file here.'

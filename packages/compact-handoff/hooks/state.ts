@@ -21,8 +21,10 @@ const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_ARMED)
-// Written at every session.start (a hot reload runs it again). Never written
-// reads as interactive: a `-p` or SDK session always raises session.start first.
+// Written at every session.start (a hot reload runs it again), and put back
+// after /clear, which starts the session's state over with no session.start
+// (seen live in an SDK session, 2.1.332). Never written reads as interactive:
+// a `-p` or SDK session always raises session.start first.
 const interactiveAtom = atom({ plugin: 'compact-handoff', key: 'interactive' } as const, true)
 
 function statusTextOf(phase: Phase): string | undefined {

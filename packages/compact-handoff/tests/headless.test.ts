@@ -24,7 +24,7 @@ describe('a session that is not interactive', () => {
         const w = world(on)
         await startSession($, false)
         const answer = await $.command.run({ command, args, origin: { kind: 'sdk' }, presentation: { isFullscreen: false, columns: 80 } })
-        expect(answer.text).toMatch(/^compact-handoff: the swap needs an interactive Claude Code session: in a -p or SDK session the engine refuses a plugin's compaction, so no handoff was written/)
+        expect(answer.text).toMatch(/^The swap needs an interactive Claude Code session: in a -p or SDK session the engine refuses a plugin's compaction, so no handoff was written/)
         expect(answer.exitCode).toBe(1)
         await settle(w)
         expect(w.seen.commandRuns, 'no handoff turn').toEqual([])
