@@ -239,9 +239,9 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   try {
     await $.prompt.submit({ text: prompt, asUser: true })
   } catch (error) {
-    await appendToBox($, prompt)
+    const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
     $.ui.toast(
-      `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). It is in the prompt box; press Enter, or ask Claude to read ${swap.handoff}.`,
+      `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). ${where} ask Claude to read ${swap.handoff}.`,
       { timeoutMs: LONG_TOAST_MS },
     )
   }
@@ -268,9 +268,9 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
 }
 
 async function lateSwap($: $, swap: Swap): Promise<void> {
-  await appendToBox($, swap.continuePrompt)
+  const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
   $.ui.toast(
-    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. The continue-prompt is in the prompt box; press Enter to go on from the handoff.`,
+    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
     { timeoutMs: LONG_TOAST_MS },
   )
 }
