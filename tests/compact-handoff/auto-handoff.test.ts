@@ -21,7 +21,7 @@ describe('autoHandoffPercentOf', () => {
 })
 
 describe('isAutoDue', () => {
-  const turn = { reason: 'answer' as const, percent: 80, isSubagentRunning: false }
+  const turn = { reason: 'answer' as const, percent: 80, isSubagentRunning: false, isInteractive: true }
   test('at the threshold, after an answer, armed, no subagent running', () => {
     expect(isAutoDue(80, { kind: 'armed' }, turn)).toBe(true)
   })
@@ -33,6 +33,7 @@ describe('isAutoDue', () => {
     ['an interrupted turn', 80, { kind: 'armed' as const }, { ...turn, reason: 'aborted' as const }],
     ['an error', 80, { kind: 'armed' as const }, { ...turn, reason: 'error' as const }],
     ['a subagent running', 80, { kind: 'armed' as const }, { ...turn, isSubagentRunning: true }],
+    ['a -p or SDK session', 80, { kind: 'armed' as const }, { ...turn, isInteractive: false }],
   ])('not when %s', (_name, percent, window, facts) => {
     expect(isAutoDue(percent, window, facts)).toBe(false)
   })

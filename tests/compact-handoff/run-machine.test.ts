@@ -97,7 +97,7 @@ describe("the skill's turn", () => {
     expect(checked.effects).toEqual([{ kind: 'check-files', run: started.run, chosen: expect.objectContaining({ handoff: HANDOFF }) }])
     const aborted = transition(started, { kind: 'turn-ended', turnId: 't1', end: { reason: 'aborted', answer: '' } }, T0)
     expect(aborted.phase).toEqual(IDLE)
-    expect(aborted.effects).toEqual([{ kind: 'drop', run: started.run, reason: 'the handoff turn was interrupted', toast: 'the handoff turn was interrupted' }])
+    expect(aborted.effects).toEqual([{ kind: 'drop', run: started.run, reason: 'the handoff turn was interrupted', toast: 'the handoff turn was interrupted', giveBack: 'box' }])
   })
 
   test('records handoff writes, once each, and nothing else', () => {
@@ -184,10 +184,71 @@ describe('the swap', () => {
     expect(done.effects).toEqual([{ kind: 'finish-swap', run: { ...swapping.run, held: ['typed'] }, swap: SWAP, isSummarized: false }])
   })
 
+  test('a compaction that returns finishes the swap however long it took; the stuck clock starts at its begin', () => {
+    const checkedAt = T0
+    const begunAt = checkedAt + 2 * 60_000
+    const begun = transition({ ...swapping, sinceMs: checkedAt, run: runOfId('r1', { held: ['typed'] }) }, { kind: 'compact-begin', id: 'r1' }, begunAt)
+    expect(begun.phase).toMatchObject({ kind: 'swapping', isCompacting: true, sinceMs: begunAt })
+    // 4 minutes into the compaction, 6 after the check: not stuck.
+    expect(transition(begun.phase, { kind: 'tick' }, begunAt + 4 * 60_000).phase).toBe(begun.phase)
+    for (const afterMs of [6 * 60_000, 60 * 60_000]) {
+      const done = transition(begun.phase, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false }, begunAt + afterMs)
+      expect(kinds(done.effects), `after ${afterMs} ms`).toEqual(['finish-swap'])
+      expect(done.phase).toEqual(IDLE)
+    }
+    const refusedLate = transition(begun.phase, { kind: 'compact-refused', id: 'r1', error: 'busy' }, begunAt + 6 * 60_000)
+    expect(kinds(refusedLate.effects), 'a late refusal is retried').toEqual(['compact-later'])
+  })
+
+  test('a run dropped as stuck while its compaction hangs says the conversation may still change', () => {
+    const begun: Phase = { ...swapping, isCompacting: true }
+    const step = transition(begun, { kind: 'tick' }, T0 + 6 * 60_000)
+    expect(step.effects).toEqual([expect.objectContaining({ kind: 'drop', isCompactionPending: true, giveBack: 'box' })])
+    const skipped = transition(begun, { kind: 'compact-skipped', id: 'r1', why: 'blocked' }, T0)
+    expect(skipped.effects).toEqual([expect.not.objectContaining({ isCompactionPending: true })])
+  })
+
   test('returning for a run that is gone says so and finishes nothing', () => {
     const late = transition(IDLE, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false }, T0)
     expect(late.effects).toEqual([{ kind: 'late-swap', swap: SWAP }])
     expect(late.phase).toEqual(IDLE)
+  })
+})
+
+describe('a prompt with attachments', () => {
+  test('is let through, not held, while a run holds prompts, and said so', () => {
+    for (const phase of phasesOf(runOfId('r1')).filter(isHoldingPrompts)) {
+      const step = transition(phase, { kind: 'hold', text: 'see this', isCommand: false, attachments: ['image'] }, T0)
+      expect(step.isTaken, phase.kind).toBe(false)
+      expect(step.phase).toBe(phase)
+      expect(step.effects).toEqual([{ kind: 'let-through', attachments: ['image'] }])
+    }
+    expect(transition(IDLE, { kind: 'hold', text: 'see this', isCommand: false, attachments: ['image'] }, T0).effects, 'nothing to say with no run').toEqual([])
+  })
+
+  test('an empty list is no attachment: the prompt is held', () => {
+    const step = transition(phasesOf(runOfId('r1'))[1]!, { kind: 'hold', text: 'plain', isCommand: false, attachments: [] }, T0)
+    expect(kinds(step.effects)).toEqual(['held'])
+  })
+})
+
+describe('the session ending', () => {
+  test('ends any run; after /clear or a resume its messages go to the prompt box, after an exit they are kept', () => {
+    const run = runOfId('r1', { held: ['typed'] })
+    for (const phase of [...phasesOf(run), { kind: 'swapping' as const, run, sinceMs: T0, swap: SWAP, isCompacting: true }]) {
+      for (const [reason, giveBack] of [
+        ['clear', 'box-or-keep'],
+        ['resume', 'box-or-keep'],
+        ['prompt_input_exit', 'keep'],
+        ['logout', 'keep'],
+        ['other', 'keep'],
+      ] as const) {
+        const step = transition(phase, { kind: 'session-ended', reason }, T0 + 1)
+        expect(step.phase, `${phase.kind} ${reason}`).toEqual(IDLE)
+        expect(step.effects).toEqual([expect.objectContaining({ kind: 'drop', run, reason: `the session ended (${reason})`, giveBack })])
+      }
+    }
+    expect(transition(IDLE, { kind: 'session-ended', reason: 'clear' }, T0).isTaken).toBe(false)
   })
 })
 
@@ -215,7 +276,7 @@ describe('the stuck-run rule', () => {
 // held at random moments. Whatever happens, every prompt taken into the hold
 // comes out exactly once (in a swap, or given back by a drop), or is still held.
 const EVENTS = (rand: Rand, id: string): RunEvent => {
-  const pick = rand.int(14)
+  const pick = rand.int(17)
   switch (pick) {
     case 0:
       return { kind: 'start', run: runOfId(id) }
@@ -241,13 +302,19 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
       return { kind: 'applied', id }
     case 11:
       return { kind: 'tick' }
+    case 12:
+      return { kind: 'session-ended', reason: rand.pick(['clear', 'resume', 'prompt_input_exit', 'other']) }
+    case 13:
+      return { kind: 'hold', text: `a${rand.int(1e9)}`, isCommand: false, attachments: ['image'] }
+    case 14:
+      return { kind: 'compact-skipped', id, why: 'blocked' }
     default:
       return { kind: 'hold', text: `p${rand.int(1e9)}`, isCommand: rand.int(4) === 0 }
   }
 }
 
 describe('any interleaving', () => {
-  test('loses no held prompt and never swaps a cancelled run', () => {
+  test('loses no held prompt, never drops a run its compaction returned to, and never swaps a cancelled run', () => {
     forAll(
       (rand) => {
         const steps: { event: RunEvent; dtMs: number }[] = []
@@ -264,6 +331,9 @@ describe('any interleaving', () => {
           now += dtMs
           const step = transition(phase, event, now)
           if (event.kind === 'hold' && step.isTaken) held.push(event.text)
+          if (event.kind === 'hold' && (event.attachments?.length ?? 0) > 0) expect(step.isTaken, 'a prompt with attachments is never held').toBe(false)
+          // What the run's compaction returns is progress, never a stuck drop.
+          if (event.kind === 'compacted' && isAt(phase, 'swapping', event.id) && phase.isCompacting) expect(kinds(step.effects)).toEqual(['finish-swap'])
           if (event.kind === 'cancel' && step.isTaken && step.met.kind !== 'idle') cancelledId = step.met.run.id
           if (event.kind === 'start' && step.isTaken) cancelledId = undefined
           for (const effect of step.effects) {

@@ -147,3 +147,12 @@ export async function expectConversationKept(flow: Flow, probe: string, earlierT
 }
 
 export { pollUntil }
+
+/** The text in the prompt box: after the last prompt glyph, up to the rule under it. */
+export function promptBoxOf(screen: string): string {
+  const at = screen.lastIndexOf('❯\u00a0')
+  if (at < 0) return ''
+  const lines = screen.slice(at + 2).split('\n')
+  const end = lines.findIndex((line) => /^─{20,}$/.test(line.trim()))
+  return (end < 0 ? lines : lines.slice(0, end)).join('\n').trim()
+}

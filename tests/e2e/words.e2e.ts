@@ -25,6 +25,7 @@ import {
   startFlow,
   turnSettled,
   pollUntil,
+  promptBoxOf,
   type Flow,
 } from './flow-support.js'
 
@@ -34,15 +35,6 @@ function stubBlockOf(request: MockRequest): string {
   const stub = userBlocks(request).find((b) => b.startsWith(STUB_OPENING))
   expect(stub, `request ${request.seq} holds the stub`).toBeDefined()
   return stub!
-}
-
-/** The text in the prompt box: after the last prompt glyph, up to the rule under it. */
-function promptBoxOf(screen: string): string {
-  const at = screen.lastIndexOf('❯\u00a0')
-  if (at < 0) return ''
-  const lines = screen.slice(at + 2).split('\n')
-  const end = lines.findIndex((line) => /^─{20,}$/.test(line.trim()))
-  return (end < 0 ? lines : lines.slice(0, end)).join('\n').trim()
 }
 
 /** Types `text` as the person, answered by `reply`; waits for the answer and the mod's turn end. */

@@ -22,11 +22,16 @@ export type TurnFacts = {
   /** Context use after the turn; undefined right after a start or a compaction. */
   percent: number | undefined
   isSubagentRunning: boolean
+  /** Whether a person is at the prompt: a `-p` or SDK session refuses plugin
+   * compaction, so a run there would spend a handoff turn and then abort. */
+  isInteractive: boolean
 }
 
 /** Whether this turn's end starts an auto run. */
 export function isAutoDue(autoPercent: number, window: AutoWindow, turn: TurnFacts): boolean {
-  return autoPercent !== AUTO_OFF && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoPercent
+  return (
+    autoPercent !== AUTO_OFF && turn.isInteractive && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoPercent
+  )
 }
 
 /** The nudge stays quiet when an auto run will speak at or before its threshold. */

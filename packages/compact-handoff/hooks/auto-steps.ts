@@ -1,7 +1,7 @@
 // The auto handoff's effects; the decisions are in auto-handoff.ts.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_OFF, autoStartTextOf, isAutoDue } from './auto-handoff.js'
-import { readAuto, spendAuto } from './state.js'
+import { readAuto, readInteractive, spendAuto } from './state.js'
 import { startRun } from './command-steps.js'
 import type { TurnEnd } from './turn-verdict.js'
 
@@ -14,10 +14,10 @@ const AUTO_TOAST_MS = 10_000
 export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoPercent: number): Promise<boolean> {
   // Most turns end here, before any engine call.
   if (autoPercent === AUTO_OFF || end.reason !== 'answer') return false
-  const [usage, agents] = await Promise.all([$.session.usage().catch(() => undefined), $.agent.list().catch(() => [])])
+  const [usage, agents, isInteractive] = await Promise.all([$.session.usage().catch(() => undefined), $.agent.list().catch(() => []), readInteractive($)])
   const percent = usage?.context.percent
   const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
-  if (!isAutoDue(autoPercent, await readAuto($), { reason: end.reason, percent, isSubagentRunning })) return false
+  if (!isAutoDue(autoPercent, await readAuto($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
   if (!(await spendAuto($))) return false
   const started = await startRun($, { kind: 'start', mode: 'resume', focus: '', apply: 'now' }, 'auto')
   if (started.isStarted) $.ui.toast(autoStartTextOf(percent ?? autoPercent), { timeoutMs: AUTO_TOAST_MS })

@@ -33,3 +33,9 @@ export function intentOf(command: string, args: string): Intent {
 export function commandFailureTextOf(message: string | undefined): string {
   return `compact-handoff: the command failed${message ? ` (${message})` : ''}. The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.`
 }
+
+/** A start in a session with no person at the prompt, said before any handoff
+ * turn: the engine refuses a plugin's compaction in `-p` and SDK sessions. (The
+ * engine prints a command's answer after the plugin's name.) */
+export const NOT_INTERACTIVE_TEXT =
+  'The swap needs an interactive Claude Code session: in a -p or SDK session the engine refuses a plugin\'s compaction, so no handoff was written and nothing changed. Run it in an interactive `claude` session; the handoff skill alone can still write a handoff file here.'

@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply leaves the compaction to one.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from './run.js'
-import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, intentOf, type Intent } from './command-intent.js'
+import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, RESUME_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from './protocol.js'
 import { inFolder } from './protocol-paths.js'
 import { folderFactsOf } from './folder-steps.js'
@@ -13,7 +13,7 @@ import { wordsSizeOf } from './user-words.js'
 import { skillValuesOf } from './skill-command.js'
 import { problemLinesOf } from './file-check.js'
 import { shownPath } from './evidence.js'
-import { readPhase, readWords, readLastSwap } from './state.js'
+import { readInteractive, readPhase, readWords, readLastSwap } from './state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from './run-steps.js'
 import { recentSwapLog } from './swap-log-steps.js'
 import type { Thresholds } from './turn-steps.js'
@@ -144,6 +144,7 @@ export async function answerCommand($: $, command: string, args: string, thresho
     case 'apply':
       return { text: await apply($) }
     case 'start':
+      if (!(await readInteractive($))) return { text: NOT_INTERACTIVE_TEXT, exitCode: 1 }
       return { text: (await startRun($, intent, 'command')).text }
     case 'resume':
       return { text: await answerResume($, intent.path) }

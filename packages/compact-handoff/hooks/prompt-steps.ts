@@ -13,7 +13,7 @@ type $ = EngineInterface
 
 const OUR_COMMANDS: ReadonlySet<string> = new Set([RESUME_COMMAND, PLAN_COMMAND, GO_COMMAND])
 
-type Submitted = PromptFacts & { text: string; command?: { name: string } }
+type Submitted = PromptFacts & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
 
 /** What to do with a submitted prompt: hold it (drop it now, deliver it after
  * the swap) or let it through, recorded when it is the person's own words.
@@ -25,7 +25,8 @@ export async function takePrompt($: $, prompt: Submitted): Promise<'hold' | 'pas
   const command = prompt.command?.name
   // Our own commands must always run: cancel is how a person stops a run.
   if (command !== undefined && OUR_COMMANDS.has(command)) return 'pass'
-  const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined })
+  const attachments = prompt.attachments?.map((a) => a.type)
+  const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) })
   if (step.isTaken) return 'hold'
   if (command === undefined) await updateWords($, (words) => withUserMessage(words, prompt.text))
   return 'pass'

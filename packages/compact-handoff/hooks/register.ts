@@ -10,7 +10,8 @@ import { answerCommand, registerCommands } from './command-steps.js'
 import { rearmNudge } from './nudge-steps.js'
 import { mainTurnEnded } from './turn-steps.js'
 import { takePrompt } from './prompt-steps.js'
-import { offerResume, offerResumeAfterClear } from './resume-steps.js'
+import { offerResume } from './resume-steps.js'
+import { endSession, noteSessionStart } from './session-steps.js'
 import { rearmAuto } from './state.js'
 import { recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
@@ -23,6 +24,7 @@ export const register: Register = (on, options) => {
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
     const started = await next(e)
+    await noteSessionStart($, e.isInteractive)
     await registerCommands($)
     // Not awaited here: the session's start waits on this hook, and the offer reads the store and a file.
     $.clock.after(0, () => void offerResume($, e.isInteractive).catch(() => undefined))
@@ -31,8 +33,9 @@ export const register: Register = (on, options) => {
 
   // /clear starts a fresh conversation without a session.start: offer there too.
   on('session.end', async ($, e, next) => {
+    const isInteractive = await endSession($, e.reason)
     const ended = await next(e)
-    if (e.reason === 'clear') $.clock.after(0, () => void offerResumeAfterClear($).catch(() => undefined))
+    if (e.reason === 'clear') $.clock.after(0, () => void offerResume($, isInteractive).catch(() => undefined))
     return ended
   }).catch(($, e, next) => next(e))
 

@@ -21,7 +21,7 @@ import {
 } from './resume.js'
 import { fingerprintOf, offerRecordOf, ownershipReasonOf } from './ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from './ownership-steps.js'
-import { readPhase, setLastSwap } from './state.js'
+import { readInteractive, readPhase, setLastSwap } from './state.js'
 import { appendResumeLog } from './swap-log-steps.js'
 import { watchAfter } from './work-steps.js'
 import { folderFactsOf } from './folder-steps.js'
@@ -83,11 +83,6 @@ async function planOf($: $, cwd: string, listed: readonly Listed[], handoff: str
   return undefined
 }
 
-/** A session with nobody at the prompt (-p, the SDK) draws on no surface; it cannot be asked. */
-async function hasPersonAtPrompt($: $): Promise<boolean> {
-  return (await $.session.surfaces()).length > 0
-}
-
 /** A piece of the file's text masked by the engine's own rules before it is shown or sent. */
 function masked($: $, text: string): Promise<string> {
   return $.session.redact(text.slice(0, MASKED_INPUT_CHARS))
@@ -140,7 +135,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   }
   const reasons = [ownershipReasonOf(ownership)]
   // Nobody to ask, and no git call where nobody is at the prompt.
-  if (!(await hasPersonAtPrompt($))) return foreignRefusalOf(file.relPath, reasons)
+  if (!(await readInteractive($))) return foreignRefusalOf(file.relPath, reasons)
   const doubt = doubtOf(await trackingOf($, cwd, file.relPath))
   if (doubt !== undefined) reasons.push(`it ${doubt}`)
   const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''))
@@ -190,9 +185,4 @@ export async function offerResume($: $, isInteractive: boolean): Promise<void> {
   const text = await $.fs.read(path).catch(() => undefined)
   if (typeof text !== 'string' || (await fingerprintOf(text)).sha256 !== offer.record.sha256) return
   $.ui.toast(offerTextOf(offer.relPath, nowMs - offer.record.writtenAtMs), { timeoutMs: OFFER_TOAST_MS })
-}
-
-/** After /clear, which fires no session.start: offered only where a person is at the prompt. */
-export async function offerResumeAfterClear($: $): Promise<void> {
-  await offerResume($, await hasPersonAtPrompt($))
 }

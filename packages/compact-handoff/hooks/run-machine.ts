@@ -4,7 +4,7 @@
 // finds, never from a copy read before an `await`: a prompt held or a cancel
 // typed between two steps of a check or a swap is never overwritten (the timing
 // of a typed prompt varies live, 2.1.332). Pure: no `$`.
-import { MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { classifyHandoffPath } from './protocol-paths.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
@@ -28,14 +28,23 @@ export type RunEvent =
   | { kind: 'compact-refused'; id: string; error: string }
   | { kind: 'compact-skipped'; id: string; why: string }
   | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean }
-  | { kind: 'hold'; text: string; isCommand: boolean }
+  /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
+  | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
+  /** The session is ending (session.end's `reason`): /clear, a resume, an exit. */
+  | { kind: 'session-ended'; reason: string }
   /** A look that changes nothing itself: the stuck-run rule still applies. */
   | { kind: 'tick' }
 
+/** Where a dropped run's held messages go: the prompt box (else sent as
+ * typed), the prompt box of a session going on after /clear or a resume (else
+ * kept), or kept for the next session in the project, when there is no box. */
+export type GiveBack = 'box' | 'box-or-keep' | 'keep'
+
 export type Effect =
   /** Back to idle without touching the conversation: give back what was held,
-   * log it, and, with `toast`, tell the person why. */
-  | { kind: 'drop'; run: Run; reason: string; toast?: string }
+   * log it, and, with `toast`, tell the person why. `isCompactionPending`: the
+   * engine's compaction had not returned, so the conversation may still change. */
+  | { kind: 'drop'; run: Run; reason: string; toast?: string; giveBack: GiveBack; isCompactionPending?: true }
   | { kind: 'launch-later'; id: string }
   /** Carries what the move into checking decided, so the check reads no phase. */
   | { kind: 'check-files'; run: Run; chosen: Chosen }
@@ -49,6 +58,8 @@ export type Effect =
    * the engine call hung): the conversation was replaced all the same. */
   | { kind: 'late-swap'; swap: Swap }
   | { kind: 'held'; text: string }
+  /** A prompt with attachments went through instead of being held (see 'hold'). */
+  | { kind: 'let-through'; attachments: readonly string[] }
 
 export type Step = {
   phase: Phase
@@ -75,7 +86,9 @@ const MINUTE_MS = 60_000
 /** How long a run may sit at one stage before the next event drops it. A lost
  * timer (a worker restart) or a skill command that never starts a turn would
  * otherwise hold the person's prompts for good. A running skill turn gets long:
- * a real model may write for minutes, and the person can cancel. */
+ * a real model may write for minutes, and the person can cancel. A compaction
+ * in flight is counted from its start (a lost worker never answers it), and
+ * what it returns is never judged stuck (`isCompactionResult`). */
 export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
   switch (phase.kind) {
     case 'launching':
@@ -97,12 +110,20 @@ function minutesText(ms: number): string {
 
 const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isTaken: false })
 
-function dropped(met: Phase, run: Run, reason: string, toast?: string): Step {
-  return { phase: { kind: 'idle' }, effects: [{ kind: 'drop', run, reason, ...(toast !== undefined ? { toast } : {}) }], met, isTaken: true }
+type DropHow = { toast?: string; giveBack?: GiveBack }
+
+/** Back to idle. A run dropped while the engine's compaction is in flight
+ * (stuck, or its session ending) is told apart: that compaction may still
+ * return and replace the conversation. */
+function dropped(met: Phase, run: Run, reason: string, how: DropHow = {}): Step {
+  const isCompactionPending = met.kind === 'swapping' && met.isCompacting
+  const drop: Effect = { kind: 'drop', run, reason, ...how, giveBack: how.giveBack ?? 'box', ...(isCompactionPending ? { isCompactionPending } : {}) }
+  return { phase: { kind: 'idle' }, effects: [drop], met, isTaken: true }
 }
 
+/** Ends the run on what an event reported, the compaction's own result included. */
 function aborted(met: Phase, run: Run, why: string): Step {
-  return dropped(met, run, why, why)
+  return { ...dropped(IDLE, run, why, { toast: why }), met }
 }
 
 function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
@@ -184,7 +205,8 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
           ])
         : unchanged(phase)
     case 'compact-begin':
-      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? moved(phase, { ...phase, isCompacting: true }) : unchanged(phase)
+      // The stuck clock restarts here: the compaction's own time is its limit.
+      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? moved(phase, { ...phase, sinceMs: nowMs, isCompacting: true }) : unchanged(phase)
     case 'compact-refused': {
       if (!isAt(phase, 'swapping', event.id)) return unchanged(phase)
       const refusals = phase.swap.refusals + 1
@@ -203,8 +225,24 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
     case 'tick':
       return unchanged(phase)
+    case 'session-ended': {
+      if (phase.kind === 'idle') return unchanged(phase)
+      // After /clear or a resume the process goes on with a prompt box; after
+      // an exit (or a -p run's end) there is none to give anything back to.
+      const isGoingOn = event.reason === 'clear' || event.reason === 'resume'
+      const why = `the session ended (${event.reason})`
+      return dropped(phase, phase.run, why, isGoingOn ? { giveBack: 'box-or-keep', toast: `${why}, and the handoff run with it` } : { giveBack: 'keep' })
+    }
     case 'hold': {
       if (!isHoldingPrompts(phase) || phase.kind === 'idle') return unchanged(phase)
+      // Attachments are readable only while their prompt.submit is in flight,
+      // a plugin's prompt never carries any (its `attachments` are the
+      // engine's to set, and pasted images are not expanded for it), and
+      // `$.fs.write` writes text only: a held prompt would lose them. So it
+      // goes through now, whole, and the person is told.
+      if (event.attachments !== undefined && event.attachments.length > 0) {
+        return { phase, effects: [{ kind: 'let-through', attachments: event.attachments }], met: phase, isTaken: false }
+      }
       const run: Run = event.isCommand
         ? { ...phase.run, heldCommands: [...phase.run.heldCommands, event.text] }
         : { ...phase.run, held: [...phase.run.held, event.text] }
@@ -213,12 +251,19 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
   }
 }
 
+/** Whether `event` is what the run's compaction call returned: progress,
+ * however long the engine took, never a reason to call the run stuck. */
+function isCompactionResult(phase: Phase, event: RunEvent): boolean {
+  const isResult = event.kind === 'compacted' || event.kind === 'compact-refused' || event.kind === 'compact-skipped'
+  return isResult && isAt(phase, 'swapping', event.id) && phase.isCompacting
+}
+
 export function transition(phase: Phase, event: RunEvent, nowMs: number): Step {
-  if (phase.kind !== 'idle') {
+  if (phase.kind !== 'idle' && !isCompactionResult(phase, event)) {
     const stuckMs = nowMs - phase.sinceMs
     if (stuckMs > stuckAfterMs(phase)) {
       const why = `the handoff run was stuck at "${stageTextOf(phase)}" for over ${minutesText(stuckAfterMs(phase))} and has been dropped`
-      const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, why)
+      const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, { toast: why })
       const next = take(drop.phase, event, nowMs)
       return { phase: next.phase, effects: [...drop.effects, ...next.effects], met: next.met, isTaken: next.isTaken }
     }

@@ -16,6 +16,8 @@ import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub
 import { withUserMessage } from './user-words.js'
 import { applyEvent, readPhase, readWork, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
+import { appendToBox, clearHeldDraft, giveBackHeld } from './held-steps.js'
+import { letThroughTextOf } from './held-messages.js'
 import { watchAfter } from './work-steps.js'
 import { stubFactsOf } from './evidence.js'
 import { markUsed, recordWrittenFile } from './ownership-steps.js'
@@ -41,10 +43,11 @@ export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; hel
 async function perform($: $, effect: Effect): Promise<string> {
   switch (effect.kind) {
     case 'drop': {
-      const heldNote = await returnHeld($, effect.run)
-      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), effect.reason)
-      if (effect.toast !== undefined) $.ui.toast(`compact-handoff: ${effect.toast}. Context unchanged.${heldNote}`, { timeoutMs: LONG_TOAST_MS })
-      return heldNote
+      // Given back first: at a session's end the whole chain has ~1.5 s.
+      const given = await giveBackHeld($, effect.run, effect.giveBack)
+      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${given.logNote}`)
+      if (effect.toast !== undefined) $.ui.toast(`compact-handoff: ${effect.toast}.${contextNoteOf(effect)}${given.note}`, { timeoutMs: LONG_TOAST_MS })
+      return given.note
     }
     case 'launch-later':
       $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
@@ -85,32 +88,17 @@ async function perform($: $, effect: Effect): Promise<string> {
       })
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
       return ''
+    case 'let-through':
+      $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })
+      return ''
   }
 }
 
-/** The engine leaves a dropped prompt's text in the prompt box (seen live in
- * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
- * would send it a second time after the swap has delivered it. Cleared once the
- * drop has landed, and only while the box holds exactly that text, so nothing
- * typed since is lost. */
-async function clearHeldDraft($: $, text: string): Promise<void> {
-  const box = await $.prompt.read()
-  if (box.text.trim() !== '' && box.text.trim() === text.trim()) await $.prompt.fill({ text: '', mode: 'replace' })
-}
-
-/** Gives what a dropped run held back to the person, never silently lost: into
- * the prompt box, or, when that is refused, prompts are submitted as they were.
- * Says which. */
-async function returnHeld($: $, run: Run): Promise<string> {
-  const all = [...run.held, ...run.heldCommands]
-  if (all.length === 0) return ''
-  const filled = await $.prompt.fill({ text: all.join('\n\n'), mode: 'append' }).catch(() => undefined)
-  if (filled?.isFilled === true) return ` Your ${all.length} held message(s) are back in the prompt box.`
-  let sent = 0
-  for (const text of run.held) if (await $.prompt.submit({ text, asUser: true }).then(() => true, () => false)) sent++
-  return sent === all.length
-    ? ` Your ${all.length} held message(s) were sent as you wrote them.`
-    : ` ${all.length - sent} of your held message(s) could not be put back: ${all.join(' / ')}`
+/** What a drop did to the conversation: nothing, unless the engine's
+ * compaction was still in flight; a session's end says nothing of it. */
+function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
+  if (drop.isCompactionPending) return ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.'
+  return drop.giveBack === 'box' ? ' Context unchanged.' : ''
 }
 
 /** A launch the engine refused is tried again this often, this many times in
@@ -255,9 +243,9 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   try {
     await $.prompt.submit({ text: prompt, asUser: true })
   } catch (error) {
-    await $.prompt.fill({ text: prompt, mode: 'replace' }).catch(() => undefined)
+    const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
     $.ui.toast(
-      `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). It is in the prompt box; press Enter, or ask Claude to read ${swap.handoff}.`,
+      `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). ${where} ask Claude to read ${swap.handoff}.`,
       { timeoutMs: LONG_TOAST_MS },
     )
   }
@@ -276,7 +264,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   }
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
-    await $.prompt.fill({ text: run.heldCommands.join('\n'), mode: 'append' }).catch(() => undefined)
+    await appendToBox($, run.heldCommands.join('\n'))
     $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
   }
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
@@ -285,9 +273,9 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
 }
 
 async function lateSwap($: $, swap: Swap): Promise<void> {
-  await $.prompt.fill({ text: swap.continuePrompt, mode: 'replace' }).catch(() => undefined)
+  const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
   $.ui.toast(
-    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. The continue-prompt is in the prompt box; press Enter to go on from the handoff.`,
+    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
     { timeoutMs: LONG_TOAST_MS },
   )
 }

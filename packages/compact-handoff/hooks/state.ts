@@ -21,6 +21,11 @@ const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_ARMED)
+// Written at every session.start (a hot reload runs it again), and put back
+// after /clear, which starts the session's state over with no session.start
+// (seen live in an SDK session, 2.1.332). Never written reads as interactive:
+// a `-p` or SDK session always raises session.start first.
+const interactiveAtom = atom({ plugin: 'compact-handoff', key: 'interactive' } as const, true)
 
 function statusTextOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
@@ -107,4 +112,14 @@ export function readAuto($: $): Promise<AutoWindow> {
 
 export async function rearmAuto($: $): Promise<void> {
   await update($, autoAtom, () => AUTO_ARMED)
+}
+
+/** Whether a person is at the prompt: plugin compaction is refused in a `-p`
+ * or SDK session, so no swap can finish there. */
+export function readInteractive($: $): Promise<boolean> {
+  return read($, interactiveAtom)
+}
+
+export async function setInteractive($: $, isInteractive: boolean): Promise<void> {
+  await update($, interactiveAtom, () => isInteractive)
 }

@@ -19,7 +19,6 @@ export function answerSession(on: On, ctx: WorldContext): void {
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
   }))
-  on('session.surfaces', () => ({ value: ctx.options.surfaces ?? ['terminal'] }))
   // The engine's masking, played by one rule: a token-like word is masked.
   on('session.redact', (_$, e) => ({ value: e.text.replace(/\bghp_[A-Za-z0-9]+/g, '[REDACTED]') }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
@@ -46,8 +45,10 @@ export function answerCommands(on: On, ctx: WorldContext): void {
     ctx.seen.submits.push({ text: e.text, ...(e.origin.kind === 'plugin' && e.origin.asUser ? { asUser: true } : {}) })
     return { text: e.text }
   })
+  on('prompt.read', () => ({ value: { text: ctx.state.box, cursor: ctx.state.box.length } }))
   on('prompt.fill', (_$, e) => {
     ctx.seen.fills.push(e.text)
+    ctx.state.box = e.mode === 'replace' ? e.text : ctx.state.box + e.text
     return { isFilled: true }
   })
 }
@@ -174,3 +175,5 @@ export function answerCompaction(on: On, ctx: WorldContext): void {
     }
   })
 }
+
+/** The mod's own store, kept across sessions. */

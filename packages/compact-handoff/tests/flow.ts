@@ -5,8 +5,10 @@ import { CWD, HANDOFF, type World } from './world.js'
 import { endTurn, skillWrite, startTurn } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 
-export async function startSession($: Engine, cwd = CWD) {
-  await $.session.start({ cwd, surface: 'terminal', isInteractive: true })
+/** A session's start; `-p` and the SDK start one with no person at the prompt. */
+export async function startSession($: Engine, options: { cwd?: string; isInteractive?: boolean } = {}) {
+  const isInteractive = options.isInteractive ?? true
+  await $.session.start({ cwd: options.cwd ?? CWD, surface: isInteractive ? 'terminal' : null, isInteractive })
 }
 
 /** The launch timer's delay (run-machine.ts FROM_COMMAND_HOOK_DELAY_MS). */

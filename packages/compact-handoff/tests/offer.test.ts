@@ -93,7 +93,7 @@ describe('the start-of-session offer', () => {
   })
 
   test('is not made where nobody is at the prompt (-p, the SDK), at start or after /clear', async ($, on) => {
-    const w = world(on, { surfaces: [] })
+    const w = world(on)
     await writtenThenNewSession($, w, 10, false)
     await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
     await settleOffer(w)

@@ -13,10 +13,10 @@ const CLONED = `${DIR}/HANDOFF_cloned_2026-11-30.md`
 const YES = 'Resume from it'
 const NOT_WRITTEN_HERE = 'it was not written in your Claude Code sessions'
 
-async function resumePlaced(options: WorldOptions, $: Parameters<typeof startSession>[0], on: Parameters<typeof world>[0], next?: string) {
+async function resumePlaced(options: WorldOptions, $: Parameters<typeof startSession>[0], on: Parameters<typeof world>[0], next?: string, isInteractive = true) {
   const w = world(on, options)
   placeOnDisk(w, [{ name: 'HANDOFF_cloned_2026-11-30.md', status: 'in-progress', ageMs: 10, ...(next !== undefined ? { next } : {}) }])
-  await startSession($)
+  await startSession($, { isInteractive })
   const said = (await typeCommand($, 'compact-handoff', 'resume')).text ?? ''
   await settle(w)
   return { w, said }
@@ -67,7 +67,7 @@ describe('a handoff placed from elsewhere', () => {
   })
 
   test('is refused, saying why and what to do, where nobody can be asked; git is not called', async ($, on) => {
-    const { w, said } = await resumePlaced({ surfaces: [], askAnswer: YES }, $, on)
+    const { w, said } = await resumePlaced({ askAnswer: YES }, $, on, undefined, false)
     expect(said).toBe(
       `Not resumed; nothing was sent: ${CLONED}: ${NOT_WRITTEN_HERE} (compact-handoff has no record of writing it), and this session cannot ask you to confirm. Read it yourself, then resume it from an interactive session, where you are asked first.`,
     )

@@ -137,7 +137,7 @@ describe('a Windows session folder', () => {
   const WRITTEN = `c:\\Users\\me\\proj\\${HANDOFF.split('/').join('\\')}`
 
   async function skillWritesWindowsHandoff($: Engine, w: World) {
-    await startSession($, w.cwd)
+    await startSession($, { cwd: w.cwd })
     await typeAndLaunch($, w, 'compact-handoff', 'finish the parser')
     w.files.set(WRITTEN, { text: handoffText(), mtimeMs: w.clock.now() })
     await $.tool.call({ tool: 'Write', tool_use_id: 'tu-windows', file_path: WRITTEN, content: handoffText() })

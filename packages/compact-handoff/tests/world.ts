@@ -63,10 +63,10 @@ export type WorldOptions = {
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   files?: Record<string, DiskFile>
+  /** What the prompt box holds at start. */
+  draft?: string
   /** What the mod's own store (`$.store`, kept across sessions) holds at the start. */
   store?: Record<string, unknown>
-  /** The surfaces the session draws on: none in a -p or SDK session. */
-  surfaces?: ('terminal')[]
 }
 
 /** The fake disk, keyed by path as the file system would key it: on Windows
@@ -144,7 +144,13 @@ function contextOf(on: On, options: WorldOptions) {
     gitCalls: [] as string[],
     compactAttempts: 0,
   }
-  const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
+  const state = {
+    contextPercent: options.contextPercent,
+    refusalsLeft: options.compactRefusals ?? 0,
+    settlingRefusalsLeft: options.refusalsWhileSettling ?? 0,
+    /** The prompt box's draft, as fills leave it. */
+    box: options.draft ?? '',
+  }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()
   /** Runs the pending interjection when the mod's `nth` call (from 1) at `at` arrives. */
@@ -176,6 +182,8 @@ export function world(on: On, options: WorldOptions = {}) {
     files,
     store,
     interjectAt,
+    /** The prompt box's draft now. */
+    box: () => state.box,
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent
     },

@@ -25,6 +25,8 @@ declare module 'claude-code' {
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
     /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoWindow). */
     auto: { kind: 'armed' } | { kind: 'spent' }
+    /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
+    interactive: boolean
     /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
     work: {
       facts: {

@@ -1,0 +1,75 @@
+/**
+ * A session that ends while a run holds a message the person typed: `/clear` puts it
+ * back in the prompt box; an exit keeps it in the mod's store and the next session in
+ * the project puts it back there. Either way the run is logged as aborted.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
+import { carriesToolResult } from '../harness/request-messages.js'
+import { startSession } from '../harness/tmux-session.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { trackRuns } from './lifecycle.js'
+import { HANDOFF_MOD, ANSWER_MOD, PLUGIN_DIRS, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
+
+/** A review run whose skill turn holds `held`, typed while its final answer is on its way;
+ * returns once the turn has ended and the run waits for /compact-handoff apply. */
+async function reviewRunHolding(flow: Flow, slug: string, held: string): Promise<void> {
+  const { mock, session, run } = flow
+  const turn = skillTurn({ proj: run.proj, doc: { slug, focus: slug } })
+  const writeId = turn.replies[0]!.toolUses![0]!.id!
+  turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
+  mock.script(...turn.replies)
+  const mark = session.logMark()
+  const before = mock.requests.length
+  await session.type(`/compact-handoff review ${slug}`)
+  const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, slug), 30_000)
+  await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
+  await session.type(held)
+  await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+  await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
+  await session.waitForScreen(/COMPACT-HANDOFF-READY/, 30_000)
+  await turnSettled(session, mark)
+}
+
+/** The swap log's newest entry; undefined until the log exists. */
+function lastLogEntry(flow: Flow): Record<string, unknown> | undefined {
+  const path = join(flow.run.proj, SWAP_LOG_PATH)
+  if (!existsSync(path)) return undefined
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '')
+  return lines.length === 0 ? undefined : (JSON.parse(lines.at(-1)!) as Record<string, unknown>)
+}
+
+describe('a session ending during a run', () => {
+  const { track } = trackRuns()
+
+  it('/clear: the held message is back in the prompt box, with a toast, and the run is logged as aborted', async () => {
+    const flow = await startFlow('end-clear', track)
+    await ordinaryTurn(flow, 'CLEAR-ONE')
+    const held = 'Also rename parseExpr while you are at it.'
+    await reviewRunHolding(flow, 'end-clear', held)
+    const mark = flow.session.logMark()
+    await flow.session.type('/clear')
+    await flow.session.waitForToast(/the session ended \(clear\), and the handoff run with it\. Your 1 held message\(s\) are back in the prompt box\./, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    await pollUntil('the held text back in the prompt box', 15_000, () => (promptBoxOf(flow.session.screen()) === held ? true : undefined))
+    expect(lastLogEntry(flow)).toMatchObject({ outcome: 'aborted', reason: 'the session ended (clear); 1 held message(s) given back in the prompt box', messagesHeld: 1 })
+  })
+
+  it('exit: the held message is kept, and the next session in the project puts it back in the prompt box', async () => {
+    const flow = await startFlow('end-exit', track)
+    await ordinaryTurn(flow, 'EXIT-ONE')
+    const held = 'Keep the deprecated alias for one release.'
+    await reviewRunHolding(flow, 'end-exit', held)
+    await flow.session.type('/exit')
+    await pollUntil('the run logged as aborted', 15_000, () => (lastLogEntry(flow)?.outcome === 'aborted' ? true : undefined))
+    expect(String(lastLogEntry(flow)?.reason)).toMatch(/^the session ended \(prompt_input_exit\); 1 held message\(s\) kept in compact-handoff's store/)
+    await flow.session.stop()
+
+    const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
+    track(flow.run, next)
+    await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
+    await next.waitForToast(/^compact-handoff: 1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))
+  })
+})
