@@ -139,7 +139,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     expectFast({
       markedStubOf: () => markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
       'markedStubOf, line as the first line': () => markedStubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
-      routeOf: () => routeOf({ trigger: 'manual', instructions: line }),
+      routeOf: () => routeOf({ trigger: 'manual', instructions: line }, 'compact-handoff', { kind: 'idle' }),
       foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
       summaryInstructionsOf: () => summaryInstructionsOf(line, partner),
       wordsSectionOf: () => wordsSectionOf(partner.words),

@@ -15,13 +15,18 @@ export const SKILL_PACK_COMMANDS = [
 ]
 
 /** Stands in for compact-handoff-answer: answers a marked compaction with its
- * stub, so the engine beneath is never reached. Self-contained, as the kit requires. */
+ * stub, so the engine beneath is never reached, making the answer mod's checks:
+ * raised by compact-handoff (`next.origin`) while its run swaps with the
+ * compaction in flight; anything else goes on beneath. Self-contained, as the
+ * kit requires. */
 export const ANSWER_STAND_IN = {
   name: 'answer-stand-in',
   register(on: On) {
-    on('session.compact', async (_$, e, next) => {
+    on('session.compact', async ($, e, next) => {
       const [first, ...rest] = (e.instructions ?? '').split('\n')
-      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined
+      const run = (await $.state.get({ plugin: 'compact-handoff', key: 'run' } as const)).value
+      const isSwapCompacting = run?.kind === 'swapping' && run.isCompacting
+      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined && next.origin.plugin === 'compact-handoff' && isSwapCompacting
       return isOurs ? { messages: [{ role: 'user' as const, text: rest.join('\n'), toolUses: [] }] } : next(e)
     })
   },
