@@ -1,9 +1,13 @@
 // Writes the swap log (swap-log.ts decides its lines). A log that cannot be
-// written costs the run nothing: it is a record, not a step of the swap.
+// written costs the run nothing: it is a record, not a step of the swap. It
+// sits in the project folder, beside handoffs people commit, so every text in
+// it is masked: reasons and file paths here, the meter's paths and commands
+// where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
 import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
 import { inFolder } from './protocol-paths.js'
+import { maskedText } from './mask-steps.js'
 
 type $ = EngineInterface
 
@@ -29,7 +33,7 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
   const sized = []
   for (const path of files) {
     const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)
-    sized.push({ path, bytes: stat?.size ?? 0 })
+    sized.push({ path: await maskedText($, path), bytes: stat?.size ?? 0 })
   }
   await appendEntry($, run.cwd, {
     mode: run.mode,
@@ -37,7 +41,8 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
     files: sized,
     contextPercentBefore: run.contextPercentBefore,
     outcome,
-    ...(reason !== undefined ? { reason } : {}),
+    // A reason can quote the skill's sentinel, written by the model.
+    ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}),
     messagesHeld: run.held.length + run.heldCommands.length,
     repairs: run.repairs,
   })
@@ -53,7 +58,7 @@ export async function appendResumeLog($: $, cwd: string, handoff: string, bytes:
   await appendEntry($, cwd, {
     mode: 'resume',
     trigger: 'command',
-    files: [{ path: handoff, bytes }],
+    files: [{ path: await maskedText($, handoff), bytes }],
     contextPercentBefore,
     outcome: 'resumed',
     messagesHeld: 0,

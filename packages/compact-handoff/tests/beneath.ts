@@ -3,8 +3,26 @@
 import type { On } from 'claude-code'
 import { CWD, SKILL_PACK_COMMANDS, type WorldContext } from './world.js'
 
-/** The session's facts: folder, usage, id, messages, agents, and turns passing through. */
+/** The credential shapes the engine's `$.session.redact` was seen to mask live
+ * (2.1.332), each credential becoming `[REDACTED]`: what the kit's masking does. */
+const CREDENTIALS: readonly RegExp[] = [
+  /(Authorization:\s*Bearer\s+)[^\s"']+/gi,
+  /(--password=)[^\s"']+/g,
+  /(export\s+[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Z0-9_]*=)[^\s"']+/g,
+  /([a-z][a-z0-9+.-]*:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/gi,
+  /(AWS_SECRET_ACCESS_KEY=)[^\s"']+/g,
+]
+
+/** The engine's longest text to mask (its declarations): a longer one rejects. */
+const MAX_REDACT_CHARS = 100_000
+
+/** The session's facts: folder, usage, id, messages, agents, masking, and turns passing through. */
 export function answerSession(on: On, ctx: WorldContext): void {
+  on('session.redact', (_$, e) => {
+    ctx.seen.redactions++
+    if (ctx.options.refuseRedact || e.text.length > MAX_REDACT_CHARS) return { deny: `session.redact refused: ${e.text.length} characters` }
+    return { value: CREDENTIALS.reduce((text, re) => text.replace(re, '$1[REDACTED]'), e.text) }
+  })
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: CWD }))

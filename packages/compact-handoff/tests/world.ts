@@ -48,6 +48,8 @@ export type WorldOptions = {
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
+  /** Whether the engine's masking rejects every text (it rejects one it could not mask). */
+  refuseRedact?: boolean
   /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
   refusedPaths?: string[]
   failedPaths?: string[]
@@ -83,6 +85,8 @@ function contextOf(on: On, options: WorldOptions) {
     compactions: [] as SessionCompactInput[],
     asks: [] as string[],
     compactAttempts: 0,
+    /** Texts handed to the engine's masking. */
+    redactions: 0,
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
