@@ -16,6 +16,9 @@ const CREDENTIALS: readonly RegExp[] = [
 /** The engine's longest text to mask (its declarations): a longer one rejects. */
 const MAX_REDACT_CHARS = 100_000
 
+/** The most one `$.fs.read` answers (its declarations): a larger answer rejects. */
+const MAX_READ_BYTES = 4 * 1_048_576
+
 /** The session's facts: folder, usage, id, messages, agents, masking, and turns passing through. */
 export function answerSession(on: On, ctx: WorldContext): void {
   on('session.redact', (_$, e) => {
@@ -113,7 +116,14 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   on('fs.read', async (_$, e) => {
     await ctx.pointReached('fs.read')
     const file = ctx.files.get(e.path)
-    return file ? { value: file.text } : { deny: `read ${e.path} failed: ENOENT` }
+    if (!file) return { deny: `read ${e.path} failed: ENOENT` }
+    ctx.seen.reads.push({ path: e.path, ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.length !== undefined ? { length: e.length } : {}) })
+    // As the engine reads: a range of bytes (a cut character becomes U+FFFD), and an answer over 4 MiB rejects.
+    const bytes = new TextEncoder().encode(file.text)
+    const start = Math.min(e.offset ?? 0, bytes.length)
+    const end = e.length === undefined ? bytes.length : Math.min(bytes.length, start + e.length)
+    if (end - start > MAX_READ_BYTES) return { deny: `read ${e.path} failed: the answer would be over 4 MiB` }
+    return { value: start === 0 && end === bytes.length ? file.text : new TextDecoder().decode(bytes.subarray(start, end)) }
   })
 }
 

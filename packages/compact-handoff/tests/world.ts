@@ -87,6 +87,8 @@ function contextOf(on: On, options: WorldOptions) {
     compactAttempts: 0,
     /** Texts handed to the engine's masking. */
     redactions: 0,
+    /** Every file read, with the byte range asked for. */
+    reads: [] as { path: string; offset?: number; length?: number }[],
   }
   const state = { contextPercent: options.contextPercent, refusalsLeft: options.compactRefusals ?? 0, settlingRefusalsLeft: options.refusalsWhileSettling ?? 0 }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
