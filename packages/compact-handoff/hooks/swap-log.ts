@@ -129,6 +129,11 @@ export function logTextWith(existing: string, entry: Entry): string {
   const lines = existing.split('\n').filter((line) => line.trim() !== '')
   lines.push(logLineOf(entry))
   let first = Math.max(0, lines.length - MAX_LOG_LINES)
+  let chars = 0
+  for (let i = first; i < lines.length; i++) chars += lines[i]!.length + 1
+  // UTF-8 takes at most 3 bytes for a UTF-16 code unit: a log that fits by
+  // that count needs no byte counted.
+  if (chars * 3 <= MAX_LOG_BYTES) return `${lines.slice(first).join('\n')}\n`
   let bytes = 0
   for (let i = lines.length - 1; i >= first; i--) {
     bytes += utf8BytesOf(lines[i]!) + 1
