@@ -24,6 +24,8 @@ import {
 } from '../../packages/compact-handoff/hooks/protocol.js'
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
+import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { clippedCommandOf } from '../../packages/compact-handoff/hooks/evidence.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const LINE_CHARS = 250_000
@@ -122,6 +124,19 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       clippedMessageOf: () => clippedMessageOf(line),
       withUserMessage: () => withUserMessage(words, line),
       userWordsSectionOf: () => userWordsSectionOf(words),
+    })
+  })
+
+  test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
+    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'resume', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
+    const followUp: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'follow-up', reReads: [line, line], repeatedCommands: [line] }
+    expectFast({
+      'logLineOf, an abort': () => logLineOf(aborted),
+      'logLineOf, a follow-up': () => logLineOf(followUp),
+      jsonClippedOf: () => jsonClippedOf(line, 1_000),
+      tailLinesOf: () => tailLinesOf(`${line}\n${line}\n`),
+      'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),
+      clippedCommandOf: () => clippedCommandOf(line),
     })
   })
 
