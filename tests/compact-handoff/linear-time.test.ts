@@ -27,6 +27,8 @@ import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { shownPathOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
+import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { clippedCommandOf } from '../../packages/compact-handoff/hooks/evidence.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const LINE_CHARS = 250_000
@@ -139,6 +141,19 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
+  test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
+    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'resume', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
+    const followUp: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'follow-up', reReads: [line, line], repeatedCommands: [line] }
+    expectFast({
+      'logLineOf, an abort': () => logLineOf(aborted),
+      'logLineOf, a follow-up': () => logLineOf(followUp),
+      jsonClippedOf: () => jsonClippedOf(line, 1_000),
+      tailLinesOf: () => tailLinesOf(`${line}\n${line}\n`),
+      'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),
+      clippedCommandOf: () => clippedCommandOf(line),
+    })
+  })
+
   test('intentOf, with the line as the focus, after review, or as a control word', () => {
     expectFast({
       'as the focus': () => intentOf(RESUME_COMMAND, line),
@@ -153,7 +168,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     expectFast({
       markedStubOf: () => markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
       'markedStubOf, line as the first line': () => markedStubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
-      routeOf: () => routeOf({ trigger: 'manual', instructions: line }),
+      routeOf: () => routeOf({ trigger: 'manual', instructions: line }, 'compact-handoff', { kind: 'idle' }),
       foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
       summaryInstructionsOf: () => summaryInstructionsOf(line, partner),
       wordsSectionOf: () => wordsSectionOf(partner.words),

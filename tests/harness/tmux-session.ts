@@ -129,7 +129,12 @@ export class Session {
    * the prompt box was first seen and when the whole was.
    */
   async readyAt(options: ReadyOptions = {}): Promise<{ box: number; ready: number }> {
-    const mods = (options.mods ?? this.modIds).map((id) => ({ id, loaded: new RegExp(`hooks module ${escapeRe(id)} loaded .*; events: (.*)$`, 'm') }))
+    // One dispatch's line names every module whose hook ran in it ("hooks module a@inline, b@inline session.start settled").
+    const mods = (options.mods ?? this.modIds).map((id) => ({
+      id,
+      loaded: new RegExp(`hooks module ${escapeRe(id)} loaded .*; events: (.*)$`, 'm'),
+      settled: new RegExp(`hooks module (?:[^\\n]*, )?${escapeRe(id)}(?:, [^\\n]*)? session\\.start settled`),
+    }))
     let box: number | undefined
     const isReady = (): boolean => {
       if (box === undefined) {
@@ -141,7 +146,7 @@ export class Session {
         const loaded = mod.loaded.exec(log)
         if (loaded === null) return false
         const hooksStart = (loaded[1] ?? '').split(',').includes('session.start')
-        return !hooksStart || log.includes(`hooks module ${mod.id} session.start settled`)
+        return !hooksStart || mod.settled.test(log)
       })
     }
     const ready = await this.poll('the session to be ready', options.timeoutMs ?? READY_WAIT_MS, () => (isReady() ? performance.now() : undefined), options.everyMs)

@@ -1,5 +1,6 @@
-// Decides whether a compaction is compact-handoff's own and, if so, what the
-// conversation becomes. Pure and free of 'claude-code' so vitest can load it
+// Decides whether a compaction is marked as compact-handoff's and, if so, what
+// the conversation would become; whether compact-handoff really raised it is
+// route.ts's to check. Pure and free of 'claude-code' so vitest can load it
 // under Node; route.ts routes on it and register.ts applies the answer.
 import { MARKER } from './marker.js'
 
@@ -16,7 +17,7 @@ export type CompactionFacts = {
  * The stub to put in place of the conversation, or undefined to leave the
  * compaction to the rest of the chain.
  *
- * Ours only when a plugin compacts the main loop (compact-handoff calls
+ * Marked only when a plugin compacts the main loop (compact-handoff calls
  * `$.session.compact` from a timer) and the instructions' first line is exactly
  * the marker, ended by LF or CRLF. The stub is everything after that line,
  * verbatim: the sender owns its formatting (leading indentation is Markdown).

@@ -1,6 +1,8 @@
 // Answers compact-handoff's compaction in the engine's place: the conversation
 // becomes one user message holding the stub that names the handoff files, and
-// no summariser request is made. compact-handoff cannot answer it itself: a
+// no summariser request is made. Only the compaction compact-handoff itself
+// raised while its run swaps is answered (route.ts isOwnSwap); a marked one
+// from anyone else goes on to the engine. compact-handoff cannot answer it itself: a
 // plugin's own timer-started `$.session.compact` skips every hook of that
 // plugin, so the answering hook has to live in another one (this mod).
 //
@@ -24,7 +26,8 @@ export const register: Register = (on, options) => {
   // No matcher on trigger: under the test kit a plugin's compaction arrives
   // with no trigger at all, which a `{ trigger: 'plugin' }` matcher never hears.
   on('session.compact', async ($, e, next) => {
-    const route = routeOf(e)
+    const run = await readRun($)
+    const route = routeOf(e, next.origin.plugin, run)
     switch (route.kind) {
       case 'answer':
         // The stub replaces a summary that armed the question, if any.
@@ -34,7 +37,7 @@ export const register: Register = (on, options) => {
         // compaction.
         return { messages: [{ role: 'user', text: route.stub, toolUses: [] }] }
       case 'precompute': {
-        const skip = precomputeSkipOf(await readRun($))
+        const skip = precomputeSkipOf(run)
         return skip === undefined ? next(e) : { skip }
       }
       case 'summary': {

@@ -4,19 +4,36 @@
 import { markedStubOf, type CompactionFacts } from './marked-stub.js'
 
 export type Route =
-  /** compact-handoff's marked compaction: the stub replaces the conversation. */
+  /** compact-handoff's marked compaction, raised by its swap: the stub replaces the conversation. */
   | { kind: 'answer'; stub: string }
   /** The main loop's ahead-of-time summary: vetoed while a run is pending. */
   | { kind: 'precompute' }
   /** The engine summarises the main loop (/compact or the threshold): the
    * handoff pointer and the person's words go into its instructions. */
   | { kind: 'summary' }
-  /** Everything else (a subagent's, another plugin's) goes on untouched. */
+  /** Everything else (a subagent's, another plugin's, a marked one that is
+   * not compact-handoff's swap) goes on untouched. */
   | { kind: 'pass' }
 
-export function routeOf(facts: CompactionFacts): Route {
+/** The plugin whose swap this mod answers, as `next.origin.plugin` names it. */
+export const SENDER_PLUGIN = 'compact-handoff'
+
+/**
+ * Whether a marked compaction is compact-handoff's swap: raised by compact-handoff
+ * itself while its run is swapping with the compaction in flight. The marker
+ * alone proves nothing: any plugin can write it, and an answered compaction
+ * replaces the whole conversation with text of the caller's choosing.
+ * `raisedBy` is the host's `next.origin.plugin`, which no plugin can set.
+ */
+export function isOwnSwap(raisedBy: string, run: RunView): boolean {
+  return raisedBy === SENDER_PLUGIN && run.kind === 'swapping' && run.isCompacting === true
+}
+
+/** The route for a compaction raised by `raisedBy` (`next.origin.plugin`)
+ * while compact-handoff's run is `run`. */
+export function routeOf(facts: CompactionFacts, raisedBy: string, run: RunView): Route {
   const stub = markedStubOf(facts)
-  if (stub !== undefined) return { kind: 'answer', stub }
+  if (stub !== undefined) return isOwnSwap(raisedBy, run) ? { kind: 'answer', stub } : { kind: 'pass' }
   // A subagent or fork compacts its own transcript: compact-handoff's run and
   // the person's words belong to the main loop.
   if (facts.agentId !== undefined) return { kind: 'pass' }
@@ -26,8 +43,9 @@ export function routeOf(facts: CompactionFacts): Route {
 }
 
 /** compact-handoff's run phase as this mod reads it: any kind but 'idle' is a
- * run under way. */
-export type RunView = { kind: string }
+ * run under way; `isCompacting` is set on 'swapping' while its compaction is
+ * in flight. */
+export type RunView = { kind: string; isCompacting?: boolean }
 
 /**
  * Why a precompute is vetoed, or undefined to let it run.

@@ -1,8 +1,9 @@
-import { describe, expect, mock, test, type Engine } from 'claude-code/testing'
-import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
+import { describe, expect, test } from 'claude-code/testing'
+import type { SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
 import { OUTLINE } from '../hooks/outline.js'
 import { ENGINE_SUMMARY, engine } from './engine.js'
+import { COMPACTING, HANDOFF_STAND_IN, OTHER_SENDER, partnerWrites, timerCompactions } from './handoff-stand-in.js'
 
 const TRANSCRIPT: SessionMessage[] = [
   { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
@@ -11,30 +12,64 @@ const TRANSCRIPT: SessionMessage[] = [
 
 const STUB = 'Continue from plans/handoffs/HANDOFF_upload-race_2026-11-29.md.\nRead it first.'
 
-describe('a marked plugin compaction of the main loop', () => {
-  test('is answered with one user message holding the stub, without reaching the engine', async ($, on) => {
+const ANSWERED = { messages: [{ role: 'user', text: STUB, toolUses: [] }] }
+
+describe("compact-handoff's marked compaction, raised while its swap compacts", () => {
+  test('is answered with one user message holding the stub, without reaching the engine', { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
     const core = engine(on)
-    const result = await $.session.compact({
-      trigger: 'plugin',
-      instructions: `${MARKER}\n${STUB}`,
-      messages: TRANSCRIPT,
-    })
-    expect(result).toEqual({ messages: [{ role: 'user', text: STUB, toolUses: [] }] })
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\n${STUB}`)).toEqual(ANSWERED)
     expect(core.reached.length, 'the summariser must not run for our own compaction').toBe(0)
   })
 
-  test('keeps exactly what follows the marker line, indentation and trailing newline included', async ($, on) => {
+  test('keeps exactly what follows the marker line, indentation and trailing newline included', { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
     engine(on)
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
     const stub = '    indented first line\n\nlast line\n'
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
-    expect(result.messages?.[0]?.text).toBe(stub)
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\n${stub}`)).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
   })
 
-  test('accepts a CRLF after the marker and keeps the stub verbatim', async ($, on) => {
+  test('accepts a CRLF after the marker and keeps the stub verbatim', { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
     engine(on)
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
     const stub = 'line one\r\nline two'
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\r\n${stub}`, messages: TRANSCRIPT })
-    expect(result.messages?.[0]?.text).toBe(stub)
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\r\n${stub}`)).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
+  })
+})
+
+describe('a marked compaction that is not compact-handoff\'s swap goes on to the engine unchanged', () => {
+  test("another plugin's, even while compact-handoff's swap compacts", { plugins: [HANDOFF_STAND_IN, OTHER_SENDER] }, async ($, on) => {
+    const core = engine(on)
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
+    expect(await raisedBy($, 'sender', `${MARKER}\n${STUB}`), "the engine's own result comes back").toEqual({ messages: [ENGINE_SUMMARY] })
+    expect(core.reached.map((e) => e.instructions), 'the instructions arrive as the plugin wrote them').toEqual([`${MARKER}\n${STUB}`])
+  })
+
+  for (const [why, run] of [
+    ['no run', { kind: 'idle' }],
+    ['a run still writing', { kind: 'writing' }],
+    ['a run waiting for review', { kind: 'reviewed' }],
+    ['a run swapping whose compaction is not in flight', { kind: 'swapping', isCompacting: false }],
+  ] as const) {
+    test(`compact-handoff's own, raised with ${why}`, { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
+      const core = engine(on)
+      const { raisedBy } = timerCompactions(on)
+      await partnerWrites($, { run })
+      expect(await raisedBy($, 'compact-handoff', `${MARKER}\n${STUB}`)).toEqual({ messages: [ENGINE_SUMMARY] })
+      expect(core.reached.map((e) => e.instructions)).toEqual([`${MARKER}\n${STUB}`])
+    })
+  }
+
+  test("one the engine raises with compact-handoff's swap compacting", { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
+    const core = engine(on)
+    await partnerWrites($, { run: COMPACTING })
+    const input: SessionCompactInput = { trigger: 'plugin', instructions: `${MARKER}\n${STUB}`, messages: TRANSCRIPT }
+    expect(await $.session.compact(input)).toEqual({ messages: [ENGINE_SUMMARY] })
+    expect(core.reached).toEqual([input])
   })
 })
 
@@ -44,15 +79,19 @@ const MARKED = `${MARKER}\n${STUB}`
 
 const PASS_THROUGH: PassThrough[] = [
   { why: 'a precompute, even when marked', input: { trigger: 'precompute', instructions: MARKED, messages: TRANSCRIPT } },
-  { why: 'a plugin compaction with unmarked instructions', input: { trigger: 'plugin', instructions: 'keep the plan', messages: TRANSCRIPT } },
   { why: 'a plugin compaction with no instructions', input: { trigger: 'plugin', messages: TRANSCRIPT } },
   { why: "a subagent's marked compaction", input: { trigger: 'plugin', agentId: 'agent-1', instructions: MARKED, messages: TRANSCRIPT } },
-  { why: 'a marker followed by more text on its line', input: { trigger: 'plugin', instructions: `${MARKER} extra\n${STUB}`, messages: TRANSCRIPT } },
-  { why: 'a marker with a prefix on its line', input: { trigger: 'plugin', instructions: `x${MARKER}\n${STUB}`, messages: TRANSCRIPT } },
-  { why: 'a marker that is not on the first line', input: { trigger: 'plugin', instructions: `\n${MARKER}\n${STUB}`, messages: TRANSCRIPT } },
-  { why: 'a marker line with nothing after it', input: { trigger: 'plugin', instructions: MARKER, messages: TRANSCRIPT } },
-  { why: 'a marker line followed by an empty stub', input: { trigger: 'plugin', instructions: `${MARKER}\n`, messages: TRANSCRIPT } },
-  { why: 'a marker line followed by whitespace only', input: { trigger: 'plugin', instructions: `${MARKER}\n  \n\t\r\n`, messages: TRANSCRIPT } },
+]
+
+/** Instructions compact-handoff's swap might send that are not marked as its stub. */
+const NOT_MARKED: [string, string][] = [
+  ['unmarked instructions', 'keep the plan'],
+  ['a marker followed by more text on its line', `${MARKER} extra\n${STUB}`],
+  ['a marker with a prefix on its line', `x${MARKER}\n${STUB}`],
+  ['a marker that is not on the first line', `\n${MARKER}\n${STUB}`],
+  ['a marker line with nothing after it', MARKER],
+  ['a marker line followed by an empty stub', `${MARKER}\n`],
+  ['a marker line followed by whitespace only', `${MARKER}\n  \n\t\r\n`],
 ]
 
 describe('every other compaction', () => {
@@ -63,6 +102,16 @@ describe('every other compaction', () => {
       expect(core.reached.length, 'the engine must run the compaction').toBe(1)
       expect(core.reached[0], 'the event must arrive as raised').toEqual(input)
       expect(result, "the engine's own result must come back").toEqual({ messages: [ENGINE_SUMMARY] })
+    })
+  }
+
+  for (const [why, instructions] of NOT_MARKED) {
+    test(`reaches the engine unchanged for ${why}, raised by compact-handoff's swap`, { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
+      const core = engine(on)
+      const { raisedBy } = timerCompactions(on)
+      await partnerWrites($, { run: COMPACTING })
+      expect(await raisedBy($, 'compact-handoff', instructions), "the engine's own result must come back").toEqual({ messages: [ENGINE_SUMMARY] })
+      expect(core.reached.map((e) => e.instructions), 'the instructions arrive as sent').toEqual([instructions])
     })
   }
 })
@@ -79,61 +128,14 @@ describe('a manual or automatic compaction, even when marked', () => {
   }
 })
 
-/** A stand-in for compact-handoff: `/handoff-now <instructions>` schedules
- * `$.session.compact` on a timer (the call is refused inside command.run) and
- * toasts the outcome as JSON so the test can read it. */
-const SENDER = {
-  name: 'sender',
-  register(on: On) {
-    on('command.run', { command: 'handoff-now' }, ($, e) => {
-      $.clock.after(0, async () => {
-        try {
-          const outcome = await $.session.compact({ instructions: e.args })
-          $.ui.toast(JSON.stringify(outcome))
-        } catch (error) {
-          $.ui.toast(`refused: ${String(error)}`)
-        }
-      })
-      return { text: 'scheduled' }
-    })
-  },
-}
-
-/** Registers the world beneath the plugins, runs `/handoff-now` through the
- * sender and lets its timer fire; returns what reached the engine and what the
- * sender toasted. */
-async function compactFromTimer($: Engine, on: On, instructions: string) {
-  const core = engine(on)
-  const toasts: string[] = []
-  on('ui.toast', (_$, e) => {
-    toasts.push(e.text)
-    return { value: undefined }
-  })
-  const clock = mock.clock(on)
-  await $.command.run({
-    command: 'handoff-now',
-    args: instructions,
-    origin: { kind: 'composer' },
-    presentation: { isFullscreen: false, columns: 80 },
-  })
-  await clock.settle()
-  return { reached: core.reached, toasts }
-}
-
 describe('a compaction a plugin starts from a timer', () => {
-  test('is answered although the kit gives it no trigger and no messages', { plugins: [SENDER] }, async ($, on) => {
-    const { reached, toasts } = await compactFromTimer($, on, `${MARKER}\n${STUB}`)
-    expect(toasts, 'the sender should receive our stub as the whole conversation').toEqual([
-      JSON.stringify({ messages: [{ role: 'user', text: STUB, toolUses: [] }] }),
-    ])
-    expect(reached.length, 'the summariser must not run').toBe(0)
-  })
-
-  test('reaches the engine with no trigger and no messages when unmarked, the kit gap the mod relies on', { plugins: [SENDER] }, async ($, on) => {
-    const { reached, toasts } = await compactFromTimer($, on, 'keep the plan')
-    expect(reached.length, 'an unmarked compaction is not ours').toBe(1)
-    expect(reached[0]?.trigger, 'if the kit starts setting the trigger, revisit markedStubOf').toBeUndefined()
-    expect(reached[0]?.messages, 'the mod must never read e.messages').toBeUndefined()
-    expect(toasts).toEqual([JSON.stringify({ messages: [ENGINE_SUMMARY] })])
+  test('reaches the engine with no trigger and no messages when unmarked, the kit gap the mod relies on', { plugins: [HANDOFF_STAND_IN] }, async ($, on) => {
+    const core = engine(on)
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
+    expect(await raisedBy($, 'compact-handoff', 'keep the plan')).toEqual({ messages: [ENGINE_SUMMARY] })
+    expect(core.reached.length, 'an unmarked compaction is not ours').toBe(1)
+    expect(core.reached[0]?.trigger, 'if the kit starts setting the trigger, revisit markedStubOf').toBeUndefined()
+    expect(core.reached[0]?.messages, 'the mod must never read e.messages').toBeUndefined()
   })
 })

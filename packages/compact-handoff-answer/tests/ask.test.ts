@@ -7,8 +7,15 @@ import { describe, expect, test, type Engine } from 'claude-code/testing'
 import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
 import { ENGINE_SUMMARY, engine } from './engine.js'
+import { COMPACTING, HANDOFF_STAND_IN, partnerWrites, timerCompactions } from './handoff-stand-in.js'
 
 const ON = { options: { askAfterCompaction: true } }
+/** The option on, with compact-handoff there to raise its swap. */
+const WITH_SWAP = { ...ON, plugins: [HANDOFF_STAND_IN] }
+
+function answered(stub: string) {
+  return { messages: [{ role: 'user', text: stub, toolUses: [] }] }
+}
 
 const TRANSCRIPT: SessionMessage[] = [
   { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
@@ -159,19 +166,22 @@ describe('with askAfterCompaction on', () => {
     })
   }
 
-  test('our marked compaction does not arm the question', ON, async ($, on) => {
+  test('our marked compaction does not arm the question', WITH_SWAP, async ($, on) => {
     const w = world(on)
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\nContinue from the handoff.`, messages: TRANSCRIPT })
-    expect(result.messages?.[0]?.text).toBe('Continue from the handoff.')
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { run: COMPACTING })
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\nContinue from the handoff.`)).toEqual(answered('Continue from the handoff.'))
     await bash($, 'ls')
     expect(w.questions).toEqual([])
   })
 
-  test('a compact-handoff swap after a /compact takes the question back: the context is the stub, not a summary', ON, async ($, on) => {
+  test('a compact-handoff swap after a /compact takes the question back: the context is the stub, not a summary', WITH_SWAP, async ($, on) => {
     const w = world(on)
+    const { raisedBy } = timerCompactions(on)
     await $.session.compact(compaction('manual'))
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\nContinue from the handoff.`, messages: TRANSCRIPT })
-    expect(result.messages?.[0]?.text, 'the swap is answered as ever').toBe('Continue from the handoff.')
+    await partnerWrites($, { run: COMPACTING })
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\nContinue from the handoff.`), 'the swap is answered as ever').toEqual(answered('Continue from the handoff.'))
+    await partnerWrites($, { run: { kind: 'idle' } })
     await bash($, 'ls')
     expect(w.questions).toEqual([])
     await $.session.compact(compaction('auto'))

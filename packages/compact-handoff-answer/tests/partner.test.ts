@@ -3,12 +3,11 @@
 // to tell the engine's summariser where the handoff is, what the person wrote
 // and what the work did, and to write the summary in a handoff's sections.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import type { On, PluginState, SessionCompactInput, SessionMessage } from 'claude-code'
+import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
 import { OUTLINE } from '../hooks/outline.js'
 import { CWD, ENGINE_SUMMARY, engine } from './engine.js'
-
-type PartnerState = Partial<PluginState['compact-handoff']>
+import { COMPACTING, HANDOFF_STAND_IN as PARTNER, partnerWrites, timerCompactions, type PartnerState } from './handoff-stand-in.js'
 
 const TRANSCRIPT: SessionMessage[] = [
   { role: 'user', text: 'Fix the flaky upload test.', toolUses: [] },
@@ -19,33 +18,6 @@ const HANDOFF = 'plans/handoffs/HANDOFF_upload-race_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_upload-race_2026-11-29.md'
 const FIRST_REQUEST = 'Fix the flaky upload test.\nDo not touch the retry logic.'
 const LATEST_REQUEST = 'Also keep the log format as it is.'
-
-/** Stands in for compact-handoff, the owner of the state this mod reads: only
- * the owner may write it, so the test asks it to, through `/partner-state
- * <json>`. Self-contained, as the kit requires of an inline plugin. */
-const PARTNER = {
-  name: 'compact-handoff',
-  register(on: On) {
-    on('command.run', { command: 'partner-state' }, async ($, e) => {
-      const state = JSON.parse(e.args) as PartnerState
-      if (state.run !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'run' } as const, state.run)
-      if (state.words !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'words' } as const, state.words)
-      if (state.lastSwap !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'lastSwap' } as const, state.lastSwap)
-      if (state.work !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'work' } as const, state.work)
-      return { text: 'written' }
-    })
-  },
-}
-
-async function partnerWrites($: Engine, state: PartnerState): Promise<void> {
-  const answer = await $.command.run({
-    command: 'partner-state',
-    args: JSON.stringify(state),
-    origin: { kind: 'composer' },
-    presentation: { isFullscreen: false, columns: 80 },
-  })
-  expect(answer.text, 'the stand-in must have written the state').toBe('written')
-}
 
 const PENDING_KINDS = ['launching', 'writing', 'checking', 'reviewed', 'swapping']
 
@@ -162,10 +134,10 @@ describe('with compact-handoff state present', () => {
 
   test('our marked compaction is still answered with the stub alone while the run swaps', { plugins: [PARTNER] }, async ($, on) => {
     const core = engine(on)
-    await partnerWrites($, { ...SWAPPED_WITH_PLAN, run: { kind: 'swapping' } })
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { ...SWAPPED_WITH_PLAN, run: COMPACTING })
     const stub = `Continue from ${HANDOFF}.`
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
-    expect(result).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\n${stub}`)).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
     expect(core.reached.length, 'the summariser must not run for our own compaction').toBe(0)
   })
 })
@@ -220,10 +192,10 @@ describe("the handoff's outline", () => {
 
   test('is not added to our marked compaction, which installs the stub alone', { plugins: [PARTNER] }, async ($, on) => {
     const core = engine(on)
-    await partnerWrites($, { ...SWAPPED_WITH_PLAN, work: FACTS })
+    const { raisedBy } = timerCompactions(on)
+    await partnerWrites($, { ...SWAPPED_WITH_PLAN, work: FACTS, run: COMPACTING })
     const stub = `Continue from ${HANDOFF}.`
-    const result = await $.session.compact({ trigger: 'plugin', instructions: `${MARKER}\n${stub}`, messages: TRANSCRIPT })
-    expect(result).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
+    expect(await raisedBy($, 'compact-handoff', `${MARKER}\n${stub}`)).toEqual({ messages: [{ role: 'user', text: stub, toolUses: [] }] })
     expect(core.reached.length).toBe(0)
   })
 

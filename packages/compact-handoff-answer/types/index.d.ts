@@ -18,8 +18,10 @@ declare module 'claude-code' {
     'compact-handoff': {
       /** The handoff run under way. Only 'idle' means none: every other kind
        * counts as pending, so a kind added later errs on the side of skipping a
-       * precompute rather than letting a stale summary land. */
-      run: { kind: string }
+       * precompute rather than letting a stale summary land. `isCompacting`
+       * is set on 'swapping' while its compaction is in flight: the only time
+       * this mod answers a marked compaction. */
+      run: { kind: string; isCompacting?: boolean }
       /** The person's own prompts, oldest first, each already bounded. */
       words: { messages: string[]; dropped: number }
       /** The newest swap of this session and the files it installed. */

@@ -2,7 +2,10 @@
 // succeeded, as the person's words are: after a compaction a summary keeps few
 // file paths and almost no commands or their results, so the stub carries them.
 // Bounded on every axis; each list keeps its newest entries, newest last.
+// Every command and path here was masked by the engine's redact when it was
+// recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
 import { classifyHandoffPath, relativeToCwd } from './protocol-paths.js'
+import { headOf } from './text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40
@@ -45,14 +48,12 @@ export function withRead(evidence: Evidence, path: string): Evidence {
   return { ...evidence, read: newestLast(evidence.read, path, (p) => p === path, MAX_READ_FILES) }
 }
 
-/** Cuts a command line to MAX_COMMAND_CHARS, never inside a surrogate pair. */
+/** Cuts a command line to MAX_COMMAND_CHARS, never inside a surrogate pair.
+ * Given a masked line: cut first, a token could lose the part its mask finds. */
 export function clippedCommandOf(line: string): string {
   const flat = line.trim()
   if (flat.length <= MAX_COMMAND_CHARS) return flat
-  let end = MAX_COMMAND_CHARS
-  const code = flat.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  return `${flat.slice(0, end)} […]`
+  return `${headOf(flat, MAX_COMMAND_CHARS)} […]`
 }
 
 export function withCommand(evidence: Evidence, line: string, exitCode: number | null): Evidence {

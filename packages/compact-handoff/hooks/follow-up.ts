@@ -2,6 +2,7 @@
 // again that the old one had done: Reads of files already read before, and
 // shell commands already run. Both are signs that the handoff left something
 // out. Watched for FOLLOW_UP_TURNS main-loop turns, or until the next run.
+// Paths and commands compare as recorded: masked (work-steps.ts).
 import { NO_EVIDENCE, type Evidence } from './evidence.js'
 
 export const FOLLOW_UP_TURNS = 10

@@ -1,21 +1,37 @@
 // Writes the swap log (swap-log.ts decides its lines). A log that cannot be
-// written costs the run nothing: it is a record, not a step of the swap.
+// written costs the run nothing: it is a record, not a step of the swap. It
+// sits in the project folder, beside handoffs people commit, so every text in
+// it is masked: reasons and file paths here, the meter's paths and commands
+// where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
-import { SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
+import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
 import { inFolder } from './protocol-paths.js'
+import { maskedText } from './mask-steps.js'
 
 type $ = EngineInterface
 
 type Unstamped<E> = E extends unknown ? Omit<E, 'time' | 'sessionId'> : never
 
+/** The log's newest whole lines, stat first: all of it while it is within its
+ * cap, else only its tail (a read over 4 MiB rejects). '' when there is no
+ * log; a log that is there but cannot be read rejects, so it is never
+ * rewritten from nothing. */
+async function logTailOf($: $, logPath: string): Promise<string> {
+  const stat = await $.fs.stat(logPath).catch(() => undefined)
+  if (stat === undefined) return ''
+  const range = logReadRangeOf(stat.size)
+  if (range === undefined) return await $.fs.read(logPath)
+  return tailLinesOf(await $.fs.read(logPath, { offset: range.offset, length: range.length }))
+}
+
 /** Appends one entry, stamped with the time and the session. */
 async function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
     const logPath = inFolder(cwd, SWAP_LOG_PATH)
-    const existing = await $.fs.read(logPath).catch(() => '')
+    const existing = await logTailOf($, logPath)
     const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId: await $.session.id(), ...entry } as LogEntry | AfterSwapEntry
-    await $.fs.write(logPath, logTextWith(typeof existing === 'string' ? existing : '', stamped))
+    await $.fs.write(logPath, logTextWith(existing, stamped))
   } catch (error) {
     $.ui.log(`could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
@@ -29,7 +45,7 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
   const sized = []
   for (const path of files) {
     const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)
-    sized.push({ path, bytes: stat?.size ?? 0 })
+    sized.push({ path: await maskedText($, path), bytes: stat?.size ?? 0 })
   }
   await appendEntry($, run.cwd, {
     mode: run.mode,
@@ -37,15 +53,15 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
     files: sized,
     contextPercentBefore: run.contextPercentBefore,
     outcome,
-    ...(reason !== undefined ? { reason } : {}),
+    // A reason can quote the skill's sentinel, written by the model.
+    ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}),
     messagesHeld: run.held.length + run.heldCommands.length,
     repairs: run.repairs,
   })
 }
 
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  const text = await $.fs.read(inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
-  return recentLogLinesOf(typeof text === 'string' ? text : '', count)
+  return recentLogLinesOf(await swapLogText($, cwd), count)
 }
 
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */
@@ -53,10 +69,15 @@ export async function appendResumeLog($: $, cwd: string, handoff: string, bytes:
   await appendEntry($, cwd, {
     mode: 'resume',
     trigger: 'command',
-    files: [{ path: handoff, bytes }],
+    files: [{ path: await maskedText($, handoff), bytes }],
     contextPercentBefore,
     outcome: 'resumed',
     messagesHeld: 0,
     repairs: 0,
   })
+}
+
+/** The log's newest whole lines (all of it within its cap), or '' when it cannot be read. */
+export async function swapLogText($: $, cwd: string): Promise<string> {
+  return logTailOf($, inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
 }

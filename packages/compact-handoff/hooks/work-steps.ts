@@ -6,6 +6,7 @@ import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter
 import { inFolder } from './protocol-paths.js'
 import { readWork, updateWork } from './state.js'
 import { appendAfterSwapLog } from './swap-log-steps.js'
+import { maskedText } from './mask-steps.js'
 
 type $ = EngineInterface
 
@@ -15,27 +16,30 @@ type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?:
 type ToolOutcome = { deny?: string; isError?: true; text?: string }
 
 /** After a main-loop tool call: what it did goes into the facts, and into the
- * meter while one watches. Decided from the call alone before any `$` call:
- * a subagent's call, a refused one, or a failed Read or Edit records nothing. */
+ * meter while one watches, masked (one redact call: this is a hot path).
+ * Decided from the call alone before any `$` call: a subagent's call, a
+ * refused one, or a failed Read or Edit records nothing. */
 export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome): Promise<void> {
   if (call.agentId !== undefined || outcome.deny !== undefined) return
   if (call.tool === 'Bash') {
     if (typeof call.command !== 'string') return
-    const line = clippedCommandOf(call.command)
+    const line = clippedCommandOf(await maskedText($, call.command))
     const exitCode = exitCodeOf(outcome)
     await updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCode), followUp: followUpWithCommand(w.followUp, line) }))
     return
   }
   if (outcome.isError === true || typeof call.file_path !== 'string') return
-  const path = call.file_path
+  const path = await maskedText($, call.file_path)
   if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), followUp: followUpWithRead(w.followUp, path) }))
   else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
 }
 
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
- * a window still open is closed and logged first. */
+ * a window still open is closed and logged first. The handoff's path is masked
+ * as the Read that opens it will be, so the two compare. */
 export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
-  await watch($, cwd, { kind, handoff: inFolder(cwd, handoff), time: new Date(await $.clock.now()).toISOString() })
+  const path = await maskedText($, inFolder(cwd, handoff))
+  await watch($, cwd, { kind, handoff: path, time: new Date(await $.clock.now()).toISOString() })
 }
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */

@@ -3,8 +3,31 @@
 import type { On } from 'claude-code'
 import { SKILL_PACK_COMMANDS, type WorldContext } from './world.js'
 
-/** The session's facts: folder, usage, id, messages, agents, and turns passing through. */
+/** The credential shapes the engine's `$.session.redact` was seen to mask live
+ * (2.1.332), each credential becoming `[REDACTED]`: what the kit's masking does. */
+const CREDENTIALS: readonly RegExp[] = [
+  /(Authorization:\s*Bearer\s+)[^\s"']+/gi,
+  /(--password=)[^\s"']+/g,
+  /(export\s+[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Z0-9_]*=)[^\s"']+/g,
+  /([a-z][a-z0-9+.-]*:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/gi,
+  /(AWS_SECRET_ACCESS_KEY=)[^\s"']+/g,
+  // A GitHub token on its own, as the resume tests' handoff texts hold one.
+  /()\bghp_[A-Za-z0-9]+/g,
+]
+
+/** The engine's longest text to mask (its declarations): a longer one rejects. */
+const MAX_REDACT_CHARS = 100_000
+
+/** The most one `$.fs.read` answers (its declarations): a larger answer rejects. */
+const MAX_READ_BYTES = 4 * 1_048_576
+
+/** The session's facts: folder, usage, id, messages, agents, masking, and turns passing through. */
 export function answerSession(on: On, ctx: WorldContext): void {
+  on('session.redact', (_$, e) => {
+    ctx.seen.redactions++
+    if (ctx.options.refuseRedact || e.text.length > MAX_REDACT_CHARS) return { deny: `session.redact refused: ${e.text.length} characters` }
+    return { value: CREDENTIALS.reduce((text, re) => text.replace(re, '$1[REDACTED]'), e.text) }
+  })
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: ctx.cwd }))
@@ -19,8 +42,6 @@ export function answerSession(on: On, ctx: WorldContext): void {
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
   }))
-  // The engine's masking, played by one rule: a token-like word is masked.
-  on('session.redact', (_$, e) => ({ value: e.text.replace(/\bghp_[A-Za-z0-9]+/g, '[REDACTED]') }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
 }
@@ -116,10 +137,13 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     await ctx.pointReached('fs.read')
     const file = ctx.files.get(e.path)
     if (!file) return { deny: `read ${e.path} failed: ENOENT` }
-    // The fake disk's texts are ASCII, so characters stand for bytes.
-    const from = e.offset ?? 0
-    ctx.seen.reads.push({ path: e.path, ...(e.length !== undefined ? { length: e.length } : {}) })
-    return { value: file.text.slice(from, e.length === undefined ? undefined : from + e.length) }
+    ctx.seen.reads.push({ path: e.path, ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.length !== undefined ? { length: e.length } : {}) })
+    // As the engine reads: a range of bytes (a cut character becomes U+FFFD), and an answer over 4 MiB rejects.
+    const bytes = new TextEncoder().encode(file.text)
+    const start = Math.min(e.offset ?? 0, bytes.length)
+    const end = e.length === undefined ? bytes.length : Math.min(bytes.length, start + e.length)
+    if (end - start > MAX_READ_BYTES) return { deny: `read ${e.path} failed: the answer would be over 4 MiB` }
+    return { value: start === 0 && end === bytes.length ? file.text : new TextDecoder().decode(bytes.subarray(start, end)) }
   })
 }
 

@@ -15,13 +15,18 @@ export const SKILL_PACK_COMMANDS = [
 ]
 
 /** Stands in for compact-handoff-answer: answers a marked compaction with its
- * stub, so the engine beneath is never reached. Self-contained, as the kit requires. */
+ * stub, so the engine beneath is never reached, making the answer mod's checks:
+ * raised by compact-handoff (`next.origin`) while its run swaps with the
+ * compaction in flight; anything else goes on beneath. Self-contained, as the
+ * kit requires. */
 export const ANSWER_STAND_IN = {
   name: 'answer-stand-in',
   register(on: On) {
-    on('session.compact', async (_$, e, next) => {
+    on('session.compact', async ($, e, next) => {
       const [first, ...rest] = (e.instructions ?? '').split('\n')
-      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined
+      const run = (await $.state.get({ plugin: 'compact-handoff', key: 'run' } as const)).value
+      const isSwapCompacting = run?.kind === 'swapping' && run.isCompacting
+      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined && next.origin.plugin === 'compact-handoff' && isSwapCompacting
       return isOurs ? { messages: [{ role: 'user' as const, text: rest.join('\n'), toolUses: [] }] } : next(e)
     })
   },
@@ -51,6 +56,8 @@ export type WorldOptions = {
   refuseSubmit?: boolean
   /** Whether the engine refuses to say the session's folder (a broken engine call). */
   refuseCwd?: boolean
+  /** Whether the engine's masking rejects every text (it rejects one it could not mask). */
+  refuseRedact?: boolean
   /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
   refusedPaths?: string[]
   failedPaths?: string[]
@@ -140,9 +147,12 @@ function contextOf(on: On, options: WorldOptions) {
     fills: [] as string[],
     compactions: [] as SessionCompactInput[],
     asks: [] as string[],
-    reads: [] as { path: string; length?: number }[],
     gitCalls: [] as string[],
     compactAttempts: 0,
+    /** Texts handed to the engine's masking. */
+    redactions: 0,
+    /** Every file read, with the byte range asked for. */
+    reads: [] as { path: string; offset?: number; length?: number }[],
   }
   const state = {
     contextPercent: options.contextPercent,

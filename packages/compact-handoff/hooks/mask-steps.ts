@@ -1,0 +1,22 @@
+// Masks what is recorded as evidence (commands, paths, reasons) with the
+// engine's own rules, before it is kept in `$.state`, put in a stub or the
+// summariser's instructions, or written to the swap log, which sits in the
+// project folder beside handoffs that people commit.
+import type { EngineInterface } from 'claude-code'
+import { redactableOf } from './text-clip.js'
+
+type $ = EngineInterface
+
+/** Kept in place of a text the engine could not mask: a credential is never kept on a guess. */
+export const UNMASKED_TEXT = '[not recorded: it could not be masked]'
+
+/** `text` with the credentials the engine finds in it masked (`[REDACTED]`),
+ * whole: mask before clipping, since a clip can cut a token short of the
+ * pattern that finds it. */
+export async function maskedText($: $, text: string): Promise<string> {
+  try {
+    return await $.session.redact(redactableOf(text))
+  } catch {
+    return UNMASKED_TEXT
+  }
+}
