@@ -11,6 +11,17 @@ type $ = EngineInterface
 
 const STORE_KEY = 'ownedFiles'
 
+// The store has no versioned update, and two writes can land together (the
+// model may write the handoff and the plan in one turn's parallel calls): each
+// read-modify-write of the records waits for the one before it, so none is lost.
+let recordsTurn: Promise<unknown> = Promise.resolve()
+
+function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
+  const done = recordsTurn.then(change, change)
+  recordsTurn = done.catch(() => undefined)
+  return done
+}
+
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   return recordsOf(await $.store.get(STORE_KEY))
 }
@@ -19,10 +30,10 @@ export async function readOwnRecords($: $): Promise<OwnRecord[]> {
  * the mod calls for a file it writes itself; a Write/Edit the main loop made
  * comes here through recordWrittenFile. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
-  const [{ sha256, bytes }, nowMs, records] = await Promise.all([fingerprintOf(text), $.clock.now(), readOwnRecords($)])
+  const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
   const status = frontmatterOf(text)?.get('status')
   const record: OwnRecord = { key: ownershipKeyOf(cwd, relPath), path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
-  await $.store.set(STORE_KEY, withRecord(records, record))
+  await afterEarlierChanges(async () => $.store.set(STORE_KEY, withRecord(await readOwnRecords($), record)))
 }
 
 /** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
@@ -53,6 +64,9 @@ export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: 
 /** A handoff swapped in or resumed: the start offer never names it again. */
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
-  const [records, nowMs] = await Promise.all([readOwnRecords($), $.clock.now()])
-  if (records.some((r) => r.key === key)) await $.store.set(STORE_KEY, withUse(records, key, nowMs))
+  const nowMs = await $.clock.now()
+  await afterEarlierChanges(async () => {
+    const records = await readOwnRecords($)
+    if (records.some((r) => r.key === key)) await $.store.set(STORE_KEY, withUse(records, key, nowMs))
+  })
 }

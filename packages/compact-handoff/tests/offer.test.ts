@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
 import { ANSWER_STAND_IN, CWD, swapLogEntries, world, type World } from './world.js'
-import { typeCommand } from './engine-calls.js'
+import { skillWrite, typeCommand } from './engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from './resume-support.js'
 
@@ -107,5 +107,19 @@ describe('the start-of-session offer', () => {
     await writtenThenNewSession($, w, 10)
     expect(offers(w).length).toBe(1)
     expect(w.seen.reads.map((r) => r.path)).toEqual([`${CWD}/${MINE}`])
+  })
+})
+
+describe('the records of own files', () => {
+  test('keep both files of one turn\'s parallel Writes (a handoff and its plan): neither write loses the other\'s record', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    const plan = `${DIR}/PLAN_recent_2026-11-30.md`
+    w.writeFile(MINE, withStatus('in-progress'))
+    w.writeFile(plan, withStatus('in-progress'))
+    await Promise.all([skillWrite($, MINE, withStatus('in-progress')), skillWrite($, plan, withStatus('in-progress'))])
+    await settleOffer(w)
+    const keys = ((w.store.get('ownedFiles') ?? []) as { key: string }[]).map((r) => r.key).sort()
+    expect(keys).toEqual([`${CWD}/${MINE}`, `${CWD}/${plan}`].sort())
   })
 })
