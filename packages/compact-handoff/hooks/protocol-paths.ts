@@ -44,7 +44,9 @@ function foldedAscii(text: string): string {
   return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase())
 }
 
-function isSameName(a: string, b: string, ignoresCase: boolean): boolean {
+/** Whether two spellings name the same thing, folding ASCII letter case where
+ * the file system ignores it. */
+export function isSameName(a: string, b: string, ignoresCase: boolean): boolean {
   return a === b || (ignoresCase && a.length === b.length && foldedAscii(a) === foldedAscii(b))
 }
 

@@ -15,6 +15,8 @@ import { endSession, noteSessionStart } from './session-steps.js'
 import { rearmAuto } from './state.js'
 import { recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
+import { ownWriteCandidateOf } from './own-write.js'
+import { isRunOwnWrite } from './permission-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -57,6 +59,16 @@ export const register: Register = (on, options) => {
     await recordToolCall($, e, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
+  // The skill's write of its own file runs without a dialog (own-write.ts);
+  // the session's verdict is asked first and only its ask is answered.
+  on('tool.check', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
+    const path = ownWriteCandidateOf(e, next.origin.plugin)
+    if (path === undefined) return next(e)
+    const verdict = await next(e)
+    if (verdict.decision !== 'ask' || !(await isRunOwnWrite($, path))) return verdict
+    return { decision: 'allow' as const, reason: 'compact-handoff: the handoff skill writing its own file during /compact-handoff' }
+  }).catch(($, e, next) => next(e)) // fail open: on any error the session's own verdict stands
 
   on('turn.start', async ($, e, next) => {
     const started = await next(e)
