@@ -180,6 +180,22 @@ export function answerTools(on: On, ctx: WorldContext): void {
   })
 }
 
+/** The session's permission verdict: every call is allowed, as in the
+ * bypassPermissions mode the real-session suite runs in, unless the test says
+ * how the session answers a write under `.claude/` (the default mode asks:
+ * a sensitive folder; a deny rule refuses). The kit raises this check for
+ * the test's own tool calls too, before they run. */
+export function answerPermissions(on: On, ctx: WorldContext): void {
+  on('tool.check', (_$, e) => {
+    // The kit asks here about the mod's own file calls too (`op`): those are not the model's writes.
+    if (e.op !== undefined) return { decision: 'allow' as const }
+    const path = typeof e.input === 'object' && e.input !== null ? String((e.input as { file_path?: unknown }).file_path ?? '') : ''
+    const decision = /[\\/]\.claude[\\/]/.test(path) ? (ctx.options.claudeFolderVerdict ?? 'allow') : ('allow' as const)
+    ctx.seen.checks.push({ tool: e.tool, path, decision })
+    return { decision }
+  })
+}
+
 /** The engine's own compaction: refused a set number of times, then a summary or a skip. */
 export function answerCompaction(on: On, ctx: WorldContext): void {
   on('session.compact', async (_$, e) => {

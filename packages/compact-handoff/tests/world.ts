@@ -4,7 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
-import { answerCommands, answerCompaction, answerFiles, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
+import { answerCommands, answerCompaction, answerFiles, answerPermissions, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -58,6 +58,8 @@ export type WorldOptions = {
   refuseCwd?: boolean
   /** Whether the engine's masking rejects every text (it rejects one it could not mask). */
   refuseRedact?: boolean
+  /** The session's own verdict on a write under `.claude/`: allowed unless set (the default mode asks; a deny rule refuses). */
+  claudeFolderVerdict?: 'ask' | 'deny'
   /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
   refusedPaths?: string[]
   failedPaths?: string[]
@@ -149,6 +151,8 @@ function contextOf(on: On, options: WorldOptions) {
     asks: [] as string[],
     gitCalls: [] as string[],
     compactAttempts: 0,
+    /** The session's own permission verdicts, as given beneath the mod. */
+    checks: [] as { tool: string; path: string; decision: 'allow' | 'ask' | 'deny' }[],
     /** Texts handed to the engine's masking. */
     redactions: 0,
     /** Every file read, with the byte range asked for. */
@@ -183,7 +187,7 @@ function contextOf(on: On, options: WorldOptions) {
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
   const { clock, cwd, seen, files, store, state, interjectAt } = ctx
-  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerCompaction]) answer(on, ctx)
+  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerPermissions, answerCompaction]) answer(on, ctx)
 
   return {
     cwd,
