@@ -13,7 +13,7 @@ import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
 import { createRunDir, type RunDir } from '../harness/run-dir.js'
 import { stageCopy } from '../harness/staging.js'
-import { startSession, type Session } from '../harness/tmux-session.js'
+import { startSession, type PermissionMode, type Session } from '../harness/tmux-session.js'
 
 export const HANDOFF_MOD = 'compact-handoff@inline'
 export const ANSWER_MOD = 'compact-handoff-answer@inline'
@@ -56,11 +56,12 @@ export function setHandoffOptions(run: RunDir, options: Record<string, unknown>)
 
 /** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod
  * out; `handoffOptions` are compact-handoff's plugin options; `prepare` runs on the
- * run dir before the session starts (files a new session should find). */
+ * run dir before the session starts (files a new session should find);
+ * `permissionMode` is the session's (bypassPermissions unless said). */
 export async function startFlow(
   name: string,
   track: (run: RunDir, session?: Session) => void,
-  options: { withAnswer?: boolean; handoffOptions?: Record<string, unknown>; prepare?: (run: RunDir) => void } = {},
+  options: { withAnswer?: boolean; handoffOptions?: Record<string, unknown>; prepare?: (run: RunDir) => void; permissionMode?: PermissionMode } = {},
 ): Promise<Flow> {
   const withAnswer = options.withAnswer ?? true
   const run = createRunDir(name)
@@ -69,7 +70,7 @@ export async function startFlow(
   options.prepare?.(run)
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
   const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
-  const session = await startSession({ run, plugins, mock })
+  const session = await startSession({ run, plugins, mock, ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}) })
   track(run, session)
   const ms = await session.waitForReady({ mods: withAnswer ? [HANDOFF_MOD, ANSWER_MOD] : [HANDOFF_MOD] })
   console.log(`e2e ${name}: run dir ${run.dir}; ready after ${ms} ms`)

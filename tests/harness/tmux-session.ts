@@ -242,8 +242,12 @@ export interface StartOptions {
   install?: InstallSpec
   /** The mock API; without it requests go to a closed port. */
   mock?: { url: string }
+  /** The session's permission mode; bypassPermissions keeps the suite free of dialogs. */
+  permissionMode?: PermissionMode
   extraArgs?: string[]
 }
+
+export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions'
 
 /** Stages the plugins, writes the launch script and tmux.conf, and starts claude in tmux. */
 export async function startSession(options: StartOptions = {}): Promise<Session> {
@@ -262,7 +266,7 @@ export async function startSession(options: StartOptions = {}): Promise<Session>
     '--debug-file',
     session.debugFile,
     '--permission-mode',
-    'bypassPermissions',
+    options.permissionMode ?? 'bypassPermissions',
     ...(options.extraArgs ?? []),
   ]
   const script = writeLaunchScript(run, n, sessionEnv(run, options.mock?.url ?? CLOSED_BASE_URL), args)
