@@ -38,6 +38,8 @@ describe('in the default permission mode', () => {
       const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'finish the parser'), 30_000)
       const next = await requestAfter(mock, skillRequest.seq, turn.continuePrompt)
       expect(dialog, 'no permission dialog was drawn').toBeUndefined()
+      // The engine's own word on it: the session asked, and compact-handoff's hook allowed.
+      expect(session.debugLog()).toMatch(/tool\.check Write \S+: ask -> allow by plugins compact-handoff\b/)
       expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
       expect(existsSync(turn.handoffFile), 'the handoff is on disk').toBe(true)
     } finally {
