@@ -187,8 +187,6 @@ export function answerTools(on: On, ctx: WorldContext): void {
  * the test's own tool calls too, before they run. */
 export function answerPermissions(on: On, ctx: WorldContext): void {
   on('tool.check', (_$, e) => {
-    // The kit asks here about the mod's own file calls too (`op`): those are not the model's writes.
-    if (e.op !== undefined) return { decision: 'allow' as const }
     const path = typeof e.input === 'object' && e.input !== null ? String((e.input as { file_path?: unknown }).file_path ?? '') : ''
     const decision = /[\\/]\.claude[\\/]/.test(path) ? (ctx.options.claudeFolderVerdict ?? 'allow') : ('allow' as const)
     ctx.seen.checks.push({ tool: e.tool, path, decision })
