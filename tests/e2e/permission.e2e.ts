@@ -48,6 +48,19 @@ describe('in the default permission mode', () => {
     await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
   })
 
+  it('/compact-handoffplan writes its handoff and its plan unasked too', async () => {
+    const { mock, session, run } = flow
+    const turn = skillTurn({ proj: run.proj, mode: 'plan', doc: { slug: 'unasked-plan', focus: 'parser plan' }, continuePrompt: 'Start Phase 1 of the parser plan.' })
+    mock.script(...turn.replies)
+    const before = mock.requests.length
+    await session.type('/compact-handoffplan parser plan')
+    const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'parser plan'), 30_000)
+    const next = await requestAfter(mock, skillRequest.seq, turn.continuePrompt)
+    expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`, `Plan file: ${turn.planPath}`])
+    expect(existsSync(turn.planFile!), 'the plan is on disk').toBe(true)
+    await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
+  })
+
   it("a Write by the model to the handoff folder outside a run still asks, and No keeps the file out", async () => {
     const { mock, session, run } = flow
     const file = join(run.proj, '.claude', 'handoffs', 'HANDOFF_elsewhere_2026-11-30.md')
