@@ -1,5 +1,5 @@
 // The answer mod's new pure code reads user- and model-written text inside its
-// hooks (the instructions, recorded paths and command lines, a typed answer),
+// hooks (the instructions, recorded paths and command lines),
 // so it must be linear in it: the engine unloads a mod whose hook runs ~5 s
 // without yielding. Each function gets single lines of 250,000 characters in
 // shapes that make backtracking regexes quadratic; linear code takes
@@ -7,7 +7,6 @@
 import { describe, expect, test } from 'vitest'
 import { factsSectionOf, shownFactsOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
 import { summaryInstructionsOf, wordsSectionOf } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
 
 const LINE_CHARS = 250_000
 const MAX_CALL_MS = 1_000
@@ -43,7 +42,6 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       factsSectionOf: () => factsSectionOf(facts),
       wordsSectionOf: () => wordsSectionOf({ messages: ['Fix it.', line], dropped: 3 }),
       summaryInstructionsOf: () => summaryInstructionsOf(line, { words: { messages: [line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line }, facts }),
-      verdictOf: () => verdictOf(line),
     }
     for (const [name, call] of Object.entries(calls)) expect(timed(call), `${name} is far slower than linear`).toBeLessThan(MAX_CALL_MS)
   })

@@ -1,13 +1,11 @@
 // compact-handoff-answer's additions to a compaction that is not ours, run
 // under Node: the handoff's outline (held to compact-handoff's own list of
-// sections), where it goes among the other additions, and what the question of
-// option askAfterCompaction does with each answer. The kit tests in the mod
-// cover the wiring.
+// sections) and where it goes among the other additions. The kit tests in the
+// mod cover the wiring.
 import { describe, expect, test } from 'vitest'
 import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { OUTLINE, OUTLINE_SECTIONS } from '../../packages/compact-handoff-answer/hooks/outline.js'
 import { summaryInstructionsOf, type PartnerView } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
-import { ASK_HEADER, CONTINUE, STOP, questionOf, verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
 
 const NOTHING: PartnerView = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 } }
 const EVERYTHING: PartnerView = {
@@ -52,31 +50,5 @@ describe('summaryInstructionsOf', () => {
     expect(at).toEqual([...at].sort((a, b) => a - b))
     expect(at[0]).toBe(0)
     expect(text.endsWith(OUTLINE)).toBe(true)
-  })
-})
-
-describe('the question after a compaction', () => {
-  test('says which compaction it was, ends in a question mark, and has a short header', () => {
-    expect(questionOf('manual')).toMatch(/\/compact.*\?$/)
-    expect(questionOf('auto')).toMatch(/automatically.*\?$/)
-    expect(ASK_HEADER.length).toBeLessThanOrEqual(12)
-  })
-
-  test('lets the call run only on "continue"', () => {
-    expect(verdictOf(CONTINUE)).toEqual({ kind: 'run' })
-    for (const answer of [STOP, undefined, 'Continue', 'continue, but skip the tests', '']) {
-      const verdict = verdictOf(answer)
-      expect(verdict.kind, String(answer)).toBe('deny')
-      if (verdict.kind === 'deny') expect(verdict.text).toMatch(/Stop here.*wait for their next message\.$/)
-    }
-  })
-
-  test('quotes a typed answer, cut at 2,000 characters without splitting a pair', () => {
-    const typed = `${'a'.repeat(1_999)}😀tail`
-    const verdict = verdictOf(typed)
-    expect(verdict.kind).toBe('deny')
-    const text = verdict.kind === 'deny' ? verdict.text : ''
-    expect(text).toContain(`"${'a'.repeat(1_999)} […]"`)
-    expect(text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/)
   })
 })

@@ -7,7 +7,7 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
+import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
 import { factsSectionOf, shownFactsOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
 import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
@@ -162,7 +162,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the answer mod's stub, route, instructions, facts and question", () => {
+  test("the answer mod's stub, route, instructions and facts", () => {
     const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
     const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line }, facts } as const
     expectFast({
@@ -175,8 +175,11 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       shownFactsOf: () => shownFactsOf(facts, '/srv/app'),
       'shownFactsOf, line as the folder': () => shownFactsOf(facts, line),
       factsSectionOf: () => factsSectionOf(facts),
-      verdictOf: () => verdictOf(line),
     })
+  })
+
+  test("askAfterCompaction's verdict, quoting a typed answer", () => {
+    expectFast({ askVerdictOf: () => askVerdictOf(line) })
   })
 })
 

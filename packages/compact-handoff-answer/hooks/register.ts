@@ -10,19 +10,13 @@
 // compactions: a precompute is vetoed while a run is pending, and a /compact or
 // threshold compaction left to the engine is told where the newest handoff is,
 // what the person wrote and what the work did, read from compact-handoff's
-// state, and to write the summary in a handoff's sections. With option
-// askAfterCompaction on, the first main-loop tool call after such a compaction
-// asks the person whether Claude may carry on from the summary.
+// state, and to write the summary in a handoff's sections.
 import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
 import { summaryInstructionsOf } from './foreign-instructions.js'
 import { readPartnerView, readRun } from './partner-state.js'
-import { armAfterCompaction, disarmAfterSwap, turnEnded, verdictForToolCall } from './ask-steps.js'
 
-export const register: Register = (on, options) => {
-  // A boolean option the person never set arrives as its default; only `true` is on.
-  const isAskOn = options.askAfterCompaction === true
-
+export const register: Register = (on) => {
   // No matcher on trigger: under the test kit a plugin's compaction arrives
   // with no trigger at all, which a `{ trigger: 'plugin' }` matcher never hears.
   on('session.compact', async ($, e, next) => {
@@ -30,8 +24,6 @@ export const register: Register = (on, options) => {
     const route = routeOf(e, next.origin.plugin, run)
     switch (route.kind) {
       case 'answer':
-        // The stub replaces a summary that armed the question, if any.
-        if (isAskOn) await disarmAfterSwap($)
         // Handle-less, so the engine builds the row from role and text.
         // e.messages is never read: the kit leaves it undefined on a plugin's
         // compaction.
@@ -42,11 +34,7 @@ export const register: Register = (on, options) => {
       }
       case 'summary': {
         const instructions = summaryInstructionsOf(e.instructions, await readPartnerView($))
-        const result = await next({ ...e, instructions })
-        // Armed only once a summary replaced the conversation; a skipped
-        // compaction left it as it was.
-        if (isAskOn && !('skip' in result)) await armAfterCompaction($, e.trigger === 'manual' ? 'manual' : 'auto')
-        return result
+        return next({ ...e, instructions })
       }
       case 'pass':
         return next(e)
@@ -57,23 +45,4 @@ export const register: Register = (on, options) => {
     // result if the hook had already passed the event on, so nothing runs twice.
     return next(e)
   })
-
-  // With the option off these are never registered: no tool call or turn end
-  // reaches this mod, so they cost nothing.
-  if (isAskOn) {
-    on('tool.call', async ($, e, next) => {
-      // A subagent's calls are its own loop's; the question is the main loop's.
-      if (e.agentId !== undefined) return next(e)
-      const verdict = await verdictForToolCall($)
-      return verdict.kind === 'run' ? next(e) : { deny: verdict.text }
-    }).catch(($, e, next) => {
-      // Fail open: a broken gate must not take the tools away.
-      return next(e)
-    })
-
-    on('turn.complete', (_$, e, next) => {
-      if (e.agentId === undefined) turnEnded()
-      return next(e)
-    })
-  }
 }
