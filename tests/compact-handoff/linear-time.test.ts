@@ -142,7 +142,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
   })
 
   test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
-    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'resume', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
+    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'handoff', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
     const followUp: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'follow-up', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),

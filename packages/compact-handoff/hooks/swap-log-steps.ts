@@ -67,7 +67,6 @@ export async function recentSwapLog($: $, cwd: string, count: number): Promise<s
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */
 export async function appendResumeLog($: $, cwd: string, handoff: string, bytes: number, contextPercentBefore: number | null): Promise<void> {
   await appendEntry($, cwd, {
-    mode: 'resume',
     trigger: 'command',
     files: [{ path: await maskedText($, handoff), bytes }],
     contextPercentBefore,

@@ -26,7 +26,11 @@ export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed'
 export type LogEntry = {
   time: string
   sessionId: string
-  mode: Mode
+  /** The kind of run (protocol.ts Mode); absent on a line of
+   * /compact-handoff resume, which runs nothing. Lines written before the
+   * kinds were named by what they write say 'resume' for a handoff run
+   * (logModeOf reads them). */
+  mode?: Mode
   /** How the swap was asked for: straight from the command, or /compact-handoff apply after a review. */
   trigger: 'command' | 'apply' | 'auto'
   files: { path: string; bytes: number }[]
@@ -176,13 +180,28 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       const e = parsed as Partial<LogEntry>
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
       const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
-      out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
+      out.push(`${e.time} ${whatRanOf(e)}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
     } catch {
       continue
     }
   }
   // slice(-0) would be the whole log: asked for none, give none.
   return count > 0 ? out.slice(-count) : []
+}
+
+/** The kind of run a log line's `mode` names: 'resume' is how lines written
+ * before the kinds were named by what they write spelled a handoff run. */
+export function logModeOf(mode: unknown): Mode | undefined {
+  if (mode === 'handoff' || mode === 'resume') return 'handoff'
+  return mode === 'plan' ? 'plan' : undefined
+}
+
+/** What a log line says the entry was: the kind of run and its outcome, or
+ * only the outcome for a resume. */
+function whatRanOf(e: Partial<LogEntry>): string {
+  if (e.outcome === 'resumed') return 'resumed'
+  const mode = logModeOf(e.mode)
+  return `${mode === undefined ? '?' : `${mode} run`} ${e.outcome}`
 }
 
 function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {

@@ -59,7 +59,7 @@ declare module 'claude-code' {
   /** hooks/run.ts Run. */
   type CompactHandoffRun = {
     id: string
-    mode: 'resume' | 'plan'
+    mode: 'handoff' | 'plan'
     focus: string
     startedAtMs: number
     cwd: string
