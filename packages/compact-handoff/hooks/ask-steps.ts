@@ -27,6 +27,13 @@ type Gate =
 
 let gate: Gate = { kind: 'unknown' }
 
+/** At register (a reload runs it again): with the option off nothing arms the
+ * question, so the gate stays open and a swap spends no engine call taking
+ * back a question that cannot be there. */
+export function startAskGate(isAskOn: boolean): void {
+  gate = isAskOn ? { kind: 'unknown' } : { kind: 'open' }
+}
+
 /** After a compaction that was not our swap replaced the main loop's conversation. */
 export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<void> {
   gate = { kind: 'armed' }

@@ -18,7 +18,7 @@ import { EVIDENCE_TOOLS } from './evidence.js'
 import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
 import { armingTriggerOf } from './ask.js'
-import { armAfterCompaction, askTurnEnded, verdictForToolCall } from './ask-steps.js'
+import { armAfterCompaction, askTurnEnded, startAskGate, verdictForToolCall } from './ask-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -26,6 +26,7 @@ export const register: Register = (on, options) => {
   const thresholds = { nudgePercent, autoPercent }
   // A boolean option the person never set arrives as its default; only `true` is on.
   const isAskOn = options.askAfterCompaction === true
+  startAskGate(isAskOn)
 
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
@@ -107,7 +108,7 @@ export const register: Register = (on, options) => {
       await Promise.all([rearmNudge($), rearmAuto($)])
       await watchAfterCompaction($)
     }
-    const arming = armingTriggerOf({ ...e, ...compacted })
+    const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
     if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
     return compacted
   }).catch(($, e, next) => next(e)) // fail open: observing must never block a compaction
