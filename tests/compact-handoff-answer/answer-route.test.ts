@@ -33,16 +33,16 @@ describe('routeOf', () => {
     for (const run of runs) expect(routeOf({ trigger: 'plugin', instructions: `${MARKER}\nstub` }, SENDER, run), JSON.stringify(run)).toEqual({ kind: 'pass' })
   })
 
-  test("routes the main loop's precompute, manual and automatic compactions, whoever raised them", () => {
+  test("routes the main loop's precompute to the veto, and passes its manual and automatic compactions to compact-handoff's handling, whoever raised them", () => {
     for (const raisedBy of ['engine', SENDER]) {
       expect(routeOf({ trigger: 'precompute' }, raisedBy, COMPACTING)).toEqual({ kind: 'precompute' })
-      expect(routeOf({ trigger: 'manual', instructions: 'be brief' }, raisedBy, { kind: 'idle' })).toEqual({ kind: 'summary' })
-      expect(routeOf({ trigger: 'auto' }, raisedBy, { kind: 'idle' })).toEqual({ kind: 'summary' })
+      expect(routeOf({ trigger: 'manual', instructions: 'be brief' }, raisedBy, { kind: 'idle' })).toEqual({ kind: 'pass' })
+      expect(routeOf({ trigger: 'auto' }, raisedBy, { kind: 'idle' })).toEqual({ kind: 'pass' })
     }
   })
 
-  test('a marked /compact is the person\'s own: summarised, never answered', () => {
-    expect(routeOf({ trigger: 'manual', instructions: `${MARKER}\nstub` }, 'engine', COMPACTING)).toEqual({ kind: 'summary' })
+  test('a marked /compact is the person\'s own: passed, never answered', () => {
+    expect(routeOf({ trigger: 'manual', instructions: `${MARKER}\nstub` }, 'engine', COMPACTING)).toEqual({ kind: 'pass' })
   })
 
   test('passes every subagent compaction, whatever its trigger', () => {

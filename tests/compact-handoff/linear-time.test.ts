@@ -7,7 +7,7 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
+import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
@@ -146,7 +146,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
   })
 
   test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
-    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'resume', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
+    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'handoff', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
     const followUp: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'follow-up', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),
@@ -166,12 +166,11 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the answer mod's stub, route and question", () => {
+  test("the answer mod's stub and route", () => {
     expectFast({
       markedStubOf: () => markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
       'markedStubOf, line as the first line': () => markedStubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
       routeOf: () => routeOf({ trigger: 'manual', instructions: line }, 'compact-handoff', { kind: 'idle' }),
-      verdictOf: () => verdictOf(line),
     })
   })
 
@@ -207,6 +206,10 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       forkRepairPromptOf: () => forkRepairPromptOf({ focus: line, isMidTurn: false }, [line], line),
       buildForkStub: () => buildForkStub({ handoff: line, handoffText: line, words: { messages: [line], dropped: 0 }, factsSection: line, trigger: 'auto', isMidTurn: true }),
     })
+  })
+
+  test("askAfterCompaction's verdict, quoting a typed answer", () => {
+    expectFast({ askVerdictOf: () => askVerdictOf(line) })
   })
 })
 

@@ -18,32 +18,32 @@ const MOD_COMMANDS: ListedCommand[] = [
 
 describe('skillCommandOf', () => {
   test('prefers the skill pack of this repository over any other, wherever it is listed', () => {
-    expect(skillCommandOf([BARE_RESUME, OTHER_RESUME, OURS_RESUME], 'resume')).toBe('compact-handoff-skills:handoff')
+    expect(skillCommandOf([BARE_RESUME, OTHER_RESUME, OURS_RESUME], 'handoff')).toBe('compact-handoff-skills:handoff')
     expect(skillCommandOf([OURS_PLAN, BARE_PLAN, OTHER_PLAN], 'plan')).toBe('compact-handoff-skills:handoffplan')
   })
 
   test("takes another plugin's skill when the pack is not installed", () => {
-    expect(skillCommandOf([BARE_RESUME, OTHER_RESUME], 'resume')).toBe('team-pack:handoff')
+    expect(skillCommandOf([BARE_RESUME, OTHER_RESUME], 'handoff')).toBe('team-pack:handoff')
     expect(skillCommandOf([BARE_PLAN, OTHER_PLAN], 'plan')).toBe('team-pack:handoffplan')
   })
 
   test('falls back to a bare skill', () => {
-    expect(skillCommandOf([...MOD_COMMANDS, BARE_RESUME], 'resume')).toBe('handoff')
+    expect(skillCommandOf([...MOD_COMMANDS, BARE_RESUME], 'handoff')).toBe('handoff')
     expect(skillCommandOf([...MOD_COMMANDS, BARE_PLAN], 'plan')).toBe('handoffplan')
   })
 
   test("never takes the other mode's skill", () => {
-    expect(skillCommandOf([OURS_PLAN, OTHER_PLAN, BARE_PLAN], 'resume')).toBeUndefined()
+    expect(skillCommandOf([OURS_PLAN, OTHER_PLAN, BARE_PLAN], 'handoff')).toBeUndefined()
     expect(skillCommandOf([OURS_RESUME, OTHER_RESUME, BARE_RESUME], 'plan')).toBeUndefined()
   })
 
   test("never takes the mod's own commands", () => {
-    expect(skillCommandOf(MOD_COMMANDS, 'resume')).toBeUndefined()
+    expect(skillCommandOf(MOD_COMMANDS, 'handoff')).toBeUndefined()
     expect(skillCommandOf(MOD_COMMANDS, 'plan')).toBeUndefined()
   })
 
   test('finds nothing in an empty list', () => {
-    expect(skillCommandOf([], 'resume')).toBeUndefined()
+    expect(skillCommandOf([], 'handoff')).toBeUndefined()
   })
 })
 
@@ -77,7 +77,7 @@ describe('skillValuesOf', () => {
 
 describe('skillFallbackPromptOf', () => {
   test('names the listed command and the arguments', () => {
-    const prompt = skillFallbackPromptOf('resume', 'team-pack:handoff', `${COMPACT_MODE_ARG} run=t1 the parser`)
+    const prompt = skillFallbackPromptOf('handoff', 'team-pack:handoff', `${COMPACT_MODE_ARG} run=t1 the parser`)
     expect(prompt).toContain('Run the team-pack:handoff skill')
     expect(prompt).toContain(`"${COMPACT_MODE_ARG} run=t1 the parser"`)
   })
@@ -88,7 +88,7 @@ describe('skillFallbackPromptOf', () => {
 
   test('never starts with a slash, which the submit call refuses', () => {
     for (const name of ['/handoff', undefined, 'compact-handoff-skills:handoff']) {
-      expect(skillFallbackPromptOf('resume', name, '/odd focus')).not.toMatch(/^\//)
+      expect(skillFallbackPromptOf('handoff', name, '/odd focus')).not.toMatch(/^\//)
     }
   })
 })

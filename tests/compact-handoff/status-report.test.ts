@@ -45,7 +45,7 @@ describe('statusTextOf when idle', () => {
   })
 
   test('lists the recent runs, oldest first, indented under a heading', () => {
-    const recentLog = ['2026-11-29T10:00:00.000Z resume swapped: plans/handoffs/HANDOFF_a.md', '2026-11-29T11:00:00.000Z plan aborted (no handoff file was written)']
+    const recentLog = ['2026-11-29T10:00:00.000Z handoff run swapped: plans/handoffs/HANDOFF_a.md', '2026-11-29T11:00:00.000Z plan run aborted (no handoff file was written)']
     expect(statusTextOf(factsWith({ phase: IDLE, recentLog })).split('\n')).toEqual([
       'No handoff run under way; context 50%; nudge at 70%; auto handoff off.',
       NO_WORDS_LINE,
@@ -65,7 +65,7 @@ describe('statusTextOf during a run', () => {
     const phase = writing(runWith({ mode: 'plan', focus: 'the parser', files: [HANDOFF, PLAN], held: ['one', 'two'] }))
     const facts = factsWith({ phase, nowMs: STARTED_MS + 125_000, contextPercent: 88, nudgePercent: 70, words: { count: 2, chars: 40 } })
     expect(statusTextOf(facts).split('\n')).toEqual([
-      'Run writing (the handoff skill is writing), plan mode, focus "the parser", running for 2 min 5 s.',
+      'Plan run writing (the handoff skill is writing), focus "the parser", running for 2 min 5 s.',
       `Files recorded: ${HANDOFF.relPath}, ${PLAN.relPath}.`,
       'Messages typed during the run, held until the swap: 2.',
       'Context 88%; nudge at 70%; auto handoff off.',
@@ -77,7 +77,7 @@ describe('statusTextOf during a run', () => {
   test('leaves out an empty focus and says no files yet', () => {
     const text = statusTextOf(factsWith({ phase: { kind: 'launching', run: runWith(), sinceMs: STARTED_MS }, nowMs: STARTED_MS + 4_000, contextPercent: undefined }))
     expect(text.split('\n').slice(0, 4)).toEqual([
-      'Run launching (starting the handoff skill), resume mode, running for 4 s.',
+      'Handoff run launching (starting the handoff skill), running for 4 s.',
       'Files recorded: none yet.',
       'Messages typed during the run, held until the swap: 0.',
       'Context unknown; nudge at 70%; auto handoff off.',
@@ -96,7 +96,7 @@ describe('statusTextOf during a run', () => {
 
   test('names the swapping stage', () => {
     const text = statusTextOf(factsWith({ phase: { kind: 'swapping', run: runWith(), sinceMs: STARTED_MS, swap: SWAP, isCompacting: false } }))
-    expect(text.split('\n')[0]).toBe('Run swapping (replacing the conversation), resume mode, running for 0 s.')
+    expect(text.split('\n')[0]).toBe('Handoff run swapping (replacing the conversation), running for 0 s.')
   })
 
   test('puts the recent runs after the words and before how to cancel', () => {
@@ -114,7 +114,7 @@ describe('statusTextOf with the auto handoff on', () => {
 describe('statusTextOf during a repair turn', () => {
   test('names the repair and counts it', () => {
     const lines = statusTextOf(factsWith({ phase: writing(runWith({ repairs: 2, held: ['a'], heldCommands: ['/x'] })) })).split('\n')
-    expect(lines[0]).toBe('Run writing (the handoff skill is fixing its files (repair 2 of 2)), resume mode, running for 0 s.')
+    expect(lines[0]).toBe('Handoff run writing (the handoff skill is fixing its files (repair 2 of 2)), running for 0 s.')
     expect(lines).toContain('Messages typed during the run, held until the swap: 2.')
     expect(lines).toContain('Repair turns asked for: 2 of 2.')
   })
@@ -125,7 +125,7 @@ describe('statusTextOf for a reviewed run', () => {
 
   test('names the reviewed stage and says how to apply or cancel', () => {
     const lines = statusTextOf(factsWith({ phase, nowMs: STARTED_MS + 61_000 })).split('\n')
-    expect(lines[0]).toBe('Run reviewed (waiting for /compact-handoff apply), resume mode, focus "the parser", running for 1 min 1 s.')
+    expect(lines[0]).toBe('Handoff run reviewed (waiting for /compact-handoff apply), focus "the parser", running for 1 min 1 s.')
     expect(lines[1]).toBe(`Files recorded: ${HANDOFF.relPath}.`)
     expect(lines.at(-1)).toBe('Apply with /compact-handoff apply, or drop it with /compact-handoff cancel.')
   })

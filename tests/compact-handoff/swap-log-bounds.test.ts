@@ -21,7 +21,7 @@ import { forAll, textOfPieces } from '../support/property.js'
 const TIME = '2026-11-30T10:00:00.000Z'
 
 function aborted(reason: string, files = [{ path: 'plans/handoffs/HANDOFF_a_2026-11-30.md', bytes: 900 }]): LogEntry {
-  return { time: TIME, sessionId: 's1', mode: 'resume', trigger: 'command', files, contextPercentBefore: 80, outcome: 'aborted', reason, messagesHeld: 0, repairs: 0 }
+  return { time: TIME, sessionId: 's1', mode: 'handoff', trigger: 'command', files, contextPercentBefore: 80, outcome: 'aborted', reason, messagesHeld: 0, repairs: 0 }
 }
 
 function followUp(reReads: string[], repeatedCommands: string[], handoff = 'plans/handoffs/HANDOFF_a_2026-11-30.md'): AfterSwapEntry {

@@ -1,14 +1,14 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // and the few recent lines /compact-handoff status shows.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logTextWith, recentLogLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, recentLogLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { forAll } from '../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
   return {
     time: new Date(Date.UTC(2026, 10, 29, 10, 0, n)).toISOString(),
     sessionId: 's1',
-    mode: 'resume',
+    mode: 'handoff',
     trigger: 'command',
     files: [{ path: `plans/handoffs/HANDOFF_${n}.md`, bytes: 1_000 + n }],
     contextPercentBefore: 80,
@@ -94,17 +94,17 @@ describe('logTextWith', () => {
 describe('recentLogLinesOf', () => {
   test('formats an entry as time, mode, outcome and files', () => {
     const entry = entryOf(1, { mode: 'plan', files: [{ path: 'plans/handoffs/HANDOFF_a.md', bytes: 10 }, { path: 'plans/handoffs/PLAN_a.md', bytes: 20 }] })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} plan swapped: plans/handoffs/HANDOFF_a.md, plans/handoffs/PLAN_a.md`])
+    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} plan run swapped: plans/handoffs/HANDOFF_a.md, plans/handoffs/PLAN_a.md`])
   })
 
   test('gives the reason of an abort, and no files part when there were none', () => {
     const entry = entryOf(1, { outcome: 'aborted', reason: 'the handoff turn was interrupted', files: [] })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} resume aborted (the handoff turn was interrupted)`])
+    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} handoff run aborted (the handoff turn was interrupted)`])
   })
 
   test('names an engine summary', () => {
     const entry = entryOf(1, { outcome: 'engine-summarized' })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} resume engine-summarized: plans/handoffs/HANDOFF_1.md`])
+    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} handoff run engine-summarized: plans/handoffs/HANDOFF_1.md`])
   })
 
   test("names a compaction a fork's handoff answered, or the summary it fell back to, by the compaction, not the mode", () => {
@@ -118,7 +118,7 @@ describe('recentLogLinesOf', () => {
 
   test('gives the newest lines only, oldest of them first', () => {
     const lines = recentLogLinesOf(logOf(10), 3)
-    expect(lines).toEqual([7, 8, 9].map((n) => `${entryOf(n).time} resume swapped: plans/handoffs/HANDOFF_${n}.md`))
+    expect(lines).toEqual([7, 8, 9].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
   })
 
   test('gives every line when there are fewer than asked for, and nothing for an empty log', () => {
@@ -147,12 +147,37 @@ describe('recentLogLinesOf', () => {
       JSON.stringify(entryOf(2)),
       '',
     ].join('\n')
-    expect(recentLogLinesOf(text, 2)).toEqual([1, 2].map((n) => `${entryOf(n).time} resume swapped: plans/handoffs/HANDOFF_${n}.md`))
+    expect(recentLogLinesOf(text, 2)).toEqual([1, 2].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
   })
 
   test('shows an unknown mode as "?"', () => {
     const line = JSON.stringify({ time: 't', outcome: 'aborted', reason: 'r' })
     expect(recentLogLinesOf(line, 1)).toEqual(['t ? aborted (r)'])
+    expect(recentLogLinesOf(JSON.stringify({ time: 't', mode: 'summary', outcome: 'aborted' }), 1)).toEqual(['t ? aborted'])
+  })
+
+  test('names each kind of run by what it writes, never "resume", which is /compact-handoff resume', () => {
+    const lines = recentLogLinesOf(logTextWith(logTextWith('', entryOf(1)), entryOf(2, { mode: 'plan' })), 5)
+    expect(lines).toEqual([
+      `${entryOf(1).time} handoff run swapped: plans/handoffs/HANDOFF_1.md`,
+      `${entryOf(2).time} plan run swapped: plans/handoffs/HANDOFF_2.md`,
+    ])
+  })
+
+  test("reads a line written before the kinds were named, whose mode 'resume' was a handoff run", () => {
+    const old = JSON.stringify({ ...entryOf(1), mode: 'resume' })
+    expect(recentLogLinesOf(old, 1)).toEqual([`${entryOf(1).time} handoff run swapped: plans/handoffs/HANDOFF_1.md`])
+    expect(logModeOf('resume')).toBe('handoff')
+    expect(logModeOf('handoff')).toBe('handoff')
+    expect(logModeOf('plan')).toBe('plan')
+    expect(logModeOf(undefined)).toBeUndefined()
+  })
+
+  test('shows a resume of a handoff as resumed, with no kind of run, old lines too', () => {
+    const resumed = entryOf(1, { outcome: 'resumed' })
+    delete resumed.mode
+    expect(recentLogLinesOf(logTextWith('', resumed), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
+    expect(recentLogLinesOf(JSON.stringify({ ...resumed, mode: 'resume' }), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
   })
 
   test('reads a log with CRLF line ends', () => {

@@ -93,8 +93,8 @@ describe('compactInstructionsOf', () => {
 })
 
 describe('fallbackContinuePromptOf', () => {
-  test('asks a resume run to read the handoff, check it, and wait', () => {
-    const prompt = fallbackContinuePromptOf('resume', { handoff: HANDOFF })
+  test('asks a handoff run to read the handoff, check it, and wait', () => {
+    const prompt = fallbackContinuePromptOf('handoff', { handoff: HANDOFF })
     expect(prompt).toContain(`Read the handoff ${HANDOFF} and continue from its Next step.`)
     expect(prompt).toContain('wait for my go-ahead')
     expect(prompt).toContain('do not run it again')
@@ -106,16 +106,16 @@ describe('fallbackContinuePromptOf', () => {
     expect(prompt).toContain('start Phase 1 of the plan')
   })
 
-  test('falls back to the resume prompt in plan mode without a plan', () => {
-    expect(fallbackContinuePromptOf('plan', { handoff: HANDOFF })).toBe(fallbackContinuePromptOf('resume', { handoff: HANDOFF }))
+  test("falls back to a handoff run's prompt in a plan run without a plan", () => {
+    expect(fallbackContinuePromptOf('plan', { handoff: HANDOFF })).toBe(fallbackContinuePromptOf('handoff', { handoff: HANDOFF }))
   })
 
-  test('leaves a plan out of the resume prompt', () => {
-    expect(fallbackContinuePromptOf('resume', { handoff: HANDOFF, plan: PLAN })).not.toContain(PLAN)
+  test("leaves a plan out of a handoff run's prompt", () => {
+    expect(fallbackContinuePromptOf('handoff', { handoff: HANDOFF, plan: PLAN })).not.toContain(PLAN)
   })
 
   test('never starts with a slash', () => {
-    expect(fallbackContinuePromptOf('resume', { handoff: HANDOFF })).not.toMatch(/^\//)
+    expect(fallbackContinuePromptOf('handoff', { handoff: HANDOFF })).not.toMatch(/^\//)
     expect(fallbackContinuePromptOf('plan', { handoff: HANDOFF, plan: PLAN })).not.toMatch(/^\//)
   })
 })
@@ -146,7 +146,7 @@ describe('continuePromptWithHeld', () => {
   })
 
   test('never starts with a slash when the prompt does not', () => {
-    const prompt = fallbackContinuePromptOf('resume', { handoff: HANDOFF })
+    const prompt = fallbackContinuePromptOf('handoff', { handoff: HANDOFF })
     expect(continuePromptWithHeld(prompt, ['/compact-handoff status'])).not.toMatch(/^\//)
   })
 })

@@ -30,20 +30,20 @@ describe('verdictOf when the turn did not end as an answer', () => {
     ['error', 'the handoff turn ended with an error'],
   ] as const)('aborts a turn that ended as %s', (reason, why) => {
     const end: TurnEnd = { reason, answer: `${READY_PREFIX} ${HANDOFF.relPath}` }
-    expect(verdictOf(end, runWith('resume', [HANDOFF]))).toEqual({ kind: 'abort', why })
+    expect(verdictOf(end, runWith('handoff', [HANDOFF]))).toEqual({ kind: 'abort', why })
   })
 })
 
 describe('verdictOf with a FAILED sentinel', () => {
   test('aborts with the reason the skill gave', () => {
-    const verdict = verdictOf(answered(`${FAILED_PREFIX} the repository is not a git checkout`), runWith('resume', [HANDOFF]))
+    const verdict = verdictOf(answered(`${FAILED_PREFIX} the repository is not a git checkout`), runWith('handoff', [HANDOFF]))
     expect(verdict).toEqual({ kind: 'abort', why: 'the handoff skill reported failure: the repository is not a git checkout' })
   })
 })
 
 describe('verdictOf with a READY sentinel', () => {
   test('checks the named handoff, with no notices', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', [HANDOFF]))
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('handoff', [HANDOFF]))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
     expect(verdict).not.toHaveProperty('plan')
   })
@@ -54,24 +54,24 @@ describe('verdictOf with a READY sentinel', () => {
   })
 
   test('accepts a named path given in full', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${CWD}/${HANDOFF.relPath}`), runWith('resume', [HANDOFF]))
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${CWD}/${HANDOFF.relPath}`), runWith('handoff', [HANDOFF]))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
   })
 
   test('accepts a named Windows path given in full, its drive letter in the other case', () => {
-    const run = runFixture({ mode: 'resume', files: [HANDOFF], cwd: 'C:\\Users\\me\\proj', ignoresCase: true })
+    const run = runFixture({ mode: 'handoff', files: [HANDOFF], cwd: 'C:\\Users\\me\\proj', ignoresCase: true })
     const verdict = verdictOf(answered(`${READY_PREFIX} c:\\Users\\me\\proj\\${HANDOFF.relPath.replace(/\//g, '\\')}`), run)
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
     expect(verdictOf(answered(`${READY_PREFIX} D:\\Users\\me\\proj\\${HANDOFF.relPath.replace(/\//g, '\\')}`), run)).toMatchObject({ kind: 'abort' })
   })
 
   test('prefers the named handoff over a later recorded one', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', [HANDOFF, LATER_HANDOFF]))
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('handoff', [HANDOFF, LATER_HANDOFF]))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF })
   })
 
   test('goes on to check a named file the run did not record (the file check asks for it to be written)', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', []))
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('handoff', []))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, notices: [] })
   })
 
@@ -87,7 +87,7 @@ describe('verdictOf with a READY sentinel', () => {
     ['a nested subfolder', 'plans/handoffs/old/HANDOFF_parser_2026-11-29.md'],
     ['a file that is not a handoff', 'notes/summary.md'],
   ])('aborts when the sentinel names a path in %s', (_name, path) => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath} | ${path}`), runWith('resume', [HANDOFF]))
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath} | ${path}`), runWith('handoff', [HANDOFF]))
     expect(verdict).toEqual({
       kind: 'abort',
       why: `the skill named ${path}, which is not a HANDOFF_*.md or PLAN_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project`,
@@ -97,7 +97,7 @@ describe('verdictOf with a READY sentinel', () => {
   test('uses the last sentinel line of the answer', () => {
     const verdict = verdictOf(
       answered(`${READY_PREFIX} ${HANDOFF.relPath}`, 'Wait, one more change.', `${READY_PREFIX} ${LATER_HANDOFF.relPath}`),
-      runWith('resume', [HANDOFF, LATER_HANDOFF]),
+      runWith('handoff', [HANDOFF, LATER_HANDOFF]),
     )
     expect(verdict).toMatchObject({ kind: 'check', handoff: LATER_HANDOFF })
   })
@@ -105,7 +105,7 @@ describe('verdictOf with a READY sentinel', () => {
 
 describe('verdictOf without a sentinel', () => {
   test('uses the last handoff the run recorded, with a notice', () => {
-    const verdict = verdictOf(answered('All done.'), runWith('resume', [HANDOFF, LATER_HANDOFF]))
+    const verdict = verdictOf(answered('All done.'), runWith('handoff', [HANDOFF, LATER_HANDOFF]))
     expect(verdict).toMatchObject({
       kind: 'check',
       handoff: LATER_HANDOFF,
@@ -114,7 +114,7 @@ describe('verdictOf without a sentinel', () => {
   })
 
   test('aborts when the run recorded no handoff', () => {
-    expect(verdictOf(answered('All done.'), runWith('resume', []))).toEqual({ kind: 'abort', why: 'no handoff file was written' })
+    expect(verdictOf(answered('All done.'), runWith('handoff', []))).toEqual({ kind: 'abort', why: 'no handoff file was written' })
   })
 
   test('aborts when the run recorded only a plan', () => {
@@ -125,7 +125,7 @@ describe('verdictOf without a sentinel', () => {
 describe('verdictOf and the plan', () => {
   test('aborts a plan run that wrote no plan', () => {
     const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('plan', [HANDOFF]))
-    expect(verdict).toEqual({ kind: 'abort', why: 'plan mode, but no plan file was written' })
+    expect(verdict).toEqual({ kind: 'abort', why: 'a plan run, but no plan file was written' })
   })
 
   test('takes a recorded plan in plan mode when the sentinel names only the handoff', () => {
@@ -133,8 +133,8 @@ describe('verdictOf and the plan', () => {
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF, plan: PLAN })
   })
 
-  test('ignores a named and recorded plan in resume mode', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath} | ${PLAN.relPath}`), runWith('resume', [HANDOFF, PLAN]))
+  test('ignores a named and recorded plan in a handoff run', () => {
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath} | ${PLAN.relPath}`), runWith('handoff', [HANDOFF, PLAN]))
     expect(verdict).toMatchObject({ kind: 'check', handoff: HANDOFF })
     expect(verdict).not.toHaveProperty('plan')
     expect(verdict.kind === 'check' ? verdict.continuePrompt : '').not.toContain(PLAN.relPath)
@@ -142,13 +142,13 @@ describe('verdictOf and the plan', () => {
 })
 
 describe('verdictOf and the continue-prompt', () => {
-  test.each(['resume', 'plan'] as const)('takes the prompt the skill printed in %s mode', (mode) => {
+  test.each(['handoff', 'plan'] as const)('takes the prompt the skill printed in a %s run', (mode) => {
     const verdict = verdictOf(answered(PROMPT_BLOCK, `${READY_PREFIX} ${HANDOFF.relPath} | ${PLAN.relPath}`), runWith(mode, [HANDOFF, PLAN]))
     expect(verdict).toMatchObject({ kind: 'check', continuePrompt: 'Read the handoff and fix the tokenizer first.' })
   })
 
-  test('falls back to reading the handoff and its Next step in resume mode', () => {
-    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('resume', [HANDOFF]))
+  test('falls back to reading the handoff and its Next step in a handoff run', () => {
+    const verdict = verdictOf(answered(`${READY_PREFIX} ${HANDOFF.relPath}`), runWith('handoff', [HANDOFF]))
     const prompt = verdict.kind === 'check' ? verdict.continuePrompt : ''
     expect(prompt).toContain(`Read the handoff ${HANDOFF.relPath} and continue from its Next step.`)
   })
@@ -162,8 +162,8 @@ describe('verdictOf and the continue-prompt', () => {
 
   test('leaves held messages out: they are added when the prompt is sent, and a review run reads the same', () => {
     const end = answered(PROMPT_BLOCK, `${READY_PREFIX} ${HANDOFF.relPath}`)
-    const plain = verdictOf(end, runWith('resume', [HANDOFF]))
-    const reviewedWithHeld = verdictOf(end, { ...runWith('resume', [HANDOFF]), apply: 'review', held: ['also fix the README'], contextPercentBefore: 91 })
+    const plain = verdictOf(end, runWith('handoff', [HANDOFF]))
+    const reviewedWithHeld = verdictOf(end, { ...runWith('handoff', [HANDOFF]), apply: 'review', held: ['also fix the README'], contextPercentBefore: 91 })
     expect(reviewedWithHeld).toEqual(plain)
     expect(JSON.stringify(reviewedWithHeld)).not.toContain('also fix the README')
   })
@@ -180,7 +180,7 @@ describe('verdictOf over random answers', () => {
     forAll(
       (rand) => ({
         answer: Array.from({ length: rand.int(6) }, () => rand.pick(LINES)).join(rand.pick(['\n', '\r\n'])),
-        run: runWith(rand.pick(['resume', 'plan'] as const), Array.from({ length: rand.int(4) }, () => rand.pick(FILES))),
+        run: runWith(rand.pick(['handoff', 'plan'] as const), Array.from({ length: rand.int(4) }, () => rand.pick(FILES))),
       }),
       ({ answer, run }) => {
         const verdict = verdictOf({ reason: 'answer', answer }, run)

@@ -1,6 +1,6 @@
 // The bounds on the person's recorded words, over random sessions: the total
 // stays bounded and the first request is never lost, and no clipping (this
-// mod's, or the answer mod's copy for a quoted answer) splits a surrogate pair.
+// of the words, or of a typed answer quoted back) splits a surrogate pair.
 import { describe, expect, test } from 'vitest'
 import {
   MAX_MESSAGE_CHARS,
@@ -9,7 +9,7 @@ import {
   clippedMessageOf,
   userWordsSectionOf,
 } from '../../packages/compact-handoff/hooks/user-words.js'
-import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
+import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
 import { forAll, type Rand } from '../support/property.js'
 import { CUT_MARK, HEADING, total, wordsOf } from '../support/user-words-text.js'
 
@@ -115,9 +115,9 @@ describe('clipping never splits a surrogate pair (property)', () => {
     }, { runs: 500 })
   })
 
-  test("the answer mod's copy of the clipping, for a typed answer it quotes, splits no pair either", () => {
+  test('the quoting of a typed answer to askAfterCompaction splits no pair either', () => {
     forAll((rand) => textNearBoundOf(rand, WELL_FORMED), (text) => {
-      const verdict = verdictOf(text)
+      const verdict = askVerdictOf(text)
       const quoted = verdict.kind === 'deny' ? verdict.text : ''
       expect(LONE_SURROGATE_RE.test(quoted), 'no lone surrogate').toBe(false)
     }, { runs: 500 })

@@ -63,7 +63,7 @@ function skillOf(mode: Mode): Skill {
 
 const skills = (Object.keys(SKILL_OF_MODE) as Mode[]).map(skillOf)
 /** What each skill's READY sentinel names, in order. */
-const WRITES: Record<Mode, FileKind[]> = { resume: ['handoff'], plan: ['handoff', 'plan'] }
+const WRITES: Record<Mode, FileKind[]> = { handoff: ['handoff'], plan: ['handoff', 'plan'] }
 
 function frontmatterOf(template: string): Map<string, string> {
   const lines = template.split('\n')
@@ -250,7 +250,7 @@ const CREATED_FORMS: readonly [string, boolean][] = [
 ]
 
 describe('continuation forms: the mod\'s check and the validator agree', () => {
-  const handoff = templateOf(skills.find((s) => s.mode === 'resume')!, 'handoff')
+  const handoff = templateOf(skills.find((s) => s.mode === 'handoff')!, 'handoff')
 
   test.each(PARENT_FORMS)('parent: %s (taken: %s)', (parent, taken) => {
     const file = withField(withField(handoff, 'seq', '2'), 'parent', parent)

@@ -5,7 +5,7 @@
  * - A person's `/compact <words>`: the summariser request carries their words first,
  *   then what compact-handoff recorded (their messages, the facts of the Read and the
  *   Bash the model ran before), then the handoff's section outline.
- * - Option askAfterCompaction: the first tool call after a /compact asks the person,
+ * - compact-handoff's option askAfterCompaction: the first tool call after a /compact asks the person,
  *   in the engine's own question dialog, whether Claude may carry on; "stop and wait"
  *   or Escape refuses it (the command never runs), "continue" lets it run, and it asks
  *   once per compaction.
@@ -160,7 +160,7 @@ describe('option askAfterCompaction on', () => {
     // Options of a --plugin-dir mod are read from the user's settings under `<name>@inline`.
     const settingsPath = join(run.home, '.claude', 'settings.json')
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8')) as Record<string, unknown>
-    settings.pluginConfigs = { [ANSWER_MOD]: { options: { askAfterCompaction: true } } }
+    settings.pluginConfigs = { [HANDOFF_MOD]: { options: { askAfterCompaction: true } } }
     writeFileSync(settingsPath, JSON.stringify(settings, null, 2))
     const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
     const session = await startSession({ run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock })
@@ -179,7 +179,7 @@ describe('option askAfterCompaction on', () => {
     const [id] = scriptToolTurn(flow, typed, [{ name: 'Bash', input: { command, description: 'Touch a marker file' } }], reply)
     const mark = session.logMark()
     await session.type(typed)
-    await session.waitForScreen(/May it carry on from the summary\?/, 30_000)
+    await session.waitForScreen(/May it carry on from what replaced it\?/, 30_000)
     return { id: id!, mark }
   }
 

@@ -30,7 +30,7 @@ describe('compact-handoff replaces the conversation with a handoff', () => {
     const skillRequest = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'finish the parser'), 30_000)
     expect(skillRequest.kind).toBe('main')
     const next = await requestAfter(mock, skillRequest.seq, turn.continuePrompt)
-    console.log(`e2e flow: resume run ${Date.now() - t0} ms`)
+    console.log(`e2e flow: handoff run ${Date.now() - t0} ms`)
 
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])

@@ -156,7 +156,7 @@ export interface SkillTurnOptions {
   /** The session's project folder (absolute); the Writes target files under it. */
   proj: string
   /** 'plan' writes a plan too and names it in the sentinel. */
-  mode?: 'resume' | 'plan'
+  mode?: 'handoff' | 'plan'
   doc?: Partial<HandoffDoc>
   /** Folder under proj for the files; the mod accepts plans/handoffs and .claude/handoffs. */
   dir?: string
@@ -206,7 +206,7 @@ export function isSkillTurnFor(text: string, focus: string): boolean {
  * main-loop request comes next, which is the tool result.
  */
 export function skillTurn(options: SkillTurnOptions): SkillTurn {
-  const mode = options.mode ?? 'resume'
+  const mode = options.mode ?? 'handoff'
   const dir = options.dir ?? '.claude/handoffs'
   const handoffPath = handoffRelPath(options.doc, dir)
   const planPath = mode === 'plan' ? planRelPath(options.doc, dir) : undefined

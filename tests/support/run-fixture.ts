@@ -5,7 +5,7 @@ import type { Run } from '../../packages/compact-handoff/hooks/run.js'
 export function runFixture(changes: Partial<Run> = {}): Run {
   return {
     id: 'r1',
-    mode: 'resume',
+    mode: 'handoff',
     focus: '',
     startedAtMs: 1_000,
     cwd: '/srv/proj',

@@ -9,18 +9,12 @@
 // Around compact-handoff's runs it also vetoes a precompute of the main loop
 // while a run is pending. compact-handoff, outer to this mod, handles the
 // engine's other compactions (a fork's handoff, or the summariser's
-// instructions). With option askAfterCompaction on, the first main-loop tool
-// call after a compaction the engine summarised asks the person whether Claude
-// may carry on from the summary.
+// instructions, and the question askAfterCompaction asks after them).
 import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
 import { readRun } from './partner-state.js'
-import { armAfterCompaction, disarmAfterSwap, turnEnded, verdictForToolCall } from './ask-steps.js'
 
-export const register: Register = (on, options) => {
-  // A boolean option the person never set arrives as its default; only `true` is on.
-  const isAskOn = options.askAfterCompaction === true
-
+export const register: Register = (on) => {
   // No matcher on trigger: under the test kit a plugin's compaction arrives
   // with no trigger at all, which a `{ trigger: 'plugin' }` matcher never hears.
   on('session.compact', async ($, e, next) => {
@@ -28,8 +22,6 @@ export const register: Register = (on, options) => {
     const route = routeOf(e, next.origin.plugin, run)
     switch (route.kind) {
       case 'answer':
-        // The stub replaces a summary that armed the question, if any.
-        if (isAskOn) await disarmAfterSwap($)
         // Handle-less, so the engine builds the row from role and text.
         // e.messages is never read: the kit leaves it undefined on a plugin's
         // compaction.
@@ -37,13 +29,6 @@ export const register: Register = (on, options) => {
       case 'precompute': {
         const skip = precomputeSkipOf(run)
         return skip === undefined ? next(e) : { skip }
-      }
-      case 'summary': {
-        const result = await next(e)
-        // Armed only once a summary replaced the conversation; a skipped
-        // compaction left it as it was.
-        if (isAskOn && !('skip' in result)) await armAfterCompaction($, e.trigger === 'manual' ? 'manual' : 'auto')
-        return result
       }
       case 'pass':
         return next(e)
@@ -54,23 +39,4 @@ export const register: Register = (on, options) => {
     // result if the hook had already passed the event on, so nothing runs twice.
     return next(e)
   })
-
-  // With the option off these are never registered: no tool call or turn end
-  // reaches this mod, so they cost nothing.
-  if (isAskOn) {
-    on('tool.call', async ($, e, next) => {
-      // A subagent's calls are its own loop's; the question is the main loop's.
-      if (e.agentId !== undefined) return next(e)
-      const verdict = await verdictForToolCall($)
-      return verdict.kind === 'run' ? next(e) : { deny: verdict.text }
-    }).catch(($, e, next) => {
-      // Fail open: a broken gate must not take the tools away.
-      return next(e)
-    })
-
-    on('turn.complete', (_$, e, next) => {
-      if (e.agentId === undefined) turnEnded()
-      return next(e)
-    })
-  }
 }

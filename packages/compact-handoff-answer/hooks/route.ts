@@ -8,12 +8,9 @@ export type Route =
   | { kind: 'answer'; stub: string }
   /** The main loop's ahead-of-time summary: vetoed while a run is pending. */
   | { kind: 'precompute' }
-  /** A /compact or automatic compaction of the main loop that compact-handoff
-   * left to the engine's summariser (a fork's handoff never reaches this mod):
-   * it goes on as it came, and option askAfterCompaction arms after it. */
-  | { kind: 'summary' }
-  /** Everything else (a subagent's, another plugin's, a marked one that is
-   * not compact-handoff's swap) goes on untouched. */
+  /** Everything else (the person's /compact and the engine's automatic one,
+   * which compact-handoff, outer to this mod, handles; a subagent's; another
+   * plugin's; a marked one that is not compact-handoff's swap) goes on untouched. */
   | { kind: 'pass' }
 
 /** The plugin whose swap this mod answers, as `next.origin.plugin` names it. */
@@ -35,12 +32,9 @@ export function isOwnSwap(raisedBy: string, run: RunView): boolean {
 export function routeOf(facts: CompactionFacts, raisedBy: string, run: RunView): Route {
   const stub = markedStubOf(facts)
   if (stub !== undefined) return isOwnSwap(raisedBy, run) ? { kind: 'answer', stub } : { kind: 'pass' }
-  // A subagent or fork compacts its own transcript: compact-handoff's run and
-  // the person's words belong to the main loop.
+  // A subagent or fork compacts its own transcript: compact-handoff's run belongs to the main loop.
   if (facts.agentId !== undefined) return { kind: 'pass' }
-  if (facts.trigger === 'precompute') return { kind: 'precompute' }
-  if (facts.trigger === 'manual' || facts.trigger === 'auto') return { kind: 'summary' }
-  return { kind: 'pass' }
+  return facts.trigger === 'precompute' ? { kind: 'precompute' } : { kind: 'pass' }
 }
 
 /** compact-handoff's run phase as this mod reads it: any kind but 'idle' is a

@@ -5,6 +5,10 @@
 /** 0 is off. */
 export const AUTO_OFF = 0
 
+/** The two context-use options as register.ts read them: the turn's end and
+ * /compact-handoff status both use them. */
+export type Thresholds = { nudgePercent: number; autoPercent: number }
+
 export type AutoWindow = { kind: 'armed' } | { kind: 'spent' }
 
 export const AUTO_ARMED: AutoWindow = { kind: 'armed' }

@@ -9,8 +9,8 @@ type $ = EngineInterface
 
 const AUTO_TOAST_MS = 10_000
 
-/** After an idle main-loop turn: starts the run /compact-handoff starts (resume
- * mode, no focus) when this turn reached the threshold. Whether it did. */
+/** After an idle main-loop turn: starts the run /compact-handoff starts (a
+ * handoff run, no focus) when this turn reached the threshold. Whether it did. */
 export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoPercent: number): Promise<boolean> {
   // Most turns end here, before any engine call.
   if (autoPercent === AUTO_OFF || end.reason !== 'answer') return false
@@ -19,7 +19,7 @@ export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoP
   const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
   if (!isAutoDue(autoPercent, await readAuto($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
   if (!(await spendAuto($))) return false
-  const started = await startRun($, { kind: 'start', mode: 'resume', focus: '', apply: 'now' }, 'auto')
+  const started = await startRun($, { kind: 'start', mode: 'handoff', focus: '', apply: 'now' }, 'auto')
   if (started.isStarted) $.ui.toast(autoStartTextOf(percent ?? autoPercent), { timeoutMs: AUTO_TOAST_MS })
   return started.isStarted
 }

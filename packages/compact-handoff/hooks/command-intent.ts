@@ -23,7 +23,7 @@ export function intentOf(command: string, args: string): Intent {
   if (focus === 'apply') return { kind: 'apply' }
   const resume = /^resume(?: |$)/.exec(focus)
   if (resume) return { kind: 'resume', path: focus.slice(resume[0].length) }
-  const mode = command === PLAN_COMMAND ? 'plan' : 'resume'
+  const mode = command === PLAN_COMMAND ? 'plan' : 'handoff'
   const review = /^review(?:\s+|$)/.exec(focus)
   if (review) return { kind: 'start', mode, focus: focus.slice(review[0].length), apply: 'review' }
   return { kind: 'start', mode, focus, apply: 'now' }

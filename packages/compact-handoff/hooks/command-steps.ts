@@ -16,7 +16,7 @@ import { shownPath } from './evidence.js'
 import { readInteractive, readPhase, readWords, readLastSwap } from './state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from './run-steps.js'
 import { recentSwapLog } from './swap-log-steps.js'
-import type { Thresholds } from './turn-steps.js'
+import type { Thresholds } from './auto-handoff.js'
 import { closeFollowUp } from './work-steps.js'
 import { answerResume } from './resume-steps.js'
 

@@ -12,11 +12,16 @@ import { readLastSwap, readPhase, readWork, readWords, rearmAuto } from './state
 import { rearmNudge } from './nudge-steps.js'
 import { watchAfterCompaction } from './work-steps.js'
 import { appendCompactionLog } from './swap-log-steps.js'
+import { armingTriggerOf } from './ask.js'
+import { armAfterCompaction } from './ask-steps.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
 
 const TOAST_MS = 10_000
+
+/** What register.ts read from the options once. */
+export type CompactionOptions = { compactionHandoff: CompactionHandoff; isAskOn: boolean }
 
 /** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
 async function summaryInstructions($: $, own: string | undefined): Promise<string> {
@@ -30,13 +35,18 @@ async function newWindowBegan($: $): Promise<void> {
   await watchAfterCompaction($)
 }
 
-async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult): Promise<SessionCompactResult> {
+/** After a compaction the engine raised: a new window rearms what counts per
+ * window, and option askAfterCompaction arms its question whatever replaced
+ * the conversation (a summary or a fork's handoff). */
+async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult, isAskOn: boolean): Promise<SessionCompactResult> {
   if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await newWindowBegan($)
+  const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
+  if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
   return compacted
 }
 
 /** The fork gave no handoff: the engine's summary, with our instructions, and the person told why. */
-async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null): Promise<SessionCompactResult> {
+async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   $.ui.toast(
     `compact-handoff: no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
     { timeoutMs: TOAST_MS },
@@ -51,25 +61,25 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
     reason: compacted.skip === undefined ? failed.why : `${failed.why}; the summary was skipped too (${compacted.skip})`,
     repairs: failed.repairs,
   })
-  return observed($, e, compacted)
+  return observed($, e, compacted, isAskOn)
 }
 
-export async function answerCompaction($: $, e: SessionCompactInput, next: Next, option: CompactionHandoff): Promise<SessionCompactResult> {
-  const route = compactionRouteOf(e, option, (await readPhase($)).kind)
+export async function answerCompaction($: $, e: SessionCompactInput, next: Next, options: CompactionOptions): Promise<SessionCompactResult> {
+  const { isAskOn } = options
+  const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
   switch (route.kind) {
     case 'pass':
-      return observed($, e, await next(e))
+      return observed($, e, await next(e), isAskOn)
     case 'veto':
       return { skip: route.skip }
     case 'summary':
-      return observed($, e, await next({ ...e, instructions: await summaryInstructions($, e.instructions) }))
+      return observed($, e, await next({ ...e, instructions: await summaryInstructions($, e.instructions) }), isAskOn)
     case 'fork': {
       const usage = await $.session.usage().catch(() => undefined)
       const percent = usage?.context.percent ?? null
       const forked = await forkHandoff($, e, route.trigger, route.focus, percent)
-      if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent)
-      await newWindowBegan($)
-      return { messages: forked.messages }
+      if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent, isAskOn)
+      return observed($, e, { messages: forked.messages }, isAskOn)
     }
   }
 }

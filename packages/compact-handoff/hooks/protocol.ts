@@ -74,11 +74,14 @@ export function parseSkillArgs(args: string): { values: SkillValues; focus: stri
   return { values: { run, created, chain, seq, parent }, focus: words.slice(i).join(' ') }
 }
 
-export type Mode = 'resume' | 'plan'
+/** The two kinds of run, named by what they write: a handoff run writes a
+ * handoff; a plan run writes a handoff and a phased plan. Not "resume", which
+ * is /compact-handoff resume, picking a handoff up without writing one. */
+export type Mode = 'handoff' | 'plan'
 
 /** The skill each mode runs; plugin skills are listed as `<plugin>:<skill>`. */
 export const SKILL_OF_MODE: Readonly<Record<Mode, string>> = {
-  resume: 'handoff',
+  handoff: 'handoff',
   plan: 'handoffplan',
 }
 

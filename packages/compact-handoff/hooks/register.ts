@@ -17,12 +17,16 @@ import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
 import { compactionHandoffOf } from './engine-compaction.js'
 import { answerCompaction } from './compaction-steps.js'
+import { askTurnEnded, startAskGate, verdictForToolCall } from './ask-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
   const autoPercent = autoHandoffPercentOf(options.autoHandoffPercent)
   const thresholds = { nudgePercent, autoPercent }
   const compactionHandoff = compactionHandoffOf(options.compactionHandoff)
+  // A boolean option the person never set arrives as its default; only `true` is on.
+  const isAskOn = options.askAfterCompaction === true
+  startAskGate(isAskOn)
 
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
@@ -55,6 +59,17 @@ export const register: Register = (on, options) => {
     return action === 'hold' ? { drop: 'held by compact-handoff until its swap is done' } : next(e)
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
+  // Only with askAfterCompaction on: with it off no tool call waits on this.
+  // Outer to the recording below, so a refused call never reaches it.
+  if (isAskOn) {
+    on('tool.call', async ($, e, next) => {
+      // A subagent's calls are its own loop's; the question is the main loop's.
+      if (e.agentId !== undefined) return next(e)
+      const verdict = await verdictForToolCall($)
+      return verdict.kind === 'run' ? next(e) : { deny: verdict.text }
+    }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
+  }
+
   on('tool.call', { tool: [...EVIDENCE_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
@@ -79,6 +94,7 @@ export const register: Register = (on, options) => {
   }).catch(($, e, next) => next(e)) // fail open: the turn runs whatever this hook does
 
   on('turn.complete', async ($, e, next) => {
+    if (e.agentId === undefined) askTurnEnded()
     const completed = await next(e)
     if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, thresholds)
     return completed
@@ -86,5 +102,5 @@ export const register: Register = (on, options) => {
 
   // compact-handoff is outer to the answer mod: a compaction a fork answers
   // never reaches it; every other goes on with our instructions or untouched.
-  on('session.compact', ($, e, next) => answerCompaction($, e, next, compactionHandoff)).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  on('session.compact', ($, e, next) => answerCompaction($, e, next, { compactionHandoff, isAskOn })).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

@@ -21,6 +21,7 @@ import { letThroughTextOf } from './held-messages.js'
 import { watchAfter } from './work-steps.js'
 import { stubFactsOf } from './evidence.js'
 import { markUsed, recordWrittenFile } from './ownership-steps.js'
+import { disarmAfterSwap } from './ask-steps.js'
 
 type $ = EngineInterface
 
@@ -240,6 +241,8 @@ export async function compactNow($: $, id: string): Promise<void> {
  * goes out together. */
 async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Promise<void> {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
+  // Started before the prompt: the turn it starts must not ask about a summary.
+  const disarmed = disarmAfterSwap($)
   try {
     await $.prompt.submit({ text: prompt, asUser: true })
   } catch (error) {
@@ -250,6 +253,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
     )
   }
   await Promise.all([
+    disarmed,
     setNudge($, ARMED),
     rearmAuto($),
     setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
@@ -273,6 +277,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
 }
 
 async function lateSwap($: $, swap: Swap): Promise<void> {
+  await disarmAfterSwap($)
   const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
   $.ui.toast(
     `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,

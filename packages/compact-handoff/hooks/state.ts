@@ -11,6 +11,7 @@ import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
 import { NO_WORK, type WorkRecord } from './follow-up.js'
 import { AUTO_ARMED, type AutoWindow } from './auto-handoff.js'
+import type { ArmingTrigger } from './ask.js'
 
 
 type $ = EngineInterface
@@ -26,6 +27,13 @@ const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_
 // (seen live in an SDK session, 2.1.332). Never written reads as interactive:
 // a `-p` or SDK session always raises session.start first.
 const interactiveAtom = atom({ plugin: 'compact-handoff', key: 'interactive' } as const, true)
+
+/** Option askAfterCompaction's question, armed by a compaction that was not our swap. */
+export type AskFlag = { kind: 'none' } | { kind: 'pending'; trigger: ArmingTrigger }
+
+const NO_ASK: AskFlag = { kind: 'none' }
+
+const askAtom = atom({ plugin: 'compact-handoff', key: 'ask' } as const, NO_ASK)
 
 function statusTextOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
@@ -122,4 +130,21 @@ export function readInteractive($: $): Promise<boolean> {
 
 export async function setInteractive($: $, isInteractive: boolean): Promise<void> {
   await update($, interactiveAtom, () => isInteractive)
+}
+
+/** Arms the question for the first main-loop tool call from now on. */
+export async function armAsk($: $, trigger: ArmingTrigger): Promise<void> {
+  const pending: AskFlag = { kind: 'pending', trigger }
+  await update($, askAtom, () => pending)
+}
+
+/** Clears the flag and returns it as it was: the caller that gets 'pending'
+ * back is the one call that asks, however many race for it. */
+export async function takeAsk($: $): Promise<AskFlag> {
+  let before: AskFlag = NO_ASK
+  await update($, askAtom, (flag) => {
+    before = flag
+    return NO_ASK
+  })
+  return before
 }

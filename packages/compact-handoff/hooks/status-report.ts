@@ -2,6 +2,7 @@
 import { MAX_REPAIRS, stageTextOf, type Phase } from './run.js'
 import { followUpTextOf } from './follow-up.js'
 import { autoStatusTextOf } from './auto-handoff.js'
+import type { Mode } from './protocol.js'
 
 export type StatusFacts = {
   phase: Phase
@@ -23,6 +24,9 @@ function tailOf(facts: StatusFacts): string[] {
   return lines
 }
 
+/** What a person reads for each kind of run: named by what it writes. */
+const RUN_KIND_TEXT: Readonly<Record<Mode, string>> = { handoff: 'Handoff run', plan: 'Plan run' }
+
 function durationText(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000))
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
@@ -35,7 +39,7 @@ export function statusTextOf(facts: StatusFacts): string {
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')
   return [
-    `Run ${phase.kind} (${stageTextOf(phase)}), ${run.mode} mode${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
+    `${RUN_KIND_TEXT[run.mode]} ${phase.kind} (${stageTextOf(phase)})${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
     `Files recorded: ${files}.`,
     `Messages typed during the run, held until the swap: ${run.held.length + run.heldCommands.length}.`,
     ...(run.repairs > 0 ? [`Repair turns asked for: ${run.repairs} of ${MAX_REPAIRS}.`] : []),

@@ -70,7 +70,7 @@ export async function appendCompactionLog(
   const { reason, ...rest } = entry
   const files = []
   for (const file of rest.files) files.push({ ...file, path: await maskedText($, file.path) })
-  await appendEntry($, cwd, { mode: 'resume', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
+  await appendEntry($, cwd, { mode: 'handoff', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
 }
 
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
@@ -80,7 +80,6 @@ export async function recentSwapLog($: $, cwd: string, count: number): Promise<s
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */
 export async function appendResumeLog($: $, cwd: string, handoff: string, bytes: number, contextPercentBefore: number | null): Promise<void> {
   await appendEntry($, cwd, {
-    mode: 'resume',
     trigger: 'command',
     files: [{ path: await maskedText($, handoff), bytes }],
     contextPercentBefore,

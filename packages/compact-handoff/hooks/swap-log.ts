@@ -39,7 +39,10 @@ const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
 export type LogEntry = {
   time: string
   sessionId: string
-  mode: Mode
+  /** The kind of run (protocol.ts Mode; a compaction a fork answered writes a
+   * handoff); absent on a line of /compact-handoff resume, which runs nothing. Lines written before the kinds were named by what they write
+   * say 'resume' for a handoff run (logModeOf reads them). */
+  mode?: Mode
   /** How the swap was asked for: straight from the command, /compact-handoff
    * apply after a review, the auto handoff, or one of the engine's compactions. */
   trigger: 'command' | 'apply' | 'auto' | CompactionTrigger
@@ -191,7 +194,7 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
       const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
       const at = e.trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, e.trigger) ? ` ${COMPACTION_TRIGGER_TEXT[e.trigger as CompactionTrigger]}` : ''
-      const what = at === '' ? `${e.mode ?? '?'} ${e.outcome}` : `${e.outcome}${at}`
+      const what = at === '' ? whatRanOf(e) : `${e.outcome}${at}`
       out.push(`${e.time} ${what}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
     } catch {
       continue
@@ -199,6 +202,21 @@ export function recentLogLinesOf(text: string, count: number): string[] {
   }
   // slice(-0) would be the whole log: asked for none, give none.
   return count > 0 ? out.slice(-count) : []
+}
+
+/** The kind of run a log line's `mode` names: 'resume' is how lines written
+ * before the kinds were named by what they write spelled a handoff run. */
+export function logModeOf(mode: unknown): Mode | undefined {
+  if (mode === 'handoff' || mode === 'resume') return 'handoff'
+  return mode === 'plan' ? 'plan' : undefined
+}
+
+/** What a log line says the entry was: the kind of run and its outcome, or
+ * only the outcome for a resume. */
+function whatRanOf(e: Partial<LogEntry>): string {
+  if (e.outcome === 'resumed') return 'resumed'
+  const mode = logModeOf(e.mode)
+  return `${mode === undefined ? '?' : `${mode} run`} ${e.outcome}`
 }
 
 function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {

@@ -2,7 +2,7 @@
 // turn, with no run under way, feeds the meter and may start the auto handoff
 // or show the nudge.
 import type { EngineInterface } from 'claude-code'
-import { isNudgeSuperseded } from './auto-handoff.js'
+import { isNudgeSuperseded, type Thresholds } from './auto-handoff.js'
 import { autoHandoffIfDue } from './auto-steps.js'
 import { nudgeIfDue } from './nudge-steps.js'
 import { dispatch } from './run-steps.js'
@@ -11,8 +11,6 @@ import type { TurnEnd } from './turn-verdict.js'
 import { followUpTurnEnded } from './work-steps.js'
 
 type $ = EngineInterface
-
-export type Thresholds = { nudgePercent: number; autoPercent: number }
 
 export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, thresholds: Thresholds): Promise<void> {
   // The common case, no run, costs one read; with a run the machine decides

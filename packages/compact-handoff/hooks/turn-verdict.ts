@@ -42,10 +42,10 @@ export function verdictOf(end: TurnEnd, run: Run, previous?: Chosen): Verdict {
   if (sentinel === undefined && previous === undefined) notices.push('the skill printed no sentinel line; using the files it wrote')
 
   const handoff = lastOfKind(named, 'handoff') ?? previous?.handoff ?? lastOfKind(run.files, 'handoff')
-  // A plan only travels in plan mode; a resume run that happened to touch one ignores it.
+  // A plan only travels in a plan run; a handoff run that happened to touch one ignores it.
   const plan = run.mode === 'plan' ? (lastOfKind(named, 'plan') ?? previous?.plan ?? lastOfKind(run.files, 'plan')) : undefined
   if (!handoff) return { kind: 'abort', why: 'no handoff file was written' }
-  if (run.mode === 'plan' && !plan) return { kind: 'abort', why: 'plan mode, but no plan file was written' }
+  if (run.mode === 'plan' && !plan) return { kind: 'abort', why: 'a plan run, but no plan file was written' }
 
   const files = { handoff: handoff.relPath, ...(plan ? { plan: plan.relPath } : {}) }
   const continuePrompt = parseContinuePrompt(end.answer) ?? previous?.continuePrompt ?? fallbackContinuePromptOf(run.mode, files)

@@ -51,7 +51,7 @@ describe('the skill turn', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoffplan', '')
     await skillWritesHandoff($, w)
-    expectAborted(w, /plan mode, but no plan file was written/)
+    expectAborted(w, /a plan run, but no plan file was written/)
   })
 
   test('aborts when the sentinel names a file outside the handoff folders', async ($, on) => {

@@ -16,7 +16,7 @@ async function turnEnds($: Engine, w: World, reason: 'answer' | 'aborted' = 'ans
 }
 
 describe('the auto handoff', () => {
-  test('starts the resume run, without a focus, after an answer at the threshold, and says how to cancel', AUTO_80, async ($, on) => {
+  test('starts a handoff run, without a focus, after an answer at the threshold, and says how to cancel', AUTO_80, async ($, on) => {
     const w = world(on, { contextPercent: 80 })
     await startSession($)
     await turnEnds($, w)

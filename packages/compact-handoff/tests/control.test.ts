@@ -102,7 +102,7 @@ describe('/compact-handoff status', () => {
     await skillWritesFile($, w, HANDOFF, handoffText())
     await w.clock.advance(65_000)
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('Run writing (the handoff skill is writing), resume mode, focus "the parser"')
+    expect(status).toContain('Handoff run writing (the handoff skill is writing), focus "the parser"')
     expect(status).toContain('running for 1 min 5 s')
     expect(status).toContain(`Files recorded: ${HANDOFF}.`)
     expect(status).toContain('Context 64%; nudge at 70%; auto handoff off.')

@@ -44,6 +44,9 @@ describe('/compact-handoff resume of an own handoff', () => {
     expect(prompt).toContain('Then do its Next step: Make recoverFrom() handle a closing brace')
     const log = w.files.get(`${CWD}/${DIR}/compact-handoff.log.jsonl`)?.text ?? ''
     expect(log).toContain('"outcome":"resumed"')
+    // A resume writes nothing, so its line names no kind of run.
+    expect(log).not.toContain('"mode"')
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toMatch(/ resumed: \.claude\/handoffs\/HANDOFF_newest-open_2026-11-30\.md$/m)
 
     // The resumed handoff is the parent of the next one.
     await typeAndLaunch($, w, 'compact-handoff', '')

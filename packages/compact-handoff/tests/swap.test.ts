@@ -6,7 +6,7 @@ import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }
 
-describe('a resume run', () => {
+describe('a handoff run', () => {
   test('runs the skill in compact mode, checks the handoff, swaps and submits the continue-prompt', WITH_ANSWER, async ($, on) => {
     const w = world(on)
     await startSession($)

@@ -135,7 +135,7 @@ describe('review before apply', () => {
     await typeAndLaunch($, w, 'compact-handoffplan', 'review')
     expect(skillRunsOf(w)[0]?.focus).toBe('')
     await skillWritesHandoff($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
-    expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('plan mode, but no plan file was written')])
+    expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('a plan run, but no plan file was written')])
   })
 
   test('apply refuses an edited handoff that lost a section, and cancel drops the reviewed run', async ($, on) => {
@@ -174,11 +174,11 @@ describe('the swap log', () => {
     await swapOnce($, w)
     const entries = swapLogEntries(w)
     expect(entries.map((e) => e.outcome)).toEqual(['aborted', 'engine-summarized'])
-    expect(entries[0]).toMatchObject({ mode: 'resume', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
+    expect(entries[0]).toMatchObject({ mode: 'handoff', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(status).toContain('Recent runs:')
-    expect(status).toMatch(/resume engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
+    expect(status).toMatch(/ handoff run engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
   })
 
   test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

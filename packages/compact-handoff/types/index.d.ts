@@ -25,6 +25,11 @@ declare module 'claude-code' {
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
     /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoWindow). */
     auto: { kind: 'armed' } | { kind: 'spent' }
+    /** Option askAfterCompaction: 'pending' after a /compact or automatic
+     * compaction of the main loop replaced the conversation; the first
+     * main-loop tool call after it takes the flag and asks the person whether
+     * Claude may carry on (hooks/state.ts AskFlag). */
+    ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
     interactive: boolean
     /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
@@ -54,7 +59,7 @@ declare module 'claude-code' {
   /** hooks/run.ts Run. */
   type CompactHandoffRun = {
     id: string
-    mode: 'resume' | 'plan'
+    mode: 'handoff' | 'plan'
     focus: string
     startedAtMs: number
     cwd: string
