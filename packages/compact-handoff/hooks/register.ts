@@ -17,6 +17,7 @@ import { recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
+import { dropEndedShells } from './running-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -82,6 +83,14 @@ export const register: Register = (on, options) => {
     if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, thresholds)
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
+
+  // A main-loop turn's end lists the background work still in flight: the one
+  // place the engine says which shells ended.
+  on('classic.Stop', async ($, e, next) => {
+    const stopped = await next(e)
+    if (e.agent_id === undefined) await dropEndedShells($, e.background_tasks)
+    return stopped
+  }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
 
   on('session.compact', async ($, e, next) => {
     const compacted = await next(e)

@@ -2,6 +2,7 @@
 // to the answer mod behind the marker line) and the fallback continue-prompt.
 import { MARKER, type Mode } from './protocol.js'
 import { userWordsSectionOf, type UserWords } from './user-words.js'
+import { runningSectionOf, transcriptLineOf, type Running } from './running.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -14,9 +15,25 @@ export const NO_SWAP: LastSwap = { kind: 'none' }
 /** How every stub begins; tests and tools find the stub in a request by it. */
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
 
+/** What the session has beyond the conversation at the moment a stub is built:
+ * what still runs in the background, and the replaced conversation's
+ * transcript file (`$.session.info().transcriptPath`, read before the compaction). */
+export type StubContext = { running?: Running; transcriptPath?: string }
+
+/** The lines every stub ends its body with for `context`: what still runs,
+ * then where the earlier conversation is; none when neither is known. */
+export function stubContextLinesOf(context: StubContext): string[] {
+  const lines: string[] = []
+  const running = context.running === undefined ? undefined : runningSectionOf(context.running)
+  if (running !== undefined) lines.push('', running, '')
+  const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
+  if (transcript !== undefined) lines.push(transcript)
+  return lines
+}
+
 /** `factsSection` is the work's facts recorded by code (evidence.ts), placed
- * after the person's words. */
-export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string): string {
+ * after the person's words; `context` what runs and where the transcript is. */
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
   const lines = [
     `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
     `Handoff file: ${files.handoff}`,
@@ -25,6 +42,7 @@ export function buildStub(files: SwapFiles, words: UserWords, factsSection?: str
   const wordsSection = userWordsSectionOf(words)
   if (wordsSection !== undefined) lines.push('', wordsSection, '')
   if (factsSection !== undefined) lines.push('', factsSection, '')
+  lines.push(...stubContextLinesOf(context))
   lines.push('Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }
