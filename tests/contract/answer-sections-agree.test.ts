@@ -71,6 +71,7 @@ function factsOf(random: () => number): Evidence {
     commands: Array.from({ length: count(MAX_COMMANDS) }, (_, i) => ({
       line: pick(['pnpm test', 'git status --short', `grep -rn "x${i}" src`, 'échec → ✓ 😀', 'y'.repeat(200) + ' […]']),
       exitCode: pick([0, 1, 2, 127, null]),
+      ...(random() < 0.2 ? { shellId: `b${i}` } : {}),
     })),
   }
 }
@@ -95,6 +96,7 @@ describe("the facts section matches compact-handoff's stub", () => {
       commands: [
         { line: 'pnpm test', exitCode: 1 },
         { line: 'sleep 999', exitCode: null },
+        { line: 'sleep 45; echo done', exitCode: null, shellId: 'b7k2' },
       ],
     }
     const text = answerFactsOf(facts, CWD)
@@ -105,6 +107,7 @@ describe("the facts section matches compact-handoff's stub", () => {
         'Files changed: /var/data/scratch.txt, src/a.ts (3×)',
         'Files read: src/a.ts, README.md',
         'Last commands, newest first:',
+        '- sleep 45; echo done  → started in the background as shell b7k2',
         '- sleep 999  → failed',
         '- pnpm test  → exit 1',
       ].join('\n'),

@@ -14,7 +14,7 @@
 export type FactsView = {
   changed: readonly { path: string; count: number }[]
   read: readonly string[]
-  commands: readonly { line: string; exitCode: number | null }[]
+  commands: readonly { line: string; exitCode: number | null; shellId?: string }[]
 }
 
 /** The section never grows past this many characters (compact-handoff's
@@ -107,8 +107,10 @@ export function shownFactsOf(facts: FactsView, cwd: string): FactsView {
   }
 }
 
-function exitText(code: number | null): string {
-  return code === null ? 'failed' : `exit ${code}`
+/** A command moved to the background (`shellId`) had not ended when recorded. */
+function outcomeText(command: FactsView['commands'][number]): string {
+  if (command.shellId !== undefined) return `started in the background as shell ${command.shellId}`
+  return command.exitCode === null ? 'failed' : `exit ${command.exitCode}`
 }
 
 /** The facts section, newest first, or undefined when nothing was recorded.
@@ -119,7 +121,7 @@ export function factsSectionOf(facts: FactsView): string | undefined {
   if (facts.changed.length > 0) lines.push(`Files changed: ${[...facts.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
   if (facts.read.length > 0) lines.push(`Files read: ${[...facts.read].reverse().join(', ')}`)
   if (facts.commands.length > 0) {
-    lines.push('Last commands, newest first:', ...[...facts.commands].reverse().map((c) => `- ${c.line}  → ${exitText(c.exitCode)}`))
+    lines.push('Last commands, newest first:', ...[...facts.commands].reverse().map((c) => `- ${c.line}  → ${outcomeText(c)}`))
   }
   if (lines.length === 0) return undefined
   const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'

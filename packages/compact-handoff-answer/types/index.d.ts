@@ -33,7 +33,7 @@ declare module 'claude-code' {
         facts: {
           changed: { path: string; count: number }[]
           read: string[]
-          commands: { line: string; exitCode: number | null }[]
+          commands: { line: string; exitCode: number | null; shellId?: string }[]
         }
       }
     }

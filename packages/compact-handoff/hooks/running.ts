@@ -5,7 +5,8 @@
 // on, and its notification later reaches the next context, which must know it
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
 // asks the engine and records.
-import { clippedCommandOf } from './evidence.js'
+import { MAX_COMMAND_CHARS } from './evidence.js'
+import { headOf } from './text-clip.js'
 
 /** A main-loop shell the engine moved to the background, as recorded when its
  * tool result came (the engine has no call that lists shells; only the end of
@@ -23,6 +24,8 @@ export const NOTHING_RUNNING: Running = { shells: [], agents: [] }
 export const MAX_RUNNING_SHELLS = 20
 /** Subagents named in a stub; the newest are kept. */
 export const MAX_RUNNING_AGENTS = 10
+/** An id as the engine gave it, bounded: ids are short, a stub never trusts it. */
+const MAX_ID_CHARS = 100
 /** The running section never grows past this many characters. */
 export const MAX_RUNNING_SECTION_CHARS = 2_500
 
@@ -32,7 +35,7 @@ export const MAX_RUNNING_SECTION_CHARS = 2_500
 export function backgroundTaskIdOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined
   const id = (result as { backgroundTaskId?: unknown }).backgroundTaskId
-  return typeof id === 'string' && id !== '' ? id.slice(0, 100) : undefined
+  return typeof id === 'string' && id !== '' ? headOf(id, MAX_ID_CHARS) : undefined
 }
 
 /** `shells` with `shell` added last (a reused id replaced), at most MAX_RUNNING_SHELLS. */
@@ -62,7 +65,7 @@ const GOING_STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'wait
 export function runningAgentsOf(listed: readonly ListedAgent[]): RunningAgent[] {
   return listed
     .filter((a) => GOING_STATUSES.has(a.status) && a.parentId === undefined && a.spawnedBy === undefined)
-    .map((a) => ({ id: a.id, task: a.description, type: a.type, startedAtMs: a.startTime ?? 0 }))
+    .map((a) => ({ id: headOf(a.id, MAX_ID_CHARS), task: a.description, type: a.type, startedAtMs: a.startTime ?? 0 }))
     .sort((a, b) => a.startedAtMs - b.startedAtMs)
     .slice(-MAX_RUNNING_AGENTS)
 }
@@ -71,8 +74,12 @@ function startedText(ms: number): string {
   return ms > 0 ? `started ${new Date(ms).toISOString().slice(0, 19)}Z` : 'start time unknown'
 }
 
+/** `text` as one line of at most MAX_COMMAND_CHARS, a cut shown. Only a head
+ * is looked at, so a long text costs no more than a short one. */
 function oneLine(text: string): string {
-  return clippedCommandOf(text.replace(/\s+/g, ' '))
+  const flat = headOf(text, 2 * MAX_COMMAND_CHARS).replace(/\s+/g, ' ').trim()
+  const isCut = text.length > 2 * MAX_COMMAND_CHARS || flat.length > MAX_COMMAND_CHARS
+  return isCut ? `${headOf(flat, MAX_COMMAND_CHARS)} […]` : flat
 }
 
 /** The section a stub carries for what still runs, or undefined when nothing
