@@ -93,12 +93,14 @@ describe('runningSectionOf', () => {
     expect(runningSectionOf(NOTHING_RUNNING)).toBeUndefined()
   })
 
-  test('names each shell and subagent by id, as running, with what it was asked and when it started', () => {
-    const section = runningSectionOf({ shells: [SHELL], agents: [{ id: 'a1', task: 'Review the parser', type: 'Explore', startedAtMs: STARTED_MS }] }) ?? ''
+  test('names each shell and subagent by id, as running, with what it was asked and when it started, newest first', () => {
+    const later = { ...SHELL, id: 'b9', command: 'pnpm dev', startedAtMs: STARTED_MS + 60_000 }
+    const section = runningSectionOf({ shells: [SHELL, later], agents: [{ id: 'a1', task: 'Review the parser', type: 'Explore', startedAtMs: STARTED_MS }] }) ?? ''
     expect(section.split('\n')).toEqual([
-      expect.stringMatching(/^Still running in the background at this moment, recorded by code \(none has finished or has an exit status yet/),
-      '- background shell b7k2, running, started 2026-11-30T12:00:05Z: sleep 45; echo done',
+      expect.stringMatching(/^Still running in the background at this moment, newest first, recorded by code \(none has finished or has an exit status yet/),
+      '- background shell b9, running, started 2026-11-30T12:01:05Z: pnpm dev',
       '- subagent a1 (Explore), running, started 2026-11-30T12:00:05Z: Review the parser',
+      '- background shell b7k2, running, started 2026-11-30T12:00:05Z: sleep 45; echo done',
     ])
     expect(section).not.toMatch(/exit \d/)
   })
@@ -112,11 +114,13 @@ describe('runningSectionOf', () => {
   })
 
   test(`never grows past ${MAX_RUNNING_SECTION_CHARS} characters, and says so`, () => {
-    const shells = Array.from({ length: MAX_RUNNING_SHELLS }, (_, i) => ({ ...SHELL, id: `b${i}`, command: `${'y'.repeat(300)} ${i}` }))
+    const shells = Array.from({ length: MAX_RUNNING_SHELLS }, (_, i) => ({ id: `b${i}`, command: `${'y'.repeat(300)} ${i}`, startedAtMs: STARTED_MS + 1_000 + i }))
     const agents = Array.from({ length: MAX_RUNNING_AGENTS }, (_, i) => ({ id: `a${i}`, task: 'z'.repeat(300), type: 'general-purpose', startedAtMs: STARTED_MS }))
     const section = runningSectionOf({ shells, agents }) ?? ''
     expect(section.length).toBeLessThanOrEqual(MAX_RUNNING_SECTION_CHARS + '\n[more is running than fits here]'.length)
     expect(section.endsWith('[more is running than fits here]')).toBe(true)
+    expect(section).toContain(`- background shell b${MAX_RUNNING_SHELLS - 1}, running`)
+    expect(section).not.toContain('- background shell b0, running')
   })
 
   test('is linear in a task of 250,000 characters', () => {

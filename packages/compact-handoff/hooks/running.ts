@@ -82,17 +82,19 @@ function oneLine(text: string): string {
   return isCut ? `${headOf(flat, MAX_COMMAND_CHARS)} […]` : flat
 }
 
-/** The section a stub carries for what still runs, or undefined when nothing
- * does. Each entry says it is running: none has an exit status yet. Entries
- * past the size bound are left out, and it says so. */
+/** The section a stub carries for what still runs, newest first, or undefined
+ * when nothing does. Each entry says it is running: none has an exit status
+ * yet. Entries past the size bound are left out, and it says so. */
 export function runningSectionOf(running: Running): string | undefined {
-  const lines = [
-    ...running.shells.map((s) => `- background shell ${s.id}, running, ${startedText(s.startedAtMs)}: ${oneLine(s.command)}`),
-    ...running.agents.map((a) => `- subagent ${a.id} (${oneLine(a.type)}), running, ${startedText(a.startedAtMs)}: ${oneLine(a.task)}`),
+  const entries = [
+    ...running.shells.map((s) => ({ at: s.startedAtMs, line: `- background shell ${s.id}, running, ${startedText(s.startedAtMs)}: ${oneLine(s.command)}` })),
+    ...running.agents.map((a) => ({ at: a.startedAtMs, line: `- subagent ${a.id} (${oneLine(a.type)}), running, ${startedText(a.startedAtMs)}: ${oneLine(a.task)}` })),
   ]
-  if (lines.length === 0) return undefined
+  if (entries.length === 0) return undefined
+  // Stable: entries started at the same moment keep the order they were recorded in, newest last, reversed.
+  const lines = entries.reverse().sort((a, b) => b.at - a.at).map((e) => e.line)
   const head =
-    'Still running in the background at this moment, recorded by code (none has finished or has an exit status yet; each sends a notification when it ends, and that notification is about work started before this point):'
+    'Still running in the background at this moment, newest first, recorded by code (none has finished or has an exit status yet; each sends a notification when it ends, and that notification is about work started before this point):'
   const kept = [head]
   let size = head.length
   for (const line of lines) {
