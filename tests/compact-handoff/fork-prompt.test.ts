@@ -90,8 +90,11 @@ describe('buildForkStub', () => {
   })
 
   test('adds what is running and where the transcript is when given, before the handoff', () => {
-    const stub = buildForkStub({ ...base, running: 'Still running: shell b1', transcript: 'The transcript: /x.jsonl' })
-    expect(stub.indexOf('Still running: shell b1')).toBeLessThan(stub.indexOf('The transcript: /x.jsonl'))
-    expect(stub.indexOf('The transcript: /x.jsonl')).toBeLessThan(stub.indexOf('The handoff, as saved'))
+    const running = { shells: [{ id: 'b1', command: 'sleep 45; echo done', startedAtMs: Date.UTC(2026, 10, 29, 14, 0) }], agents: [] }
+    const stub = buildForkStub({ ...base, context: { running, transcriptPath: '/home/me/.claude/projects/p/s.jsonl' } })
+    expect(stub).toMatch(/background shell b1, running, started 2026-11-29T14:00:00Z: sleep 45; echo done/)
+    expect(stub).not.toMatch(/exit 0/)
+    expect(stub.indexOf('background shell b1')).toBeLessThan(stub.indexOf('/home/me/.claude/projects/p/s.jsonl'))
+    expect(stub.indexOf('/home/me/.claude/projects/p/s.jsonl')).toBeLessThan(stub.indexOf('The handoff, as saved'))
   })
 })

@@ -15,7 +15,10 @@ export const MAX_COMMAND_CHARS = 200
 /** The stub's facts section never grows past this many characters. */
 export const MAX_EVIDENCE_SECTION_CHARS = 4_000
 
-export type Command = { line: string; exitCode: number | null }
+/** A command and how it ended; one the engine moved to the background
+ * (`shellId`, its task's id) had not ended when its result came, so it has no
+ * exit status (`exitCode` null): it is a started command, not a finished one. */
+export type Command = { line: string; exitCode: number | null; shellId?: string }
 
 export type Evidence = {
   changed: { path: string; count: number }[]
@@ -56,8 +59,8 @@ export function clippedCommandOf(line: string): string {
   return `${headOf(flat, MAX_COMMAND_CHARS)} […]`
 }
 
-export function withCommand(evidence: Evidence, line: string, exitCode: number | null): Evidence {
-  const command = { line: clippedCommandOf(line), exitCode }
+export function withCommand(evidence: Evidence, line: string, exitCode: number | null, shellId?: string): Evidence {
+  const command = shellId === undefined ? { line: clippedCommandOf(line), exitCode } : { line: clippedCommandOf(line), exitCode: null, shellId }
   return { ...evidence, commands: [...evidence.commands, command].slice(-MAX_COMMANDS) }
 }
 
@@ -95,8 +98,9 @@ export function changedNotInHandoff(evidence: Evidence, handoffText: string, han
     })
 }
 
-function exitText(code: number | null): string {
-  return code === null ? 'failed' : `exit ${code}`
+function outcomeText(command: Command): string {
+  if (command.shellId !== undefined) return `started in the background as shell ${command.shellId}`
+  return command.exitCode === null ? 'failed' : `exit ${command.exitCode}`
 }
 
 /** The stub's section of facts, newest first, or undefined when nothing was
@@ -107,7 +111,7 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
   if (evidence.changed.length > 0) lines.push(`Files changed: ${[...evidence.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
   if (evidence.read.length > 0) lines.push(`Files read: ${[...evidence.read].reverse().join(', ')}`)
   if (evidence.commands.length > 0) {
-    lines.push('Last commands, newest first:', ...[...evidence.commands].reverse().map((c) => `- ${c.line}  → ${exitText(c.exitCode)}`))
+    lines.push('Last commands, newest first:', ...[...evidence.commands].reverse().map((c) => `- ${c.line}  → ${outcomeText(c)}`))
   }
   if (lines.length === 0) return undefined
   const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'

@@ -13,6 +13,7 @@ import { inFolder } from './protocol-paths.js'
 import { chainValuesOf, createdValueOf } from './skill-command.js'
 import { buildForkStub } from './swap-text.js'
 import { stubFactsOf } from './evidence.js'
+import { stubContextNow } from './running-steps.js'
 import { redactableOf } from './text-clip.js'
 import { readLastSwap, readWork, readWords, setLastSwap } from './state.js'
 import { NO_WORDS } from './user-words.js'
@@ -136,9 +137,17 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const bytes = new TextEncoder().encode(draft.text).length
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: logTrigger, outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const [words, work] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK)])
+  const [words, work, stubContext] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK), stubContextNow($).catch(() => ({}))])
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
-  const stub = buildForkStub({ handoff: relPath, handoffText: draft.text, words, trigger, isMidTurn: position.kind === 'mid-turn', ...(factsSection !== undefined ? { factsSection } : {}) })
+  const stub = buildForkStub({
+    handoff: relPath,
+    handoffText: draft.text,
+    words,
+    trigger,
+    isMidTurn: position.kind === 'mid-turn',
+    context: stubContext,
+    ...(factsSection !== undefined ? { factsSection } : {}),
+  })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
   $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: TOAST_MS })
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.

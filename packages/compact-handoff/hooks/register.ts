@@ -18,6 +18,7 @@ import { isRunOwnWrite } from './permission-steps.js'
 import { compactionHandoffOf } from './engine-compaction.js'
 import { answerCompaction } from './compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './ask-steps.js'
+import { dropEndedShells } from './running-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -99,6 +100,14 @@ export const register: Register = (on, options) => {
     if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, thresholds)
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
+
+  // A main-loop turn's end lists the background work still in flight: the one
+  // place the engine says which shells ended.
+  on('classic.Stop', async ($, e, next) => {
+    const stopped = await next(e)
+    if (e.agent_id === undefined) await dropEndedShells($, e.background_tasks)
+    return stopped
+  }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
 
   // compact-handoff is outer to the answer mod: a compaction a fork answers
   // never reaches it; every other goes on with our instructions or untouched.

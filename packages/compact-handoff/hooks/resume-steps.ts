@@ -26,6 +26,8 @@ import { appendResumeLog } from './swap-log-steps.js'
 import { watchAfter } from './work-steps.js'
 import { folderFactsOf } from './folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from './git-answer.js'
+import { withRunningSection } from './running.js'
+import { runningNow } from './running-steps.js'
 
 type $ = EngineInterface
 
@@ -149,7 +151,8 @@ function schedule($: $, picked: Picked): void {
 }
 
 /** Timer: asks first when the file is not the person's own, then submits the
- * continue-prompt as the person's and records the resume. */
+ * continue-prompt as the person's and records the resume. The prompt names
+ * what this session still runs in the background, read as it goes out. */
 async function sendResume($: $, picked: Picked): Promise<void> {
   if (picked.question !== undefined) {
     // Dismissed, or refused where nobody can be asked: both are a no.
@@ -159,7 +162,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
       return
     }
   }
-  await $.prompt.submit({ text: picked.prompt, asUser: true })
+  await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
   const usage = await $.session.usage().catch(() => undefined)
   await setLastSwap($, { kind: 'swapped', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)

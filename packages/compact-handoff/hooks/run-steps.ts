@@ -22,6 +22,7 @@ import { watchAfter } from './work-steps.js'
 import { stubFactsOf } from './evidence.js'
 import { markUsed, recordWrittenFile } from './ownership-steps.js'
 import { disarmAfterSwap } from './ask-steps.js'
+import { stubContextNow } from './running-steps.js'
 
 type $ = EngineInterface
 
@@ -200,7 +201,8 @@ async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
  * glyph), so the review goes out line by line. */
 async function showReview($: $, swap: Swap): Promise<void> {
-  const stub = buildStub(swap, await readWords($), swap.facts)
+  const [words, context] = await Promise.all([readWords($), stubContextNow($)])
+  const stub = buildStub(swap, words, swap.facts, context)
   for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
@@ -216,14 +218,16 @@ export async function answerGo($: $, args: string): Promise<CommandRunResult> {
 }
 
 /** Timer: one compaction attempt; refusals are retried, a skip aborts. The stub
- * is built now, so it carries every word the person typed up to the swap. */
+ * is built now, so it carries every word the person typed up to the swap and
+ * what runs in the background at this moment. */
 export async function compactNow($: $, id: string): Promise<void> {
   const begun = (await dispatch($, { kind: 'compact-begin', id })).step
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, await readWords($), swap.facts)) })
+    const [words, context] = await Promise.all([readWords($), stubContextNow($)])
+    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, words, swap.facts, context)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return

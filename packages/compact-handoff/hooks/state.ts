@@ -12,6 +12,7 @@ import { NO_SWAP, type LastSwap } from './swap-text.js'
 import { NO_WORK, type WorkRecord } from './follow-up.js'
 import { AUTO_ARMED, type AutoWindow } from './auto-handoff.js'
 import type { ArmingTrigger } from './ask.js'
+import type { RunningShell } from './running.js'
 
 
 type $ = EngineInterface
@@ -21,6 +22,7 @@ const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARM
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
+const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
 const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -101,6 +103,14 @@ export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord)
     return change(work)
   })
   return before
+}
+
+export function readShells($: $): Promise<readonly RunningShell[]> {
+  return read($, shellsAtom)
+}
+
+export async function updateShells($: $, change: (shells: readonly RunningShell[]) => readonly RunningShell[]): Promise<void> {
+  await update($, shellsAtom, change)
 }
 
 /** Spends this window's auto run; whether it was still armed (so two turn ends

@@ -2,6 +2,7 @@
 // to the answer mod behind the marker line) and the fallback continue-prompt.
 import { MARKER, type Mode } from './protocol.js'
 import { userWordsSectionOf, type UserWords } from './user-words.js'
+import { runningSectionOf, transcriptLineOf, type Running } from './running.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -14,9 +15,25 @@ export const NO_SWAP: LastSwap = { kind: 'none' }
 /** How every stub begins; tests and tools find the stub in a request by it. */
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
 
+/** What the session has beyond the conversation at the moment a stub is built:
+ * what still runs in the background, and the replaced conversation's
+ * transcript file (`$.session.info().transcriptPath`, read before the compaction). */
+export type StubContext = { running?: Running; transcriptPath?: string }
+
+/** The lines every stub ends its body with for `context`: what still runs,
+ * then where the earlier conversation is; none when neither is known. */
+export function stubContextLinesOf(context: StubContext): string[] {
+  const lines: string[] = []
+  const running = context.running === undefined ? undefined : runningSectionOf(context.running)
+  if (running !== undefined) lines.push('', running, '')
+  const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
+  if (transcript !== undefined) lines.push(transcript)
+  return lines
+}
+
 /** `factsSection` is the work's facts recorded by code (evidence.ts), placed
- * after the person's words. */
-export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string): string {
+ * after the person's words; `context` what runs and where the transcript is. */
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
   const lines = [
     `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
     `Handoff file: ${files.handoff}`,
@@ -25,6 +42,7 @@ export function buildStub(files: SwapFiles, words: UserWords, factsSection?: str
   const wordsSection = userWordsSectionOf(words)
   if (wordsSection !== undefined) lines.push('', wordsSection, '')
   if (factsSection !== undefined) lines.push('', factsSection, '')
+  lines.push(...stubContextLinesOf(context))
   lines.push('Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }
@@ -42,10 +60,8 @@ export type ForkStubFacts = {
   trigger: 'auto' | 'manual'
   /** The compaction came in the middle of a turn, which goes on from this message. */
   isMidTurn: boolean
-  /** What is still running (background shells, subagents), as its section reads. */
-  running?: string
-  /** The line that says where the replaced conversation's transcript is. */
-  transcript?: string
+  /** What still runs in the background and where the replaced transcript is. */
+  context?: StubContext
 }
 
 /** The one message a compaction answered with a fork's handoff becomes: the
@@ -56,9 +72,10 @@ export function buildForkStub(facts: ForkStubFacts): string {
     `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
     `Handoff file: ${facts.handoff} (its whole text is below: no need to read it)`,
   ]
-  for (const section of [userWordsSectionOf(facts.words), facts.factsSection, facts.running, facts.transcript]) {
+  for (const section of [userWordsSectionOf(facts.words), facts.factsSection]) {
     if (section !== undefined) lines.push('', section)
   }
+  lines.push(...stubContextLinesOf(facts.context ?? {}))
   lines.push('', `The handoff, as saved in ${facts.handoff}:`, facts.handoffText.trimEnd(), '')
   lines.push(
     facts.isMidTurn

@@ -7,13 +7,15 @@ import { inFolder } from './protocol-paths.js'
 import { readWork, updateWork } from './state.js'
 import { appendAfterSwapLog } from './swap-log-steps.js'
 import { maskedText } from './mask-steps.js'
+import { backgroundTaskIdOf } from './running.js'
+import { recordShellStarted } from './running-steps.js'
 
 type $ = EngineInterface
 
 const UNREAD_TOAST_MS = 10_000
 
 type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?: unknown }
-type ToolOutcome = { deny?: string; isError?: true; text?: string }
+type ToolOutcome = { deny?: string; isError?: true; text?: string; result?: unknown }
 
 /** After a main-loop tool call: what it did goes into the facts, and into the
  * meter while one watches, masked (one redact call: this is a hot path).
@@ -24,8 +26,10 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
   if (call.tool === 'Bash') {
     if (typeof call.command !== 'string') return
     const line = clippedCommandOf(await maskedText($, call.command))
-    const exitCode = exitCodeOf(outcome)
-    await updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCode), followUp: followUpWithCommand(w.followUp, line) }))
+    // Moved to the background, the command was answered at once and goes on: started, not ended.
+    const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
+    const recorded = updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCodeOf(outcome), shellId), followUp: followUpWithCommand(w.followUp, line) }))
+    await Promise.all([recorded, shellId === undefined ? undefined : recordShellStarted($, shellId, line)])
     return
   }
   if (outcome.isError === true || typeof call.file_path !== 'string') return

@@ -15,6 +15,9 @@ const CREDENTIALS: readonly RegExp[] = [
   /()\bghp_[A-Za-z0-9]+/g,
 ]
 
+/** Where the kit's session keeps its transcript, unless a test says otherwise. */
+export const TRANSCRIPT_PATH = '/home/me/.claude/projects/-srv-app/session-1.jsonl'
+
 /** The engine's longest text to mask (its declarations): a longer one rejects. */
 const MAX_REDACT_CHARS = 100_000
 
@@ -32,7 +35,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: ctx.cwd }))
   // Only the field the mod reads; the kit does not check a value's shape.
-  on('session.info', () => ({ value: { platform: ctx.options.platform ?? 'linux' } as never }))
+  on('session.info', () => ({ value: { platform: ctx.options.platform ?? 'linux', transcriptPath: ctx.options.transcriptPath ?? TRANSCRIPT_PATH } as never }))
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
   }))
@@ -40,8 +43,9 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.messages', () => ({ value: Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
-    value: (ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })) as never,
+    value: [...(ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })), ...(ctx.options.agents ?? [])] as never,
   }))
+  on('classic.Stop', () => ({}))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
 }
@@ -174,6 +178,12 @@ export function answerTools(on: On, ctx: WorldContext): void {
     const path = 'file_path' in e ? String(e.file_path) : ''
     if (ctx.options.refusedPaths?.includes(path)) return { deny: 'refused by a permission rule' }
     if (ctx.options.failedPaths?.includes(path)) return { isError: true as const, result: 'File does not exist.', text: 'File does not exist.' }
+    // A command run in the background is answered at once with its task's id, as the engine answers.
+    if (e.tool === 'Bash' && e.run_in_background === true) {
+      const backgroundTaskId = `b${ctx.seen.backgroundShells.length + 1}`
+      ctx.seen.backgroundShells.push(backgroundTaskId)
+      return { result: { stdout: '', stderr: '', interrupted: false, backgroundTaskId } }
+    }
     // A shell command whose line starts with "fail" exits 1, as the engine reports it.
     if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
     return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }

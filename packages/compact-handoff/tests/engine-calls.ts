@@ -24,6 +24,18 @@ export function runCommand($: Engine, command: string) {
   return $.tool.call({ tool: 'Bash', tool_use_id: `tu-bash-${command}`, command })
 }
 
+/** A main-loop (or a subagent's) shell command with `run_in_background`: answered at once, it goes on running. */
+export function runInBackground($: Engine, command: string, agentId?: string) {
+  return $.tool.call({ tool: 'Bash', tool_use_id: `tu-bg-${command}`, command, run_in_background: true, ...(agentId ? { agentId } : {}) })
+}
+
+/** A main-loop turn's end as the engine raises the classic Stop: `inFlight`,
+ * the ids of the background work still going (absent: the payload leaves it out). */
+export function turnStops($: Engine, inFlight?: string[]) {
+  const tasks = inFlight?.map((id) => ({ id, type: 'shell', status: 'running', description: id }))
+  return $.classic.Stop({ stop_hook_active: false, ...(tasks !== undefined ? { background_tasks: tasks } : {}) })
+}
+
 /** A prompt as the engine raises it; `kind` is where it came from. */
 export function submitPrompt($: Engine, text: string, kind: 'composer' | 'sdk' | 'bridge' | 'task-notification' = 'composer') {
   return $.prompt.submit({ text, wait: false, origin: { kind } })

@@ -79,6 +79,10 @@ export type WorldOptions = {
   messageCount?: number
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
+  /** More subagents the engine lists, given whole. */
+  agents?: { id: string; description: string; type: string; status: 'running' | 'pending' | 'waiting' | 'completed'; startTime: number; parentId?: string }[]
+  /** The main conversation's transcript file (`$.session.info()`); '' for a session that keeps none. */
+  transcriptPath?: string
   files?: Record<string, DiskFile>
   /** What the prompt box holds at start. */
   draft?: string
@@ -165,6 +169,8 @@ function contextOf(on: On, options: WorldOptions) {
     checks: [] as { tool: string; path: string; decision: 'allow' | 'ask' | 'deny' }[],
     /** Texts handed to the engine's masking. */
     redactions: 0,
+    /** The ids of the shells the engine moved to the background, in order. */
+    backgroundShells: [] as string[],
     /** Every file read, with the byte range asked for. */
     reads: [] as { path: string; offset?: number; length?: number }[],
     /** The prompt of each `$.model.fork`. */

@@ -32,12 +32,14 @@ declare module 'claude-code' {
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
     interactive: boolean
+    /** Main-loop shells moved to the background and not yet seen ended (hooks/running.ts RunningShell). */
+    shells: readonly { id: string; command: string; startedAtMs: number }[]
     /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
     work: {
       facts: {
         changed: { path: string; count: number }[]
         read: string[]
-        commands: { line: string; exitCode: number | null }[]
+        commands: { line: string; exitCode: number | null; shellId?: string }[]
       }
       followUp:
         | { kind: 'none' }

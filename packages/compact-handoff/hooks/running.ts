@@ -1,0 +1,122 @@
+// What the session still has going on when its conversation is replaced: the
+// background shells and subagents still running, and where the earlier
+// conversation is kept on disk. A swap ends the conversation, not the work: a
+// shell started with `run_in_background` gets its tool result at once and goes
+// on, and its notification later reaches the next context, which must know it
+// started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
+// asks the engine and records.
+import { MAX_COMMAND_CHARS } from './evidence.js'
+import { headOf } from './text-clip.js'
+
+/** A main-loop shell the engine moved to the background, as recorded when its
+ * tool result came (the engine has no call that lists shells; only the end of
+ * a main-loop turn, `classic.Stop`, says which are still in flight). */
+export type RunningShell = { id: string; command: string; startedAtMs: number }
+
+/** A subagent the main loop started that `$.agent.list()` says is still going. */
+export type RunningAgent = { id: string; task: string; type: string; startedAtMs: number }
+
+export type Running = { shells: readonly RunningShell[]; agents: readonly RunningAgent[] }
+
+export const NOTHING_RUNNING: Running = { shells: [], agents: [] }
+
+/** Shells recorded at once; the newest are kept. */
+export const MAX_RUNNING_SHELLS = 20
+/** Subagents named in a stub; the newest are kept. */
+export const MAX_RUNNING_AGENTS = 10
+/** An id as the engine gave it, bounded: ids are short, a stub never trusts it. */
+const MAX_ID_CHARS = 100
+/** The running section never grows past this many characters. */
+export const MAX_RUNNING_SECTION_CHARS = 2_500
+
+/** The id of the background task a Bash call's result names: the engine
+ * answers at once with it while the command keeps running. Absent for a command
+ * that ran to its end. */
+export function backgroundTaskIdOf(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined
+  const id = (result as { backgroundTaskId?: unknown }).backgroundTaskId
+  return typeof id === 'string' && id !== '' ? headOf(id, MAX_ID_CHARS) : undefined
+}
+
+/** `shells` with `shell` added last (a reused id replaced), at most MAX_RUNNING_SHELLS. */
+export function withShellStarted(shells: readonly RunningShell[], shell: RunningShell): RunningShell[] {
+  return [...shells.filter((s) => s.id !== shell.id), shell].slice(-MAX_RUNNING_SHELLS)
+}
+
+/** The recorded shells the engine still lists as in flight at a main-loop
+ * turn's end; `undefined` (a payload that leaves the list out) says nothing,
+ * so nothing is dropped on it. */
+export function shellsStillRunning(shells: readonly RunningShell[], inFlight: readonly { id: string }[] | undefined): readonly RunningShell[] {
+  if (inFlight === undefined) return shells
+  const ids = new Set(inFlight.map((t) => t.id))
+  return shells.filter((s) => ids.has(s.id))
+}
+
+type ListedAgent = { id: string; description: string; type: string; status: string; startTime?: number; parentId?: string; spawnedBy?: string }
+
+/** Statuses of a subagent that has not ended: a teammate waiting for a message
+ * (`idle`) is resting, not running. */
+const GOING_STATUSES: ReadonlySet<string> = new Set(['pending', 'running', 'waiting'])
+
+/** The subagents the main loop started that are still going, newest last,
+ * bounded. A subagent's own children report to it, and a plugin's to the
+ * plugin, so neither notifies the main conversation. `task` is as listed:
+ * the caller masks it. */
+export function runningAgentsOf(listed: readonly ListedAgent[]): RunningAgent[] {
+  return listed
+    .filter((a) => GOING_STATUSES.has(a.status) && a.parentId === undefined && a.spawnedBy === undefined)
+    .map((a) => ({ id: headOf(a.id, MAX_ID_CHARS), task: a.description, type: a.type, startedAtMs: a.startTime ?? 0 }))
+    .sort((a, b) => a.startedAtMs - b.startedAtMs)
+    .slice(-MAX_RUNNING_AGENTS)
+}
+
+function startedText(ms: number): string {
+  return ms > 0 ? `started ${new Date(ms).toISOString().slice(0, 19)}Z` : 'start time unknown'
+}
+
+/** `text` as one line of at most MAX_COMMAND_CHARS, a cut shown. Only a head
+ * is looked at, so a long text costs no more than a short one. */
+function oneLine(text: string): string {
+  const flat = headOf(text, 2 * MAX_COMMAND_CHARS).replace(/\s+/g, ' ').trim()
+  const isCut = text.length > 2 * MAX_COMMAND_CHARS || flat.length > MAX_COMMAND_CHARS
+  return isCut ? `${headOf(flat, MAX_COMMAND_CHARS)} […]` : flat
+}
+
+/** The section a stub carries for what still runs, newest first, or undefined
+ * when nothing does. Each entry says it is running: none has an exit status
+ * yet. Entries past the size bound are left out, and it says so. */
+export function runningSectionOf(running: Running): string | undefined {
+  const entries = [
+    ...running.shells.map((s) => ({ at: s.startedAtMs, line: `- background shell ${s.id}, running, ${startedText(s.startedAtMs)}: ${oneLine(s.command)}` })),
+    ...running.agents.map((a) => ({ at: a.startedAtMs, line: `- subagent ${a.id} (${oneLine(a.type)}), running, ${startedText(a.startedAtMs)}: ${oneLine(a.task)}` })),
+  ]
+  if (entries.length === 0) return undefined
+  // Stable: entries started at the same moment keep the order they were recorded in, newest last, reversed.
+  const lines = entries.reverse().sort((a, b) => b.at - a.at).map((e) => e.line)
+  const head =
+    'Still running in the background at this moment, newest first, recorded by code (none has finished or has an exit status yet; each sends a notification when it ends, and that notification is about work started before this point):'
+  const kept = [head]
+  let size = head.length
+  for (const line of lines) {
+    if (size + line.length + 1 > MAX_RUNNING_SECTION_CHARS) {
+      kept.push('[more is running than fits here]')
+      break
+    }
+    kept.push(line)
+    size += line.length + 1
+  }
+  return kept.join('\n')
+}
+
+/** The line that names the replaced conversation's transcript, or undefined
+ * when the session keeps none on this machine (an empty path). */
+export function transcriptLineOf(path: string): string | undefined {
+  if (path === '') return undefined
+  return `The earlier conversation is kept whole in its transcript file ${path}: when you need a detail the handoff lacks (an exact error, a value, what was tried), search that file for it (grep or a search tool, with a word you expect); never read it whole.`
+}
+
+/** `prompt` with the running section after it, when anything runs. */
+export function withRunningSection(prompt: string, running: Running): string {
+  const section = runningSectionOf(running)
+  return section === undefined ? prompt : `${prompt}\n\n${section}`
+}
