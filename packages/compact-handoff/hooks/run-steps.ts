@@ -4,7 +4,7 @@
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { isAt, type Chosen, type Run, type Swap } from './run.js'
+import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
@@ -32,12 +32,13 @@ export function messageOf(error: unknown): string {
 }
 
 /** Applies `event` and performs what it set off. Returns what the person
- * should hear of their held messages when the run was dropped ('' otherwise). */
-export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; heldNote: string }> {
-  const step = await applyEvent($, event)
+ * should hear of their held messages when the run was dropped ('' otherwise),
+ * and the phase the event found (a run dropped as stuck still shows there). */
+export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; found: Phase; heldNote: string }> {
+  const { step, found } = await applyEvent($, event)
   let heldNote = ''
   for (const effect of step.effects) heldNote += await perform($, effect)
-  return { step, heldNote }
+  return { step, found, heldNote }
 }
 
 async function perform($: $, effect: Effect): Promise<string> {
@@ -157,10 +158,9 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   await recordWrittenFile($, call.file_path)
 }
 
-/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
- * so every other turn is passed by before any `$` call. */
+/** Main-loop turn.start of a turn tagged `run=` (RUN_TAGGED_TURN, matched by
+ * the engine): the machine takes it only for the run's own tag. */
 export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
-  if (!start.text.includes('run=')) return
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
 }
 
@@ -175,8 +175,8 @@ async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
  * from disk now: the same check before a swap and before an apply. The
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
-  const facts = []
-  for (const file of files) facts.push(await factsOf($, file, run))
+  // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
+  const facts = await Promise.all(files.map((file) => factsOf($, file, run)))
   return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
 }
 
@@ -191,8 +191,8 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
  * is done. The stub's facts are taken now, from the handoff just read. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const { report, handoffText } = await fileReportOnDisk($, run, files)
-  const facts = stubFactsOf((await readWork($)).facts, run.cwd, files.map((f) => f.relPath), handoffText)
+  const [{ report, handoffText }, work] = await Promise.all([fileReportOnDisk($, run, files), readWork($)])
+  const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
   await dispatch($, { kind: 'checked', id: run.id, report, ...(facts !== undefined ? { facts } : {}) })
 }
 
@@ -217,12 +217,14 @@ export async function answerGo($: $, args: string): Promise<CommandRunResult> {
 /** Timer: one compaction attempt; refusals are retried, a skip aborts. The stub
  * is built now, so it carries every word the person typed up to the swap. */
 export async function compactNow($: $, id: string): Promise<void> {
-  const begun = (await dispatch($, { kind: 'compact-begin', id })).step
+  // The words are read beside the move into compacting, not after it (one hop
+  // less): a prompt typed while the run swaps is held, not recorded as words.
+  const [{ step: begun }, words] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($)])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, await readWords($), swap.facts)) })
+    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, words, swap.facts)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
