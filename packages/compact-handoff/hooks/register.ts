@@ -17,7 +17,6 @@ import { recordToolCall, watchAfterCompaction } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
-import { RUN_TAGGED_TURN } from './run.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -72,7 +71,7 @@ export const register: Register = (on, options) => {
     return { decision: 'allow' as const, reason: 'compact-handoff: the handoff skill writing its own file during /compact-handoff' }
   }).catch(($, e, next) => next(e)) // fail open: on any error the session's own verdict stands
 
-  on('turn.start', RUN_TAGGED_TURN, async ($, e, next) => {
+  on('turn.start', async ($, e, next) => {
     const started = await next(e)
     if (e.agentId === undefined) await noteTurnStart($, e)
     return started

@@ -158,9 +158,10 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   await recordWrittenFile($, call.file_path)
 }
 
-/** Main-loop turn.start of a turn tagged `run=` (RUN_TAGGED_TURN, matched by
- * the engine): the machine takes it only for the run's own tag. */
+/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
+ * so every other turn is passed by before any `$` call. */
 export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
+  if (!start.text.includes('run=')) return
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
 }
 

@@ -78,11 +78,6 @@ export type Chosen = {
 
 export const IDLE: Phase = { kind: 'idle' }
 
-/** The turn.start matcher for the skill's turn and a repair's: both carry the
- * run's `run=<tag>`. Matched by the engine, so every other turn starts without
- * a hop into this mod. */
-export const RUN_TAGGED_TURN = { text: /run=/ } as const
-
 export type Stage = Exclude<Phase['kind'], 'idle'>
 
 export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
