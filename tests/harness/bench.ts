@@ -6,8 +6,9 @@
  * 1. Swap (bench/swap-runs.ts): the same scripted conversation (bench/conversation.ts),
  *    then built-in `/compact` or `/compact-handoff`, in fresh sessions with the same three
  *    plugins loaded.
- * 2. Cost of the mods (bench/mod-costs.ts): time to ready with and without the plugins,
- *    and wall time per tool call with and without them.
+ * 2. Cost of the mods (bench/mod-costs.ts): time to ready with and without the plugins
+ *    (and with do-nothing mods, bench/start-stages.ts, to tell the engine's own loading
+ *    from the mods'), and wall time per tool call with and without them.
  * 3. A crowded handoff folder (bench/folder-start.ts): the start-of-session offer with the
  *    other handoff folder empty and with 10,000 handoffs in it.
  *
@@ -16,13 +17,18 @@
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { log, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { machine, report } from './bench/report.js'
+import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
 
 async function main(): Promise<void> {
   const machineLine = machine()
   const started = performance.now()
+  if (START_ONLY) {
+    console.log([...startTable(await startTimes()), `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
   const swaps: { compact: SwapSample[]; handoff: SwapSample[] } = { compact: [], handoff: [] }
   for (let i = 0; i < SWAP_RUNS; i++) {
     swaps.compact.push(await swapRun('compact', i))

@@ -31,10 +31,9 @@ export const register: Register = (on, options) => {
 
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
-    const started = await next(e)
-    // The session's start waits on this hook: the flag and the commands are
-    // independent engine hops, so they go out together.
-    await Promise.all([noteSessionStart($, e.isInteractive), registerCommands($)])
+    // The session's start waits on this hook: the flag, the commands and the
+    // hooks beneath are independent engine hops, so they go out together.
+    const [started] = await Promise.all([next(e), noteSessionStart($, e.isInteractive), registerCommands($)])
     // Not awaited here: the session's start waits on this hook, and the offer reads the store and a file.
     $.clock.after(0, () => void offerResume($, e.isInteractive).catch(() => undefined))
     return started

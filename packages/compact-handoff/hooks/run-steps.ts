@@ -4,7 +4,7 @@
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { isAt, type Chosen, type Run, type Swap } from './run.js'
+import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
@@ -34,12 +34,13 @@ export function messageOf(error: unknown): string {
 }
 
 /** Applies `event` and performs what it set off. Returns what the person
- * should hear of their held messages when the run was dropped ('' otherwise). */
-export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; heldNote: string }> {
-  const step = await applyEvent($, event)
+ * should hear of their held messages when the run was dropped ('' otherwise),
+ * and the phase the event found (a run dropped as stuck still shows there). */
+export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; found: Phase; heldNote: string }> {
+  const { step, found } = await applyEvent($, event)
   let heldNote = ''
   for (const effect of step.effects) heldNote += await perform($, effect)
-  return { step, heldNote }
+  return { step, found, heldNote }
 }
 
 async function perform($: $, effect: Effect): Promise<string> {
@@ -177,8 +178,8 @@ async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
  * from disk now: the same check before a swap and before an apply. The
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
-  const facts = []
-  for (const file of files) facts.push(await factsOf($, file, run))
+  // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
+  const facts = await Promise.all(files.map((file) => factsOf($, file, run)))
   return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
 }
 
@@ -193,8 +194,8 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
  * is done. The stub's facts are taken now, from the handoff just read. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const { report, handoffText } = await fileReportOnDisk($, run, files)
-  const facts = stubFactsOf((await readWork($)).facts, run.cwd, files.map((f) => f.relPath), handoffText)
+  const [{ report, handoffText }, work] = await Promise.all([fileReportOnDisk($, run, files), readWork($)])
+  const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
   await dispatch($, { kind: 'checked', id: run.id, report, ...(facts !== undefined ? { facts } : {}) })
 }
 
@@ -221,12 +222,14 @@ export async function answerGo($: $, args: string): Promise<CommandRunResult> {
  * is built now, so it carries every word the person typed up to the swap and
  * what runs in the background at this moment. */
 export async function compactNow($: $, id: string): Promise<void> {
-  const begun = (await dispatch($, { kind: 'compact-begin', id })).step
+  // The words and what runs are read beside the move into compacting, not
+  // after it (one hop less): a prompt typed while the run swaps is held, not
+  // recorded as words.
+  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($)])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   let result
   try {
-    const [words, context] = await Promise.all([readWords($), stubContextNow($)])
     result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, words, swap.facts, context)) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })

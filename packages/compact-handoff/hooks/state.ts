@@ -18,6 +18,8 @@ import type { RunningShell } from './running.js'
 type $ = EngineInterface
 
 const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
+// The same value, written only by applyEvent with a compare-and-set.
+const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
 const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARMED)
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
@@ -41,23 +43,23 @@ function statusTextOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
 }
 
-/** Applies `event` to the phase found in the atom, in one update: the one way
- * the run moves. The status line follows the stage. The effects are the
- * caller's to perform (run-steps.ts). */
-export async function applyEvent($: $, event: RunEvent): Promise<Step> {
-  const nowMs = await $.clock.now()
-  let step: Step | undefined
-  let found: Phase = IDLE
-  await update($, phaseAtom, (phase) => {
-    found = phase
-    step = transition(phase, event, nowMs)
-    return step.phase
-  })
-  // `update` always calls back at least once, so `step` is set.
-  const done = step as Step
-  const status = statusTextOf(done.phase)
-  if (status !== statusTextOf(found)) $.ui.status(status)
-  return done
+/** Applies `event` to the phase found in the atom, in one compare-and-set: the
+ * one way the run moves. The time and the phase are read together (one engine
+ * hop, not two), and an event that leaves the phase as it was writes nothing.
+ * The status line follows the stage. The effects are the caller's to perform
+ * (run-steps.ts), with the phase the event met before the stuck-run rule. */
+export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
+  for (;;) {
+    const [nowMs, held] = await Promise.all([$.clock.now(), $.state.get(RUN_REF)])
+    const found = held.value ?? IDLE
+    const step = transition(found, event, nowMs)
+    // A miss means another write landed since the read: the event is applied
+    // again to the phase that stands now, never to this copy.
+    if (step.phase !== found && !(await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet) continue
+    const status = statusTextOf(step.phase)
+    if (status !== statusTextOf(found)) $.ui.status(status)
+    return { step, found }
+  }
 }
 
 // The engine lists what a module reads and writes by scanning each read/update

@@ -6,19 +6,16 @@ import { isNudgeSuperseded, type Thresholds } from './auto-handoff.js'
 import { autoHandoffIfDue } from './auto-steps.js'
 import { nudgeIfDue } from './nudge-steps.js'
 import { dispatch } from './run-steps.js'
-import { readPhase } from './state.js'
 import type { TurnEnd } from './turn-verdict.js'
 import { followUpTurnEnded } from './work-steps.js'
 
 type $ = EngineInterface
 
 export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, thresholds: Thresholds): Promise<void> {
-  // The common case, no run, costs one read; with a run the machine decides
-  // whether this turn is the skill's.
-  if ((await readPhase($)).kind !== 'idle') {
-    await dispatch($, { kind: 'turn-ended', turnId, end })
-    return
-  }
+  // The machine decides whether this turn is the skill's. With no run the
+  // event writes nothing, so the common case costs one read (beside the clock);
+  // with a run, the skill's end is not held up by a read of its own.
+  if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
   const isAutoStarted = await autoHandoffIfDue($, end, thresholds.autoPercent)
   if (!isAutoStarted && !isNudgeSuperseded(thresholds.autoPercent, thresholds.nudgePercent)) await nudgeIfDue($, thresholds.nudgePercent)

@@ -1,6 +1,7 @@
 /**
- * What the mods cost: time to ready with and without the plugins, and wall time per tool
- * call (from the mock's request arrival times) with and without them.
+ * What the mods cost: time to ready with and without the plugins (and with the do-nothing
+ * mods of start-stages.ts), and wall time per tool call (from the mock's request arrival
+ * times) with and without them.
  */
 import { basename, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -10,6 +11,7 @@ import { createRunDir, type RunDir } from '../run-dir.js'
 import { pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../showcase-kit.js'
 import { startSession, type Session } from '../tmux-session.js'
 import { done, log, START_RUNS } from './options.js'
+import { START_VARIANTS, startStagesOf, writeTrivialMod, type StartStages, type StartVariant } from './start-stages.js'
 
 /** Write tool calls per session in the per-call measurement, and sessions per variant. */
 export const PLAIN_WRITES = 20
@@ -31,39 +33,40 @@ function stagedPlugins(run: RunDir, withMods: boolean): string[] {
   return withMods ? pluginDirs().map((d) => join(run.plugins, basename(d))) : []
 }
 
-export interface StartTimes {
-  /** Launch to ready (prompt box, and the mods' session.start settled). */
-  without: number[]
-  with: number[]
-  /** Launch to the prompt box alone. */
-  boxWithout: number[]
-  boxWith: number[]
+/** Each variant's starts (start-stages.ts), START_RUNS of them. */
+export type StartTimes = Record<StartVariant, StartStages[]>
+
+/** A start variant's plugin folders: the do-nothing mods are written into their run once. */
+function variantPlugins(run: RunDir, variant: StartVariant): string[] {
+  if (variant === 'bare') return []
+  return variant === 'mods' ? pluginDirs() : [writeTrivialMod(run, variant)]
 }
 
 export async function startTimes(): Promise<StartTimes> {
-  const runs = { without: createRunDir('bench-start-bare', runRoot()), with: createRunDir('bench-start-mods', runRoot()) }
-  const times: StartTimes = { without: [], with: [], boxWithout: [], boxWith: [] }
+  const runs = Object.fromEntries(START_VARIANTS.map((v) => [v, createRunDir(`bench-start-${v}`, runRoot())])) as Record<StartVariant, RunDir>
+  const times = Object.fromEntries(START_VARIANTS.map((v) => [v, []])) as unknown as StartTimes
   // Launch 0 of each is a warm-up (the engine writes types into a mod folder on its first load).
+  const firstPlugins = Object.fromEntries(START_VARIANTS.map((v) => [v, variantPlugins(runs[v], v)])) as Record<StartVariant, string[]>
   for (let i = 0; i <= START_RUNS; i++) {
-    for (const variant of ['without', 'with'] as const) {
+    for (const variant of START_VARIANTS) {
       const run = runs[variant]
-      const plugins = i === 0 && variant === 'with' ? pluginDirs() : stagedPlugins(run, variant === 'with')
+      // Later launches load the copies the first one staged (trivial mods are written in place).
+      const plugins = i === 0 || variant !== 'mods' ? firstPlugins[variant] : stagedPlugins(run, true)
+      const launchedAtMs = Date.now()
       const t0 = performance.now()
       const session = await startSession({ run, plugins })
       try {
         const { box, ready } = await session.readyAt({ everyMs: TIMING_POLL_MS })
-        if (i > 0) {
-          times[variant].push(ready - t0)
-          times[variant === 'with' ? 'boxWith' : 'boxWithout'].push(box - t0)
-        }
+        if (i > 0) times[variant].push({ box: box - t0, ready: ready - t0, ...startStagesOf(session.debugLog(), launchedAtMs, session.modIds) })
       } finally {
         await session.stop()
       }
     }
   }
-  log(`start: without ${times.without.map(Math.round).join(' ')}; with ${times.with.map(Math.round).join(' ')}`)
-  done(runs.without.dir)
-  done(runs.with.dir)
+  for (const variant of START_VARIANTS) {
+    log(`start ${variant}: ${times[variant].map((s) => `${Math.round(s.box)}/${Math.round(s.ready)}`).join(' ')} (prompt box/ready)`)
+    done(runs[variant].dir)
+  }
   return times
 }
 

@@ -12,6 +12,8 @@ import { HANDOFF_PATH_WRITES, OTHER_CALLS, PLAIN_WRITES, WRITE_SESSIONS, type Ca
 import { START_RUNS, SWAP_RUNS } from './options.js'
 import { FOLDER_FILES, FOLDER_PAIRS, type FolderStartTimes } from './folder-start.js'
 import type { SwapSample } from './swap-runs.js'
+import { SWAP_STEP_LABELS, SWAP_STEPS } from './swap-steps.js'
+import { startTable } from './report-start.js'
 
 function kb(bytes: number): string {
   return bytes >= 10_000 ? `${(bytes / 1024).toFixed(0)} KiB` : `${bytes} B`
@@ -85,14 +87,40 @@ function swapTable(compact: SwapSample[], handoff: SwapSample[]): string[] {
   return out
 }
 
+/** Where the swap's own latency goes, step by step, and each step's share of the whole. */
+function swapStepsTable(handoff: SwapSample[]): string[] {
+  const split = handoff.flatMap((s) => (s.swapSteps !== undefined ? [s.swapSteps] : []))
+  if (split.length === 0) return []
+  const medians = SWAP_STEPS.map((step) => median(split.map((s) => s[step])))
+  const total = medians.reduce((a, b) => a + b, 0)
+  const out: string[] = []
+  out.push(`### The swap's own latency, step by step (\`/compact-handoff\`, ${split.length} of ${handoff.length} runs split; median (min–max))`, '')
+  out.push('| Step | Time | Share of the summed medians |', '| --- | --- | --- |')
+  for (const [i, step] of SWAP_STEPS.entries()) {
+    out.push(`| ${SWAP_STEP_LABELS[step]} | ${spread(split.map((s) => s[step]), ms)} | ${Math.round((100 * (medians[i] ?? 0)) / total)} % |`)
+  }
+  out.push(`| Sum of the medians (the whole swap's median: ${spread(handoff.map((s) => s.swapOwnMs ?? NaN), ms)}) | ${ms(total)} | 100 % |`)
+  out.push('')
+  out.push(
+    "Each step runs from the previous mark to its own: the mock's arrival of the skill turn's last request, then the debug log's time stamps of the skill turn's end, " +
+      "compact-handoff's `$.command.run` of the go-command (queued), that command's hook settled, `$.session.compact` asked, the compaction's messages standing, " +
+      "`$.prompt.submit` of the continue-prompt, and the mock's arrival of the request after the swap. The engine logs a mod's `$` call when it takes it, so a mod's " +
+      'step ends when its call reaches the engine; no timing code runs in the mods. Steps marked "engine" are work no mod does.',
+  )
+  out.push('')
+  return out
+}
+
 /** The cost-of-the-mods table and its notes. */
 function costTable(start: StartTimes, writes: { without: CallTimes; with: CallTimes }): string[] {
   const out: string[] = []
   out.push(`### Cost of the mods (the two mods and the skill pack loaded with --plugin-dir vs nothing loaded)`, '')
   out.push('| | without | with | difference of medians |', '| --- | --- | --- | --- |')
   const diff = (a: number[], b: number[]): string => `${median(b) - median(a) >= 0 ? '+' : ''}${Math.round(median(b) - median(a))} ms`
-  out.push(`| Session start → prompt box drawn (${START_RUNS} runs each) | ${spread(start.boxWithout, ms)} | ${spread(start.boxWith, ms)} | ${diff(start.boxWithout, start.boxWith)} |`)
-  out.push(`| Session start → ready: prompt box and, with the mods, both \`session.start\` hooks settled | ${spread(start.without, ms)} | ${spread(start.with, ms)} | ${diff(start.without, start.with)} |`)
+  const bare = { box: start.bare.map((s) => s.box), ready: start.bare.map((s) => s.ready) }
+  const mods = { box: start.mods.map((s) => s.box), ready: start.mods.map((s) => s.ready) }
+  out.push(`| Session start → prompt box drawn (${START_RUNS} runs each) | ${spread(bare.box, ms)} | ${spread(mods.box, ms)} | ${diff(bare.box, mods.box)} |`)
+  out.push(`| Session start → ready: prompt box and, with the mods, both \`session.start\` hooks settled | ${spread(bare.ready, ms)} | ${spread(mods.ready, ms)} | ${diff(bare.ready, mods.ready)} |`)
   out.push(`| Write tool call, ordinary path (${writes.without.plain.length} calls each) | ${spread(writes.without.plain, ms)} | ${spread(writes.with.plain, ms)} | ${diff(writes.without.plain, writes.with.plain)} |`)
   out.push(`| Write tool call, \`.claude/handoffs/HANDOFF_*.md\` with no run under way (${writes.without.handoffPath.length} calls each) | ${spread(writes.without.handoffPath, ms)} | ${spread(writes.with.handoffPath, ms)} | ${diff(writes.without.handoffPath, writes.with.handoffPath)} |`)
   for (const [kind, label] of [['edit', 'Edit'], ['read', 'Read'], ['bash', 'Bash (`echo`)']] as const) {
@@ -100,7 +128,7 @@ function costTable(start: StartTimes, writes: { without: CallTimes; with: CallTi
   }
   out.push('')
   out.push(
-    'Start times run from the launch of the tmux pane, polled every 20 ms (screen, and the debug log for the hooks); the mods can settle after the prompt box appears. The first launch of each kind is a discarded warm-up. ' +
+    'Start times run from the launch of the tmux pane, polled every 20 ms (screen, and the debug log for the hooks); the mods can settle after the prompt box appears (the next table shows where that time goes). The first launch of each kind is a discarded warm-up. ' +
       "A Write call's time runs from the mock sending the reply that holds the tool_use to the arrival of the request carrying its tool_result (client parsing, the tool, the hooks, the next request); " +
       `${WRITE_SESSIONS} sessions per side, each with ${PLAIN_WRITES + HANDOFF_PATH_WRITES} chained Writes, then ${OTHER_CALLS} Edits, Reads and Bash calls each.`,
   )
@@ -133,7 +161,7 @@ export function report(
   writes: { without: CallTimes; with: CallTimes },
   folder: FolderStartTimes,
 ): string {
-  const out = [...swapTable(swaps.compact, swaps.handoff), ...costTable(start, writes), ...folderTable(folder)]
+  const out = [...swapTable(swaps.compact, swaps.handoff), ...swapStepsTable(swaps.handoff), ...costTable(start, writes), ...startTable(start), ...folderTable(folder)]
   out.push(`Machine: ${machineLine}. Absolute times are noisy (shared machine, real terminal UI); compare the columns, not the digits.`)
   return out.join('\n')
 }

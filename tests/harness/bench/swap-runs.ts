@@ -15,6 +15,7 @@ import { bytesOf, pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../
 import { startSession, type Session } from '../tmux-session.js'
 import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts } from './conversation.js'
 import { done, log } from './options.js'
+import { swapStepsOf, type SwapSteps } from './swap-steps.js'
 
 export type SwapVariant = 'compact' | 'handoff'
 
@@ -34,6 +35,8 @@ export interface SwapSample {
   /** /compact-handoff only: the swap's own latency, from the skill turn's last request
    * (answered at once with its final text) to the request after the swap. */
   swapOwnMs?: number
+  /** /compact-handoff only: that latency step by step (swap-steps.ts), when every step's mark was found. */
+  swapSteps?: SwapSteps
   /** The rediscovery meter after the same scripted follow-up. */
   meter: { reReads: number; repeatedCommands: number }
   /** /compact-handoff only: the stub's text, in bytes (words and facts included). */
@@ -45,6 +48,8 @@ interface Swapped {
   t0: number
   after: MockRequest
   followUpMs?: number
+  /** The debug log's length before the command was typed. */
+  logMark?: number
 }
 
 interface SwapContext {
@@ -83,15 +88,16 @@ async function compactSwap({ run, mock, session, at, before }: SwapContext): Pro
 async function handoffSwap({ run, mock, session, before }: SwapContext): Promise<Swapped> {
   const turn = skillTurn({ proj: run.proj, doc: { focus: FOCUS } })
   mock.script(...turn.replies, ...followUpScript(turn.continuePrompt, run.proj))
+  const logMark = session.logMark()
   await session.type(`/compact-handoff ${FOCUS}`)
   const t0 = performance.now()
   const after = await mock.waitForRequest((r) => r.seq > before && conversationOf(r).some((m) => messageTextOf(m).includes(STUB_OPENING)), 60_000)
-  return { t0, after }
+  return { t0, after, logMark }
 }
 
 function sampleOf(variant: SwapVariant, ctx: SwapContext, last: MockRequest, swapped: Swapped, meter: SwapSample['meter']): SwapSample {
   const { after, t0, followUpMs } = swapped
-  const { at, before, mock } = ctx
+  const { at, before, mock, session } = ctx
   const between = mock.requests.filter((r) => r.seq > before && r.seq < after.seq)
   const during = between.filter(isMessages)
   const summaries = during.filter((r) => r.kind === 'summary')
@@ -109,7 +115,17 @@ function sampleOf(variant: SwapVariant, ctx: SwapContext, last: MockRequest, swa
     meter,
     ...(variant === 'handoff' ? { stubBytes: Buffer.byteLength(stubBlockOf(after)) } : {}),
     ...(variant === 'handoff' ? { swapOwnMs: (at.get(after) ?? NaN) - (at.get(during.at(-1) ?? after) ?? NaN) } : {}),
+    ...(variant === 'handoff' ? stepsOf(session, swapped, at.get(during.at(-1) ?? after) ?? NaN, at.get(after) ?? NaN) : {}),
   }
+}
+
+/** The swap's steps from the debug log (its own wall clock), between the mock's arrivals
+ * (performance.now(), so put on the wall clock by the time origin). */
+function stepsOf(session: Session, swapped: Swapped, answeredAt: number, afterAt: number): { swapSteps?: SwapSteps } {
+  const wall = (t: number): number => performance.timeOrigin + t
+  const steps = swapStepsOf(session.debugLog().slice(swapped.logMark ?? 0), wall(answeredAt), wall(afterAt))
+  if (steps === undefined) log('swap steps: a mark is missing from the debug log; this run has no split')
+  return steps === undefined ? {} : { swapSteps: steps }
 }
 
 export async function swapRun(variant: SwapVariant, index: number): Promise<SwapSample> {
@@ -126,7 +142,8 @@ export async function swapRun(variant: SwapVariant, index: number): Promise<Swap
     const ctx: SwapContext = { run, mock, session, at, before: mock.requests.length }
     const swapped = variant === 'compact' ? await compactSwap(ctx) : await handoffSwap(ctx)
     const sample = sampleOf(variant, ctx, last, swapped, await meterCounts(session, run.proj))
-    log(`swap ${variant} #${index + 1}: ${Math.round(sample.wallMs)} ms, after ${sample.afterBytes} B, ${sample.swapRequests} request(s) during`)
+    const own = sample.swapOwnMs === undefined ? '' : `; own ${Math.round(sample.swapOwnMs)} ms${sample.swapSteps === undefined ? '' : ` (${Object.entries(sample.swapSteps).map(([k, v]) => `${k} ${Math.round(v)}`).join(', ')})`}`
+    log(`swap ${variant} #${index + 1}: ${Math.round(sample.wallMs)} ms, after ${sample.afterBytes} B, ${sample.swapRequests} request(s) during${own}`)
     await session.stop()
     done(run.dir)
     return sample

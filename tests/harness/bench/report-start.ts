@@ -1,0 +1,67 @@
+/**
+ * The bench's start table: each start variant's stages (start-stages.ts) as median
+ * (min–max) from the launch, and the notes that say which part is the engine's own
+ * loading, the same for a mod that does nothing, and which is the mods'.
+ */
+import { median } from '../showcase-kit.js'
+import type { StartTimes } from './mod-costs.js'
+import { START_RUNS } from './options.js'
+import { handoffModules, START_VARIANT_LABELS, START_VARIANTS, type StartStages, type StartVariant } from './start-stages.js'
+
+function ms(x: number): string {
+  return `${Math.round(x)} ms`
+}
+function spread(xs: readonly number[]): string {
+  if (xs.length === 0) return '—'
+  const lo = Math.min(...xs)
+  const hi = Math.max(...xs)
+  return lo === hi ? ms(median(xs)) : `${ms(median(xs))} (${ms(lo)}–${ms(hi)})`
+}
+function signed(x: number): string {
+  return `${x >= 0 ? '+' : ''}${Math.round(x)} ms`
+}
+
+type Pick = (s: StartStages) => number | undefined
+
+const ROWS: ReadonlyArray<[string, Pick]> = [
+  ['Prompt box drawn', (s) => s.box],
+  ['Hooks worker spawned (debug log)', (s) => s.spawned],
+  ["Every mod's module loaded in it (the engine reads, checks and runs each module's top level and `register`)", (s) => s.loaded],
+  ['`session.start` raised (engine: the mod folders watched, commands and skills loaded again, types written into each `--plugin-dir` mod)', (s) => s.raised],
+  ["Every mod's `session.start` settled (the mods' own hooks)", (s) => s.settled],
+  ['Ready: the prompt box and every `session.start` settled', (s) => s.ready],
+  ["Ready, after the session's own prompt box", (s) => s.ready - s.box],
+]
+
+function valuesOf(start: StartTimes, variant: StartVariant, pick: Pick): number[] {
+  return start[variant].flatMap((s) => {
+    const v = pick(s)
+    return v === undefined ? [] : [v]
+  })
+}
+
+/** One variant's median of `pick`, over the starts where it has a value. */
+function med(start: StartTimes, variant: StartVariant, pick: Pick): number {
+  return median(valuesOf(start, variant, pick))
+}
+
+export function startTable(start: StartTimes): string[] {
+  const { count, bytes } = handoffModules()
+  const out: string[] = []
+  out.push(`### Session start: where the time to ready goes (${START_RUNS} starts each; ms from the launch, median (min–max))`, '')
+  out.push(`| | ${START_VARIANTS.map((v) => START_VARIANT_LABELS[v]).join(' | ')} |`, `| --- |${START_VARIANTS.map(() => ' --- |').join('')}`)
+  for (const [label, pick] of ROWS) out.push(`| ${label} | ${START_VARIANTS.map((v) => spread(valuesOf(start, v, pick))).join(' | ')} |`)
+  out.push('')
+  const loadedOf = (v: StartVariant): number => med(start, v, (s) => s.loaded)
+  const engineStep = (v: StartVariant): number => med(start, v, (s) => (s.raised === undefined || s.loaded === undefined ? undefined : s.raised - s.loaded))
+  const ownStep = (v: StartVariant): number => med(start, v, (s) => (s.settled === undefined || s.raised === undefined ? undefined : s.settled - s.raised))
+  out.push(
+    'From the launch of the tmux pane, polled every 20 ms for the prompt box; the other stages are the debug log\'s own time stamps ("hooks worker spawned", each mod\'s "hooks module … loaded", "session.start: raised", each mod\'s "session.start settled"). The first launch of each variant is a discarded warm-up. ' +
+      `The do-nothing mods hook \`session.start\` and pass it on; one is a single module, one is ${count} tiny modules (compact-handoff's hooks folder holds ${count}), one is a single module of ${Math.round(bytes / 1024)} KiB (that folder's size). ` +
+      `Medians: from its module loaded to \`session.start\` raised the engine took ${ms(engineStep('trivial'))} with the do-nothing mod and ${ms(engineStep('mods'))} with the two mods: the engine's own loading, which no mod shortens. ` +
+      `Modules loaded, against the do-nothing mod: ${signed(loadedOf('manyModules') - loadedOf('trivial'))} for ${count} tiny modules, ${signed(loadedOf('bigModule') - loadedOf('trivial'))} for one module of that size, ${signed(loadedOf('mods') - loadedOf('trivial'))} for the two mods. ` +
+      `The mods' own \`session.start\` (raised → settled): ${ms(ownStep('mods'))}, against ${ms(ownStep('trivial'))} for a hook that only passes the event on.`,
+  )
+  out.push('')
+  return out
+}
