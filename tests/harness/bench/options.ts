@@ -1,7 +1,8 @@
 /**
  * The bench's command line and what every part of it shares: `--runs N` sets the swap
  * repeats (start repeats are 2N), `--keep` keeps every run dir (mock log, debug log,
- * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops.
+ * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops,
+ * `--auto-only` prints only the automatic-compaction table.
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -10,6 +11,7 @@ export const SWAP_RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg +
 export const START_RUNS = SWAP_RUNS * 2
 const KEEP = process.argv.includes('--keep')
 export const SWAP_ONLY = process.argv.includes('--swap-only')
+export const AUTO_ONLY = process.argv.includes('--auto-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {
