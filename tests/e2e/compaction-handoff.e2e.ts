@@ -9,19 +9,21 @@
  *   earlier answer; no summariser request; the turn finishes.
  * - A fork that never writes a handoff (and a repair fork that does not either) falls
  *   back to the engine's summary, whose instructions carry the outline; no file is left.
+ * - Option compactionHandoff: `all` answers the person's `/compact` too, their words the
+ *   handoff's focus; `off` leaves every compaction to the engine's summary with the outline.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { APOLOGY_TEXT, AUTO_COMPACT_INPUT_TOKENS, forkKindOf, forkReply, forkReplyText, forkRequestsOf, isForkRequest } from '../harness/fork-script.js'
+import { APOLOGY_TEXT, AUTO_COMPACT_INPUT_TOKENS, forkKindOf, forkPromptOf, forkReply, forkReplyText, forkRequestsOf, isForkRequest } from '../harness/fork-script.js'
 import type { HandoffDoc } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
 import { OUTLINE } from '../../packages/compact-handoff-answer/hooks/outline.js'
 import { trackRuns } from './lifecycle.js'
-import { messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
+import { HANDOFF_MOD, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
 
 const DOC: Partial<HandoffDoc> = { focus: 'finish the parser' }
 /** A line of the scripted handoff's Next step: only a request that carries the handoff holds it. */
@@ -160,5 +162,60 @@ describe('a fork that never writes a handoff', () => {
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt still goes last').toBe(typed)
     await session.waitForScreen(/REPLY-FALL-THREE/, 30_000)
     await turnSettled(session, mark)
+  })
+})
+
+describe('option compactionHandoff: all', () => {
+  const { track } = trackRuns()
+
+  it("answers the person's /compact with a fork handoff whose focus is their words", async () => {
+    const flow = await startFlow('fork-compact-all', track, { handoffOptions: { compactionHandoff: 'all' } })
+    const { mock, session, run } = flow
+    await ordinaryTurn(flow, 'ALL-ONE')
+    await ordinaryTurn(flow, 'ALL-TWO')
+
+    const words = 'keep the benchmarks'
+    mock.script(forkReply(forkReplyText({ focus: words })))
+    const filesBefore = handoffFilesIn(run.proj)
+    const since = mock.requests.length
+    const mark = session.logMark()
+    await session.type(`/compact ${words}`)
+    const fork = await mock.waitForRequest((r) => r.seq > since && isForkRequest(r), 30_000)
+    await session.waitForHookSettled(HANDOFF_MOD, 'session.compact', { since: mark, timeoutMs: 30_000 })
+    expect(forkPromptOf(fork), 'the fork is asked to focus on their words').toContain(words)
+
+    const next = await ordinaryTurn(flow, 'ALL-THREE')
+    const file = expectAnsweredByFork(flow, since, filesBefore, next, 'ask ALL-ONE', ['ALL-ONE', 'ALL-TWO'])
+    expect(readFileSync(join(run.proj, file), 'utf8'), 'the frontmatter names the focus').toMatch(new RegExp(`^focus: ${words}$`, 'm'))
+  })
+})
+
+describe('option compactionHandoff: off', () => {
+  const { track } = trackRuns()
+
+  it("leaves the automatic compaction and /compact to the engine's summary with the outline, and forks nothing", async () => {
+    const flow = await startFlow('fork-off', track, { handoffOptions: { compactionHandoff: 'off' } })
+    const { mock, session, run } = flow
+    await ordinaryTurn(flow, 'OFF-ONE')
+    await ordinaryTurn(flow, 'OFF-TWO', { inputTokens: AUTO_COMPACT_INPUT_TOKENS })
+
+    const typed = 'ask OFF-THREE: carry on'
+    mock.script({ when: typed, text: 'REPLY-OFF-THREE' })
+    const since = mock.requests.length
+    const mark = session.logMark()
+    await session.type(typed)
+    const auto = await mock.waitForRequest((r) => r.seq > since && r.kind === 'summary', 30_000)
+    expect(auto.lastUserText, "the automatic compaction's summariser gets the outline").toContain(OUTLINE)
+    await session.waitForScreen(/REPLY-OFF-THREE/, 30_000)
+    await turnSettled(session, mark)
+
+    const beforeCompact = mock.requests.length
+    await session.type('/compact keep the benchmarks')
+    const manual = await mock.waitForRequest((r) => r.seq > beforeCompact && r.kind === 'summary', 30_000)
+    expect(manual.lastUserText, "the person's /compact words and the outline reach the summariser").toContain('keep the benchmarks')
+    expect(manual.lastUserText).toContain(OUTLINE)
+    await ordinaryTurn(flow, 'OFF-FOUR')
+    expect(forkRequestsOf(mock.requests), 'no fork request').toHaveLength(0)
+    expect(handoffFilesIn(run.proj), 'no handoff file').toEqual([])
   })
 })
