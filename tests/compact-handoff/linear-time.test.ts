@@ -8,8 +8,6 @@
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
 import { verdictOf } from '../../packages/compact-handoff-answer/hooks/ask.js'
-import { factsSectionOf, shownFactsOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
-import { foreignInstructionsOf, summaryInstructionsOf, wordsSectionOf } from '../../packages/compact-handoff-answer/hooks/foreign-instructions.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
@@ -26,9 +24,15 @@ import {
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol-paths.js'
-import { shownPathOf } from '../../packages/compact-handoff-answer/hooks/facts.js'
 import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { clippedCommandOf } from '../../packages/compact-handoff/hooks/evidence.js'
+import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/summary-instructions.js'
+import { forkReplyOf } from '../../packages/compact-handoff/hooks/fork-reply.js'
+import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/fork-handoff.js'
+import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/fork-prompt.js'
+import { compactionRouteOf } from '../../packages/compact-handoff/hooks/engine-compaction.js'
+import { buildForkStub } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
 const LINE_CHARS = 250_000
@@ -162,20 +166,43 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the answer mod's stub, route, instructions, facts and question", () => {
-    const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
-    const partner = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line }, facts } as const
+  test("the answer mod's stub, route and question", () => {
     expectFast({
       markedStubOf: () => markedStubOf({ trigger: 'plugin', instructions: `${MARKER}\n${line}` }),
       'markedStubOf, line as the first line': () => markedStubOf({ trigger: 'plugin', instructions: `${line}\nstub` }),
       routeOf: () => routeOf({ trigger: 'manual', instructions: line }, 'compact-handoff', { kind: 'idle' }),
-      foreignInstructionsOf: () => foreignInstructionsOf(line, partner),
-      summaryInstructionsOf: () => summaryInstructionsOf(line, partner),
-      wordsSectionOf: () => wordsSectionOf(partner.words),
-      shownFactsOf: () => shownFactsOf(facts, '/srv/app'),
-      'shownFactsOf, line as the folder': () => shownFactsOf(facts, line),
-      factsSectionOf: () => factsSectionOf(facts),
       verdictOf: () => verdictOf(line),
+    })
+  })
+
+  test("the summariser's instructions, with the line as the person's words, a recorded path and command, and the folder", () => {
+    const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
+    const state = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line } as const, facts, cwd: '/srv/app' }
+    expectFast({
+      summaryAdditionsOf: () => summaryAdditionsOf(line, state),
+      summaryInstructionsOf: () => summaryInstructionsOf(line, state),
+      'summaryInstructionsOf, line as the folder': () => summaryInstructionsOf(line, { ...state, cwd: line }),
+    })
+  })
+
+  test("the fork handoff: the reply read, the route, the name, the focus, the prompts and the stub", () => {
+    const reply = forkReplyTextOf()
+    expectFast({
+      'forkReplyOf, line alone': () => forkReplyOf(line),
+      'forkReplyOf, line as a preamble': () => forkReplyOf(`${line}\n${reply}`),
+      'forkReplyOf, line as the title': () => forkReplyOf(reply.replace('# Handoff: parser rewrite', `# ${line}`)),
+      'forkReplyOf, line after the last section': () => forkReplyOf(`${reply}\n${line}\n`),
+      'forkReplyOf, line after a blank in the last section': () => forkReplyOf(`${reply}\n\n${line}\n`),
+      'forkReplyOf, line in a fence': () => forkReplyOf(`\`\`\`\n${reply}\n${line}\n\`\`\``),
+      'forkReplyOf, line as a fence line': () => forkReplyOf(`${reply}\n\n\`\`\`${line}\n`),
+      compactionRouteOf: () => compactionRouteOf({ trigger: 'manual', instructions: line }, 'all', 'idle'),
+      slugOf: () => slugOf(line, line),
+      focusValueOf: () => focusValueOf(line),
+      freeHandoffNameOf: () => freeHandoffNameOf(slugOf(line, ''), '2026-11-29T14:05:00Z', [line]),
+      composedHandoffOf: () => composedHandoffOf({ created: '2026-11-29T14:05:00Z', chain: 'new', seq: 1, parent: 'none', focus: line }, 'HANDOFF_a_2026-11-29.md', line),
+      forkPromptOf: () => forkPromptOf({ focus: line, isMidTurn: true }),
+      forkRepairPromptOf: () => forkRepairPromptOf({ focus: line, isMidTurn: false }, [line], line),
+      buildForkStub: () => buildForkStub({ handoff: line, handoffText: line, words: { messages: [line], dropped: 0 }, factsSection: line, trigger: 'auto', isMidTurn: true }),
     })
   })
 })
@@ -198,7 +225,7 @@ describe('the path readers on 250,000-character paths', () => {
     { name: 'slashes', path: lineOf('/srv/app', '/', 'x') },
   ]
 
-  test.each(PATHS)('relativeToCwd, classifyHandoffPath, isInHandoffFolder, inFolder and the answer mod’s copy on $name, as the path and as the folder', ({ path }) => {
+  test.each(PATHS)('relativeToCwd, classifyHandoffPath, isInHandoffFolder and inFolder on $name, as the path and as the folder', ({ path }) => {
     const flipped = path.replace(/[a-z]/g, (c) => c.toUpperCase())
     expectFast({
       'relativeToCwd, Windows folder': () => relativeToCwd(path, WINDOWS),
@@ -211,8 +238,6 @@ describe('the path readers on 250,000-character paths', () => {
       'isInHandoffFolder, as the folder': () => isInHandoffFolder(`${flipped}\\plans\\handoffs\\HANDOFF_a.md`, path, true),
       inFolder: () => inFolder(path, 'plans/handoffs/HANDOFF_a.md'),
       mayBeHandoffPath: () => mayBeHandoffPath(path),
-      shownPathOf: () => shownPathOf(path, WINDOWS),
-      'shownPathOf, as the folder': () => shownPathOf(`${flipped}\\src\\a.ts`, path),
     })
   })
 })

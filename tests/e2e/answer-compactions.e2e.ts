@@ -1,7 +1,7 @@
 /**
  * Issues 9 and 10 in a real session, model scripted: compactions that are not
- * compact-handoff's own go on to the engine's summariser, and compact-handoff-answer
- * adds to its instructions.
+ * compact-handoff's own go on to the engine's summariser (a /compact under the
+ * default option compactionHandoff), and compact-handoff adds to its instructions.
  * - A person's `/compact <words>`: the summariser request carries their words first,
  *   then what compact-handoff recorded (their messages, the facts of the Read and the
  *   Bash the model ran before), then the handoff's section outline.
@@ -18,7 +18,7 @@ import { startMockApi, type MockRequest } from '../harness/mock-api.js'
 import { pollUntil } from '../harness/poll.js'
 import { createRunDir } from '../harness/run-dir.js'
 import { startSession } from '../harness/tmux-session.js'
-import { OUTLINE } from '../../packages/compact-handoff-answer/hooks/outline.js'
+import { OUTLINE } from '../../packages/compact-handoff/hooks/summary-instructions.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, startFlow, type Flow } from './flow-support.js'
 import type { Session } from '../harness/tmux-session.js'
@@ -141,7 +141,7 @@ describe("a person's /compact with their own words", () => {
       'Last commands, newest first:',
       '- echo facts-probe  → exit 0',
     ].join('\n')
-    const parts = ['keep the benchmarks\n\ncompact-handoff-answer adds, so the summary keeps them:', `[user message 1]\n${typed}`, facts, OUTLINE]
+    const parts = ['keep the benchmarks\n\ncompact-handoff adds, so the summary keeps them:', `[user message 1]\n${typed}`, facts, OUTLINE]
     const at = parts.map((part) => asked.indexOf(part))
     expect(at, `each part is in the summariser's request:\n${asked}`).not.toContain(-1)
     expect(at, "the person's words, their messages, the facts, then the outline").toEqual([...at].sort((a, b) => a - b))

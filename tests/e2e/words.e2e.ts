@@ -269,7 +269,7 @@ describe("a /compact of the person's own, after a swap", () => {
     await session.type('/compact keep the benchmarks')
     const summary = await mock.waitForRequest((r) => r.seq > before && r.kind === 'summary', 30_000)
     const asked = summary.lastUserText
-    expect(asked, "the person's own instructions lead").toMatch(/keep the benchmarks\n\ncompact-handoff-answer adds, so the summary keeps them:/)
+    expect(asked, "the person's own instructions lead").toMatch(/keep the benchmarks\n\ncompact-handoff adds, so the summary keeps them:/)
     expect(asked).toContain(`Handoff file: ${turn.handoffPath}`)
     expect(asked).toContain(`[user message 1]\n${first}`)
   })

@@ -11,6 +11,11 @@ function bodyOf(section: string): string {
   return `${section}: the parser rewrite keeps the old grammar and adds CRLF support, checked by pnpm test.`
 }
 
+/** The title and sections a fork's reply holds: a handoff without its frontmatter. */
+export function forkReplyTextOf(): string {
+  return ['# Handoff: parser rewrite', '', ...HANDOFF_SECTIONS.flatMap((section) => [`## ${section}`, '', bodyOf(section), ''])].join('\n')
+}
+
 export function handoffTextOf(): string {
   return [
     '---',

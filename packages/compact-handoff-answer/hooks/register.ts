@@ -6,17 +6,15 @@
 // plugin's own timer-started `$.session.compact` skips every hook of that
 // plugin, so the answering hook has to live in another one (this mod).
 //
-// Around compact-handoff's runs it also guards the main loop's other
-// compactions: a precompute is vetoed while a run is pending, and a /compact or
-// threshold compaction left to the engine is told where the newest handoff is,
-// what the person wrote and what the work did, read from compact-handoff's
-// state, and to write the summary in a handoff's sections. With option
-// askAfterCompaction on, the first main-loop tool call after such a compaction
-// asks the person whether Claude may carry on from the summary.
+// Around compact-handoff's runs it also vetoes a precompute of the main loop
+// while a run is pending. compact-handoff, outer to this mod, handles the
+// engine's other compactions (a fork's handoff, or the summariser's
+// instructions). With option askAfterCompaction on, the first main-loop tool
+// call after a compaction the engine summarised asks the person whether Claude
+// may carry on from the summary.
 import type { Register } from 'claude-code'
 import { precomputeSkipOf, routeOf } from './route.js'
-import { summaryInstructionsOf } from './foreign-instructions.js'
-import { readPartnerView, readRun } from './partner-state.js'
+import { readRun } from './partner-state.js'
 import { armAfterCompaction, disarmAfterSwap, turnEnded, verdictForToolCall } from './ask-steps.js'
 
 export const register: Register = (on, options) => {
@@ -41,8 +39,7 @@ export const register: Register = (on, options) => {
         return skip === undefined ? next(e) : { skip }
       }
       case 'summary': {
-        const instructions = summaryInstructionsOf(e.instructions, await readPartnerView($))
-        const result = await next({ ...e, instructions })
+        const result = await next(e)
         // Armed only once a summary replaced the conversation; a skipped
         // compaction left it as it was.
         if (isAskOn && !('skip' in result)) await armAfterCompaction($, e.trigger === 'manual' ? 'manual' : 'auto')

@@ -8,8 +8,9 @@ export type Route =
   | { kind: 'answer'; stub: string }
   /** The main loop's ahead-of-time summary: vetoed while a run is pending. */
   | { kind: 'precompute' }
-  /** The engine summarises the main loop (/compact or the threshold): the
-   * handoff pointer and the person's words go into its instructions. */
+  /** A /compact or automatic compaction of the main loop that compact-handoff
+   * left to the engine's summariser (a fork's handoff never reaches this mod):
+   * it goes on as it came, and option askAfterCompaction arms after it. */
   | { kind: 'summary' }
   /** Everything else (a subagent's, another plugin's, a marked one that is
    * not compact-handoff's swap) goes on untouched. */

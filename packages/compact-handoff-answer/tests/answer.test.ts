@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
 import type { SessionCompactInput, SessionMessage } from 'claude-code'
 import { MARKER } from '../hooks/marker.js'
-import { OUTLINE } from '../hooks/outline.js'
 import { ENGINE_SUMMARY, engine } from './engine.js'
 import { COMPACTING, HANDOFF_STAND_IN, OTHER_SENDER, partnerWrites, timerCompactions } from './handoff-stand-in.js'
 
@@ -118,12 +117,12 @@ describe('every other compaction', () => {
 
 describe('a manual or automatic compaction, even when marked', () => {
   for (const trigger of ['manual', 'auto'] as const) {
-    test(`is not ours (${trigger}): the engine summarises, told its instructions first and then the outline`, async ($, on) => {
+    test(`is not ours (${trigger}): it reaches the engine as it came, instructions included`, async ($, on) => {
       const core = engine(on)
       const input: SessionCompactInput = { trigger, instructions: MARKED, messages: TRANSCRIPT }
       const result = await $.session.compact(input)
       expect(result, "the engine's own result must come back").toEqual({ messages: [ENGINE_SUMMARY] })
-      expect(core.reached, 'only the instructions may change').toEqual([{ ...input, instructions: `${MARKED}\n\n${OUTLINE}` }])
+      expect(core.reached, 'compact-handoff, outer to this mod, adds the instructions; this mod changes nothing').toEqual([input])
     })
   }
 })

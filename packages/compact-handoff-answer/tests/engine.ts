@@ -4,18 +4,14 @@ import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 
 export const ENGINE_SUMMARY: SessionMessage = { role: 'user', text: 'summary written by the engine', toolUses: [] }
 
-/** The session folder the engine reports (`$.session.cwd()`). */
-export const CWD = '/srv/app'
-
 /** Stands in for core beneath every plugin: records each compaction that
  * reaches it and answers with a summary the mod never produces, or with
- * `{ skip }` when given one; answers the session folder. */
+ * `{ skip }` when given one. */
 export function engine(on: On, options: { skip?: string } = {}): { reached: SessionCompactInput[] } {
   const reached: SessionCompactInput[] = []
   on('session.compact', (_$, e) => {
     reached.push(e)
     return options.skip === undefined ? { messages: [ENGINE_SUMMARY] } : { skip: options.skip }
   })
-  on('session.cwd', () => ({ value: CWD }))
   return { reached }
 }

@@ -21,9 +21,6 @@ export const HANDOFF_STAND_IN = {
     on('command.run', { command: 'partner-state' }, async ($, e) => {
       const state = JSON.parse(e.args) as Partial<PluginState['compact-handoff']>
       if (state.run !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'run' } as const, state.run)
-      if (state.words !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'words' } as const, state.words)
-      if (state.lastSwap !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'lastSwap' } as const, state.lastSwap)
-      if (state.work !== undefined) await $.state.set({ plugin: 'compact-handoff', key: 'work' } as const, state.work)
       return { text: 'written' }
     })
     on('command.run', { command: 'partner-swap' }, ($, e) => {

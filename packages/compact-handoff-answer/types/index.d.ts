@@ -1,5 +1,5 @@
 // This mod's session state ($.state): the one key it owns, and the read-only
-// view of compact-handoff's keys it relies on (any plugin reads any value, only
+// view of compact-handoff's run it relies on (any plugin reads any value, only
 // the owner writes). compact-handoff's own contract
 // (packages/compact-handoff/types/index.d.ts) declares the full shapes. The
 // engine wants a contract self-contained (no imports), so nothing is shared,
@@ -22,20 +22,6 @@ declare module 'claude-code' {
        * is set on 'swapping' while its compaction is in flight: the only time
        * this mod answers a marked compaction. */
       run: { kind: string; isCompacting?: boolean }
-      /** The person's own prompts, oldest first, each already bounded. */
-      words: { messages: string[]; dropped: number }
-      /** The newest swap of this session and the files it installed. */
-      lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
-      /** The work's facts, recorded by compact-handoff from the main loop's
-       * tool calls: each list newest last, paths absolute as the tools got
-       * them. Only `facts` is read; the rest of the record is compact-handoff's. */
-      work: {
-        facts: {
-          changed: { path: string; count: number }[]
-          read: string[]
-          commands: { line: string; exitCode: number | null }[]
-        }
-      }
     }
   }
 }

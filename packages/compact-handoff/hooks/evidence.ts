@@ -124,18 +124,23 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
   return kept.join('\n')
 }
 
-/** The facts as a stub shows them for a swap to `handoffPaths` (relative to
- * `cwd`): paths relative to the session folder, the chain's own handoff and
- * plan files left out (the stub names the current ones; the earlier ones are
- * the chain's, not the work's), and the files the handoff's text never mentions
- * called out. */
-export function stubFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
-  const shown: Evidence = {
+/** The facts as a stub or a summary's instructions show them: paths relative
+ * to the session folder `cwd`, and the chain's own handoff and plan files left
+ * out of the changes (the current ones, `handoffPaths`, are named apart; the
+ * earlier ones are the chain's, not the work's). */
+export function shownFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[]): Evidence {
+  return {
     changed: facts.changed
       .filter((c) => classifyHandoffPath(c.path, cwd) === undefined && !handoffPaths.includes(c.path))
       .map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
     read: facts.read.map((p) => shownPath(p, cwd)),
     commands: facts.commands,
   }
+}
+
+/** The facts section of a stub for a swap to `handoffPaths` (relative to
+ * `cwd`), the files the handoff's text never mentions called out. */
+export function stubFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
+  const shown = shownFactsOf(facts, cwd, handoffPaths)
   return evidenceSectionOf(shown, changedNotInHandoff(shown, handoffText, handoffPaths))
 }

@@ -30,6 +30,23 @@ export const HANDOFF_SECTIONS = [
   'Verify',
 ] as const
 
+export type HandoffSection = (typeof HANDOFF_SECTIONS)[number]
+
+/** What each handoff section holds, in a phrase: the one wording that both
+ * the fork's prompt and the outline handed to the engine's summariser use. */
+export const HANDOFF_SECTION_HOLDS: Readonly<Record<HandoffSection, string>> = {
+  Goal: 'what the user wants and what "done" looks like, in their words',
+  Constraints: "every standing instruction of the user's still in force, copied verbatim",
+  State: 'what is done, each item marked [verified] (with the command and its result) or [unverified]',
+  'In progress': 'the exact step under way and what is half done',
+  'Tried and ruled out': 'what failed, why, and the exact error',
+  Decisions: 'what was chosen, what was turned down, and why',
+  'Open questions': 'questions for the user, and promises not yet kept',
+  Files: 'the files to reopen first (at most five), then the others changed',
+  'Next step': 'one concrete action',
+  Verify: 'commands that change nothing, each with the result expected',
+}
+
 /** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
 export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
 

@@ -11,6 +11,15 @@
  * looks for it (alone on that line) to know the compaction is ours. */
 export const MARKER = 'compact-handoff:v1'
 
+/** The first line of every fork prompt compact-handoff sends when it answers
+ * the engine's compaction with a handoff (fork-prompt.ts): the scripted model
+ * of the real-session suite knows a fork request by it. */
+export const FORK_HANDOFF_OPENING = 'compact-handoff: write the handoff file for this session now.'
+
+/** The first line of the one repair fork, sent when the first reply fails the
+ * format check. */
+export const FORK_REPAIR_OPENING = 'compact-handoff: the handoff you wrote fails the format check.'
+
 /** The first argument that puts a handoff skill in compact mode. */
 export const COMPACT_MODE_ARG = 'compact-mode'
 

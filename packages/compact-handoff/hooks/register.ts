@@ -7,21 +7,22 @@ import { nudgePercentOf } from './nudge.js'
 import { autoHandoffPercentOf } from './auto-handoff.js'
 import { answerGo, noteTurnStart, recordWrite } from './run-steps.js'
 import { answerCommand, registerCommands } from './command-steps.js'
-import { rearmNudge } from './nudge-steps.js'
 import { mainTurnEnded } from './turn-steps.js'
 import { takePrompt } from './prompt-steps.js'
 import { offerResume } from './resume-steps.js'
 import { endSession, noteSessionStart } from './session-steps.js'
-import { rearmAuto } from './state.js'
-import { recordToolCall, watchAfterCompaction } from './work-steps.js'
+import { recordToolCall } from './work-steps.js'
 import { EVIDENCE_TOOLS } from './evidence.js'
 import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
+import { compactionHandoffOf } from './engine-compaction.js'
+import { answerCompaction } from './compaction-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
   const autoPercent = autoHandoffPercentOf(options.autoHandoffPercent)
   const thresholds = { nudgePercent, autoPercent }
+  const compactionHandoff = compactionHandoffOf(options.compactionHandoff)
 
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
@@ -83,14 +84,7 @@ export const register: Register = (on, options) => {
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 
-  on('session.compact', async ($, e, next) => {
-    const compacted = await next(e)
-    const isNewWindow = e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined
-    // A mod never hears the compaction its own timer starts: this is always someone else's.
-    if (isNewWindow) {
-      await Promise.all([rearmNudge($), rearmAuto($)])
-      await watchAfterCompaction($)
-    }
-    return compacted
-  }).catch(($, e, next) => next(e)) // fail open: observing must never block a compaction
+  // compact-handoff is outer to the answer mod: a compaction a fork answers
+  // never reaches it; every other goes on with our instructions or untouched.
+  on('session.compact', ($, e, next) => answerCompaction($, e, next, compactionHandoff)).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

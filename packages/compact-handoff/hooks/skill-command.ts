@@ -34,16 +34,23 @@ export function createdValueOf(nowMs: number): string {
 
 const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
 
-/** The frontmatter values the skill copies. The parent is this session's last
- * swap, when its file still says which chain it belongs to and where in it;
- * otherwise the new handoff starts a chain. `parentText` is the parent's text
- * (undefined when there is no swap or it could not be read). */
-export function skillValuesOf(tag: string, nowMs: number, lastSwap: LastSwap, parentText: string | undefined): SkillValues {
-  const first: SkillValues = { run: tag, created: createdValueOf(nowMs), chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
+/** Where a new handoff sits in its chain (the frontmatter's `chain`, `seq`,
+ * `parent`). The parent is this session's last swap or resume, when its file
+ * still says which chain it belongs to and where in it; otherwise the new
+ * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it).
+ * `parentText` is the parent's text (undefined when there is no swap or it
+ * could not be read). */
+export function chainValuesOf(lastSwap: LastSwap, parentText: string | undefined): Pick<SkillValues, 'chain' | 'seq' | 'parent'> {
+  const first = { chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
   if (lastSwap.kind !== 'swapped' || parentText === undefined) return first
   const fields = frontmatterOf(parentText)
   const chain = fields?.get('chain')
   const seq = fields?.get('seq') ?? ''
   if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
-  return { ...first, chain, seq: Number(seq) + 1, parent: lastSwap.handoff }
+  return { chain, seq: Number(seq) + 1, parent: lastSwap.handoff }
+}
+
+/** The frontmatter values the skill copies: the run's tag, the time, and the chain. */
+export function skillValuesOf(tag: string, nowMs: number, lastSwap: LastSwap, parentText: string | undefined): SkillValues {
+  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastSwap, parentText) }
 }

@@ -4,7 +4,7 @@
 // it is masked: reasons and file paths here, the meter's paths and commands
 // where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
-import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type LogEntry, type Outcome } from './swap-log.js'
+import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from './run.js'
 import { inFolder } from './protocol-paths.js'
 import { maskedText } from './mask-steps.js'
@@ -58,6 +58,19 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
     messagesHeld: run.held.length + run.heldCommands.length,
     repairs: run.repairs,
   })
+}
+
+/** One of the engine's compactions, answered with a fork's handoff or, when
+ * the fork gave none that passed, left to the engine's summary. */
+export async function appendCompactionLog(
+  $: $,
+  cwd: string,
+  entry: { trigger: CompactionTrigger; outcome: Extract<Outcome, 'compaction-handoff' | 'compaction-summarized'>; files: { path: string; bytes: number }[]; contextPercentBefore: number | null; reason?: string; repairs: number },
+): Promise<void> {
+  const { reason, ...rest } = entry
+  const files = []
+  for (const file of rest.files) files.push({ ...file, path: await maskedText($, file.path) })
+  await appendEntry($, cwd, { mode: 'resume', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
 }
 
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {

@@ -21,14 +21,28 @@ export const MAX_LOG_FILES = 20
 
 const CLIP_MARK = ' […]'
 
-export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed'
+/** `compaction-handoff`: the engine's compaction was answered with a handoff a
+ * fork wrote; `compaction-summarized`: the fork gave none that passed, and the
+ * engine's summary replaced the conversation instead. */
+export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized'
+
+/** The two compactions a fork answers, by who asked: the engine at its
+ * threshold, or the person's /compact. Not `auto`, which is the auto
+ * handoff's: older readers of the log keep reading each as it was. */
+export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
+
+const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
+  'automatic-compaction': 'at the automatic compaction',
+  'compact-command': 'at /compact',
+}
 
 export type LogEntry = {
   time: string
   sessionId: string
   mode: Mode
-  /** How the swap was asked for: straight from the command, or /compact-handoff apply after a review. */
-  trigger: 'command' | 'apply' | 'auto'
+  /** How the swap was asked for: straight from the command, /compact-handoff
+   * apply after a review, the auto handoff, or one of the engine's compactions. */
+  trigger: 'command' | 'apply' | 'auto' | CompactionTrigger
   files: { path: string; bytes: number }[]
   contextPercentBefore: number | null
   outcome: Outcome
@@ -176,7 +190,9 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       const e = parsed as Partial<LogEntry>
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
       const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
-      out.push(`${e.time} ${e.mode ?? '?'} ${e.outcome}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
+      const at = e.trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, e.trigger) ? ` ${COMPACTION_TRIGGER_TEXT[e.trigger as CompactionTrigger]}` : ''
+      const what = at === '' ? `${e.mode ?? '?'} ${e.outcome}` : `${e.outcome}${at}`
+      out.push(`${e.time} ${what}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
     } catch {
       continue
     }

@@ -29,6 +29,45 @@ export function buildStub(files: SwapFiles, words: UserWords, factsSection?: str
   return lines.join('\n')
 }
 
+/** What a fork handoff's stub is built from. */
+export type ForkStubFacts = {
+  /** The saved file, relative to the session folder. */
+  handoff: string
+  /** Its text as saved (masked), inlined so the next request needs no Read. */
+  handoffText: string
+  words: UserWords
+  /** The work's facts recorded by code (evidence.ts stubFactsOf). */
+  factsSection?: string
+  /** Who compacted: the engine at its threshold, or the person's /compact. */
+  trigger: 'auto' | 'manual'
+  /** The compaction came in the middle of a turn, which goes on from this message. */
+  isMidTurn: boolean
+  /** What is still running (background shells, subagents), as its section reads. */
+  running?: string
+  /** The line that says where the replaced conversation's transcript is. */
+  transcript?: string
+}
+
+/** The one message a compaction answered with a fork's handoff becomes: the
+ * person's words and the work's facts by code, then the handoff inline. */
+export function buildForkStub(facts: ForkStubFacts): string {
+  const by = facts.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
+  const lines = [
+    `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
+    `Handoff file: ${facts.handoff} (its whole text is below: no need to read it)`,
+  ]
+  for (const section of [userWordsSectionOf(facts.words), facts.factsSection, facts.running, facts.transcript]) {
+    if (section !== undefined) lines.push('', section)
+  }
+  lines.push('', `The handoff, as saved in ${facts.handoff}:`, facts.handoffText.trimEnd(), '')
+  lines.push(
+    facts.isMidTurn
+      ? "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
+      : 'Nothing else from before was kept. The next message says what to do.',
+  )
+  return lines.join('\n')
+}
+
 /** What `$.session.compact` is given: the answer mod recognises the marker line
  * and installs the rest as the only message. */
 export function compactInstructionsOf(stub: string): string {

@@ -215,3 +215,19 @@ export function answerCompaction(on: On, ctx: WorldContext): void {
 }
 
 /** The mod's own store, kept across sessions. */
+
+/** The fork a `$.model.fork` makes: each call takes the next scripted answer
+ * (a reply's text, a failure reason, or `reject` for a request the engine
+ * refuses); with none left, there is nothing to fork. */
+export function answerModel(on: On, ctx: WorldContext): void {
+  on('model.fork', (_$, e) => {
+    ctx.seen.forkPrompts.push(e.prompt)
+    const answer = ctx.state.forks.shift() ?? { reason: 'nothing-to-fork' as const }
+    if (answer === 'reject') return { deny: 'model.fork refused: a request of the wrong shape' }
+    const usage = { input_tokens: 150_000, output_tokens: 1_500, cache_creation_input_tokens: 0, cache_read_input_tokens: 149_000 }
+    if (typeof answer === 'string') return { value: { isAnswered: true as const, text: answer, usage } }
+    if (answer.reason === 'nothing-to-fork') return { value: { isAnswered: false as const, reason: answer.reason } }
+    if (answer.reason === 'api-error') return { value: { isAnswered: false as const, reason: answer.reason, status: answer.status ?? null, error: answer.error ?? 'unknown', usage } }
+    return { value: { isAnswered: false as const, reason: answer.reason, usage } }
+  })
+}

@@ -1,17 +1,9 @@
 // The texts a well-behaved skill writes and answers, for the kit tests.
 
-export function handoffText(focus = 'finish the parser'): string {
+/** A handoff's title and sections: what a fork replies, and what the skill
+ * writes below its frontmatter. */
+export function handoffBody(): string {
   return [
-    '---',
-    'kind: handoff',
-    'created: 2026-11-29T23:00:00Z',
-    'status: in-progress',
-    'chain: HANDOFF_parser_2026-11-29',
-    'seq: 1',
-    'parent: none',
-    `focus: ${focus}`,
-    '---',
-    '',
     '# Handoff: parser rewrite',
     '',
     '## Goal',
@@ -37,6 +29,22 @@ export function handoffText(focus = 'finish the parser'): string {
     '## Verify',
     '- `pnpm vitest run tokenizer` → 42 passed',
     '',
+  ].join('\n')
+}
+
+export function handoffText(focus = 'finish the parser'): string {
+  return [
+    '---',
+    'kind: handoff',
+    'created: 2026-11-29T23:00:00Z',
+    'status: in-progress',
+    'chain: HANDOFF_parser_2026-11-29',
+    'seq: 1',
+    'parent: none',
+    `focus: ${focus}`,
+    '---',
+    '',
+    handoffBody(),
   ].join('\n')
 }
 

@@ -4,7 +4,7 @@
 // the partner mod's files, which sit outside this plugin's folder).
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
-import { answerCommands, answerCompaction, answerFiles, answerPermissions, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
+import { answerCommands, answerCompaction, answerFiles, answerModel, answerPermissions, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
 
 export const CWD = '/srv/app'
 export const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -31,6 +31,14 @@ export const ANSWER_STAND_IN = {
     })
   },
 }
+
+/** What one `$.model.fork` answers: the reply's text, why there is none, or
+ * `reject` for a request the engine refuses. */
+export type ForkAnswer =
+  | string
+  | 'reject'
+  | { reason: 'nothing-to-fork' | 'empty-reply' | 'aborted' }
+  | { reason: 'api-error'; status?: number | null; error?: 'invalid_request' | 'overloaded' | 'rate_limit' | 'server_error' | 'unknown' }
 
 export type DiskFile = { text: string; mtimeMs: number; realPath?: string; kind?: 'file' | 'dir' | 'other' }
 
@@ -76,6 +84,8 @@ export type WorldOptions = {
   draft?: string
   /** What the mod's own store (`$.store`, kept across sessions) holds at the start. */
   store?: Record<string, unknown>
+  /** What each `$.model.fork` answers, in order; past the list, nothing to fork. */
+  forks?: ForkAnswer[]
 }
 
 /** The fake disk, keyed by path as the file system would key it: on Windows
@@ -157,6 +167,8 @@ function contextOf(on: On, options: WorldOptions) {
     redactions: 0,
     /** Every file read, with the byte range asked for. */
     reads: [] as { path: string; offset?: number; length?: number }[],
+    /** The prompt of each `$.model.fork`. */
+    forkPrompts: [] as string[],
   }
   const state = {
     contextPercent: options.contextPercent,
@@ -164,6 +176,8 @@ function contextOf(on: On, options: WorldOptions) {
     settlingRefusalsLeft: options.refusalsWhileSettling ?? 0,
     /** The prompt box's draft, as fills leave it. */
     box: options.draft ?? '',
+    /** The forks' answers still to give. */
+    forks: [...(options.forks ?? [])],
   }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()
@@ -187,7 +201,7 @@ function contextOf(on: On, options: WorldOptions) {
 export function world(on: On, options: WorldOptions = {}) {
   const ctx = contextOf(on, options)
   const { clock, cwd, seen, files, store, state, interjectAt } = ctx
-  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerPermissions, answerCompaction]) answer(on, ctx)
+  for (const answer of [answerSession, answerCommands, answerUi, answerFiles, answerStore, answerTools, answerPermissions, answerCompaction, answerModel]) answer(on, ctx)
 
   return {
     cwd,

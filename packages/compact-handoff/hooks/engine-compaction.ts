@@ -1,0 +1,84 @@
+// What this mod does with a compaction the engine raises for the main loop:
+// answer it with a handoff a fork writes, hand it to the engine's summariser
+// with our instructions, veto a precompute, or let it pass. Pure: the steps
+// (compaction-steps.ts) read the run and apply the route.
+
+/** Option compactionHandoff: which of the engine's compactions a fork answers. */
+export type CompactionHandoff = 'auto' | 'all' | 'off'
+
+export const COMPACTION_HANDOFF_VALUES: readonly CompactionHandoff[] = ['auto', 'all', 'off']
+
+/** The option as it arrives in `register`'s options; anything else (unset,
+ * another type, a value a later version dropped) reads as the default. */
+export function compactionHandoffOf(value: unknown): CompactionHandoff {
+  return COMPACTION_HANDOFF_VALUES.find((known) => known === value) ?? 'auto'
+}
+
+/** Who asked for a compaction this mod answers with a fork: the engine at its
+ * threshold, or the person's /compact. */
+export type ForkTrigger = 'auto' | 'manual'
+
+export type CompactionRoute =
+  /** Not ours to touch: a subagent's or a fork's own transcript, another
+   * plugin's compaction (ours never reaches our own hooks), a trigger this
+   * build does not know. */
+  | { kind: 'pass' }
+  /** A precompute ahead of a compaction a fork will answer: its summary would
+   * never be used, so no summariser request is spent on it. */
+  | { kind: 'veto'; skip: string }
+  /** The engine summarises, with the outline, the person's words and the work's facts. */
+  | { kind: 'summary' }
+  /** A fork writes the handoff that replaces the conversation; the person's
+   * /compact words are its focus. */
+  | { kind: 'fork'; trigger: ForkTrigger; focus: string }
+
+/** What a route is decided from, as `session.compact`'s input holds it. */
+export type CompactionFacts = { trigger?: string; agentId?: string; instructions?: string }
+
+export const PRECOMPUTE_SKIP =
+  'compact-handoff answers the coming compaction with a handoff a fork writes: a summary computed now would never be used'
+
+/** Whether a trigger of the main loop is answered by a fork under `option`. */
+function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
+  return trigger === 'auto' ? option !== 'off' : option === 'all'
+}
+
+/**
+ * The route for a compaction raised by the engine, while this mod's own run
+ * is at `runKind` ('idle' when none). A run under way ends in its own swap, and
+ * a fork's handoff written now would race it, so the engine summarises then.
+ * A precompute prepares any coming compaction, so it is vetoed whenever a fork
+ * answers the automatic one (option not off); under off the answer mod decides.
+ */
+export function compactionRouteOf(facts: CompactionFacts, option: CompactionHandoff, runKind: string): CompactionRoute {
+  if (facts.agentId !== undefined) return { kind: 'pass' }
+  if (facts.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
+  if (facts.trigger !== 'auto' && facts.trigger !== 'manual') return { kind: 'pass' }
+  if (!isForked(facts.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
+  return { kind: 'fork', trigger: facts.trigger, focus: facts.trigger === 'manual' ? (facts.instructions ?? '').trim() : '' }
+}
+
+/** Where the main loop stood when the engine compacted, read from the last
+ * message of the transcript it hands over. */
+export type TurnPosition =
+  /** A prompt just typed, not yet answered: it stays the last user message. */
+  | { kind: 'typed-prompt'; index: number }
+  /** In the middle of a turn: the model had spoken, or tool results were on their way back. */
+  | { kind: 'mid-turn' }
+  /** Between turns: nothing is waiting. */
+  | { kind: 'between-turns' }
+
+type MessageFacts = { role: 'user' | 'assistant'; toolResults?: readonly unknown[] }
+
+/**
+ * The engine compacts automatically before it sends a request: at a prompt
+ * just typed (the prompt is the transcript's last message, and is gone unless
+ * the hook keeps it), or inside a turn (the last message is the model's, or
+ * the user message carrying tool results). A /compact runs between turns.
+ */
+export function turnPositionOf(messages: readonly MessageFacts[] | undefined, trigger: ForkTrigger): TurnPosition {
+  const last = messages?.at(-1)
+  if (trigger !== 'auto' || messages === undefined || last === undefined) return { kind: 'between-turns' }
+  if (last.role === 'assistant' || (last.toolResults?.length ?? 0) > 0) return { kind: 'mid-turn' }
+  return { kind: 'typed-prompt', index: messages.length - 1 }
+}
