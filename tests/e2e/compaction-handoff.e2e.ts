@@ -21,7 +21,8 @@ import type { HandoffDoc } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
-import { OUTLINE } from '../../packages/compact-handoff-answer/hooks/outline.js'
+import { OUTLINE } from '../../packages/compact-handoff/hooks/summary-instructions.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -68,8 +69,10 @@ function expectAnsweredByFork(flow: Flow, since: number, filesBefore: readonly s
   expect(checked, `handoff-check accepts ${file}`).toEqual({ status: 0, output: '' })
   expect(readFileSync(join(run.proj, file), 'utf8'), 'the file holds what the fork wrote').toContain(NEXT_STEP_MARK)
 
+  const stub = userBlocks(next).find((b) => b.startsWith(STUB_OPENING))
+  expect(stub, "the next request opens with compact-handoff's stub").toBeDefined()
+  expect(stub, 'which carries the handoff inline').toContain(NEXT_STEP_MARK)
   const text = messagesText(next)
-  expect(text, 'the next request carries the handoff inline').toContain(NEXT_STEP_MARK)
   expect(text, 'and where it is saved').toContain(file.split('\\').join('/'))
   expect(text, "and the person's first words verbatim").toContain(firstWords)
   for (const tag of earlierTags) expect(text, `the answer REPLY-${tag} is gone`).not.toContain(`REPLY-${tag}`)
@@ -98,6 +101,7 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     )
     const filesBefore = handoffFilesIn(run.proj)
     const since = mock.requests.length
+    const typedMark = session.logMark()
     await session.type(typed)
     const toolTurn = await mock.waitForRequest((r) => r.seq > since && r.lastUserText.includes(typed) && !isForkRequest(r), 30_000)
     const mark = session.logMark()
@@ -106,6 +110,8 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
 
     expectAnsweredByFork(flow, since, filesBefore, next, 'ask MID-ONE', ['MID-ONE'])
     expect(messagesText(next), "the turn's own prompt is kept too").toContain(typed)
+    expect(messagesText(next), 'and the model is told a turn was under way').toContain('A turn was under way')
+    await session.waitForToast(/the automatic compaction became a handoff a fork of this session wrote/, { mod: 'compact-handoff', since: typedMark, timeoutMs: 10_000 })
     await session.waitForScreen(/REPLY-MID-DONE/, 30_000)
     await turnSettled(session, mark)
   })
@@ -154,6 +160,7 @@ describe('a fork that never writes a handoff', () => {
     const next = await nextMainRequest(flow, summary.seq)
 
     expect(forkRequestsOf(mock.requests.filter((r) => r.seq > since)).map(forkKindOf), 'the fork, then the one repair fork, both before the summary').toEqual(['handoff', 'repair'])
+    await session.waitForToast(/no handoff was written at this compaction: the handoff failed the format check twice/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
     expect(summary.lastUserText, "the summariser's instructions carry the outline").toContain(OUTLINE)
     expect(summary.lastUserText, "and the person's words").toContain('ask FALL-ONE')
     expect(mock.requests.filter((r) => r.kind === 'summary'), 'one summariser request').toHaveLength(1)
@@ -186,7 +193,7 @@ describe('option compactionHandoff: all', () => {
 
     const next = await ordinaryTurn(flow, 'ALL-THREE')
     const file = expectAnsweredByFork(flow, since, filesBefore, next, 'ask ALL-ONE', ['ALL-ONE', 'ALL-TWO'])
-    expect(readFileSync(join(run.proj, file), 'utf8'), 'the frontmatter names the focus').toMatch(new RegExp(`^focus: ${words}$`, 'm'))
+    expect(readFileSync(join(run.proj, file), 'utf8'), 'the frontmatter names the focus').toMatch(new RegExp(`^focus: "?${words}"?$`, 'm'))
   })
 })
 

@@ -3,13 +3,11 @@
 // the skill turn writes.
 import { describe, expect, it } from 'vitest'
 import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol.js'
 import { APOLOGY_TEXT, forkKindOf, forkReply, forkReplyText } from './fork-script.js'
 import { handoffBodyText, handoffFileText } from './handoff-script.js'
 import type { MockRequest } from './mock-api.js'
 import type { Message } from './request-messages.js'
-
-const HANDOFF_OPENING = 'compact-handoff: write the handoff file for this session now.'
-const REPAIR_OPENING = 'compact-handoff: the handoff you wrote fails the format check.'
 
 function request(messages: Message[]): MockRequest {
   return { seq: 1, method: 'POST', path: '/v1/messages', body: { messages }, kind: 'main', lastUserText: '', status: 200 }
@@ -22,15 +20,15 @@ const conversation: Message[] = [
 
 describe('fork-script', () => {
   it("tells the handoff fork and the repair fork by the last user message's first line, past the engine's system entries", () => {
-    const fork = request([...conversation, { role: 'user', content: [{ type: 'text', text: `${HANDOFF_OPENING}\nThe sections…` }] }, { role: 'system', content: 'date' }])
-    const repair = request([...conversation, { role: 'user', content: [{ type: 'text', text: 'ask TWO' }, { type: 'text', text: `${REPAIR_OPENING}\n- missing section` }] }])
+    const fork = request([...conversation, { role: 'user', content: [{ type: 'text', text: `${FORK_HANDOFF_OPENING}\nThe sections…` }] }, { role: 'system', content: 'date' }])
+    const repair = request([...conversation, { role: 'user', content: [{ type: 'text', text: 'ask TWO' }, { type: 'text', text: `${FORK_REPAIR_OPENING}\n- missing section` }] }])
     expect(forkKindOf(fork)).toBe('handoff')
     expect(forkKindOf(repair)).toBe('repair')
   })
 
   it('takes no ordinary request for a fork, even one whose earlier message or later words quote the opening', () => {
-    const earlier = request([{ role: 'user', content: HANDOFF_OPENING }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'ask TWO' }])
-    const quoted = request([...conversation, { role: 'user', content: `please do not send "${HANDOFF_OPENING}"` }])
+    const earlier = request([{ role: 'user', content: FORK_HANDOFF_OPENING }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'ask TWO' }])
+    const quoted = request([...conversation, { role: 'user', content: `please do not send "${FORK_HANDOFF_OPENING}"` }])
     expect(forkKindOf(earlier)).toBeUndefined()
     expect(forkKindOf(quoted)).toBeUndefined()
     expect(forkKindOf(request(conversation))).toBeUndefined()
@@ -54,7 +52,7 @@ describe('fork-script', () => {
   it('matches its reply to the fork of the kind asked for only', () => {
     const reply = forkReply('x', 'repair')
     const when = reply.when as (r: MockRequest) => boolean
-    expect(when(request([...conversation, { role: 'user', content: `${REPAIR_OPENING}\n…` }]))).toBe(true)
-    expect(when(request([...conversation, { role: 'user', content: `${HANDOFF_OPENING}\n…` }]))).toBe(false)
+    expect(when(request([...conversation, { role: 'user', content: `${FORK_REPAIR_OPENING}\n…` }]))).toBe(true)
+    expect(when(request([...conversation, { role: 'user', content: `${FORK_HANDOFF_OPENING}\n…` }]))).toBe(false)
   })
 })

@@ -10,8 +10,9 @@
  *   a real model answers: the handoff's title and sections, sometimes in a ```markdown
  *   fence or after a sentence of its own, or an apology that holds no handoff at all.
  *
- * Pure: no file system, no `$`.
+ * Pure apart from the protocol's fork openings: no file system, no `$`.
  */
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol.js'
 import { handoffBodyText, type HandoffDoc } from './handoff-script.js'
 import type { MockRequest, ScriptedReply } from './mock-api.js'
 import { blocksOf, textBlocksOf, type Message } from './request-messages.js'
@@ -24,10 +25,6 @@ import { blocksOf, textBlocksOf, type Message } from './request-messages.js'
  * the point where the engine refuses the request as too long.
  */
 export const AUTO_COMPACT_INPUT_TOKENS = 975_000
-
-// Agreed first lines of the fork prompts (brief); replaced by protocol.ts's own once merged.
-const FORK_HANDOFF_OPENING = 'compact-handoff: write the handoff file for this session now.'
-const FORK_REPAIR_OPENING = 'compact-handoff: the handoff you wrote fails the format check.'
 
 export type ForkKind = 'handoff' | 'repair'
 
