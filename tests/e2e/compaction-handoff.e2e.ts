@@ -16,13 +16,15 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { APOLOGY_TEXT, AUTO_COMPACT_INPUT_TOKENS, forkKindOf, forkPromptOf, forkReply, forkReplyText, forkRequestsOf, isForkRequest } from '../harness/fork-script.js'
+import { APOLOGY_TEXT, AUTO_COMPACT_INPUT_TOKENS, forkKindOf, forkPromptOf, forkReply, forkReplyText, forkRequestsOf, isForkRequest, type ForkStyle } from '../harness/fork-script.js'
+import { escapeRe } from '../harness/escape-re.js'
 import type { HandoffDoc } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
 import { OUTLINE } from '../../packages/compact-handoff/hooks/summary-instructions.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -117,26 +119,60 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
   })
 })
 
+/** Types `typed` after a turn that reported usage near the window, the fork answered in
+ * `style`; returns the request that follows and how many requests came before it. */
+async function typedAtCompaction(flow: Flow, typed: string, reply: string, style: ForkStyle): Promise<{ next: MockRequest; since: number; mark: number }> {
+  const { mock, session } = flow
+  mock.script(forkReply(forkReplyText(DOC, style)), { when: (r) => !isForkRequest(r) && r.lastUserText.includes(typed), text: reply })
+  const since = mock.requests.length
+  await session.type(typed)
+  const next = await nextMainRequest(flow, since)
+  return { next, since, mark: session.logMark() }
+}
+
+/** The swap log's lines (the log's own file in the handoff folder). */
+function swapLogLines(proj: string): Array<Record<string, unknown>> {
+  const path = join(proj, SWAP_LOG_PATH)
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>) : []
+}
+
 describe('an automatic compaction at a typed prompt', () => {
   const { track } = trackRuns()
+  let flow: Flow
+  let first: string
 
   it('is answered by a fork handoff (after a sentence of its own), with the typed prompt last and verbatim', async () => {
-    const flow = await startFlow('fork-typed', track)
-    const { mock, session, run } = flow
+    flow = await startFlow('fork-typed', track)
+    const { session, run } = flow
     await ordinaryTurn(flow, 'TYPED-ONE')
     await ordinaryTurn(flow, 'TYPED-TWO', { inputTokens: AUTO_COMPACT_INPUT_TOKENS })
 
     const typed = 'ask TYPED-THREE: now the error recovery, keep the tests green'
-    mock.script(forkReply(forkReplyText(DOC, 'preamble')), { when: (r) => !isForkRequest(r) && r.lastUserText.includes(typed), text: 'REPLY-TYPED-THREE' })
     const filesBefore = handoffFilesIn(run.proj)
-    const since = mock.requests.length
-    await session.type(typed)
-    const next = await nextMainRequest(flow, since)
-    const mark = session.logMark()
-
-    expectAnsweredByFork(flow, since, filesBefore, next, 'ask TYPED-ONE', ['TYPED-ONE', 'TYPED-TWO'])
+    const { next, since, mark } = await typedAtCompaction(flow, typed, 'REPLY-TYPED-THREE', 'preamble')
+    first = expectAnsweredByFork(flow, since, filesBefore, next, 'ask TYPED-ONE', ['TYPED-ONE', 'TYPED-TWO'])
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt is the last user text, verbatim').toBe(typed)
     await session.waitForScreen(/REPLY-TYPED-THREE/, 30_000)
+    await turnSettled(session, mark)
+  })
+
+  it('continues the chain at the next one: a second file beside the first, its parent, seq 2, each logged', async () => {
+    const { session, run } = flow
+    await ordinaryTurn(flow, 'TYPED-FOUR', { inputTokens: AUTO_COMPACT_INPUT_TOKENS })
+    const filesBefore = handoffFilesIn(run.proj)
+    const typed = 'ask TYPED-FIVE: and then the positions'
+    const { next, since, mark } = await typedAtCompaction(flow, typed, 'REPLY-TYPED-FIVE', 'plain')
+    const second = expectAnsweredByFork(flow, since, filesBefore, next, 'ask TYPED-ONE', ['TYPED-THREE', 'TYPED-FOUR'])
+    const firstText = readFileSync(join(run.proj, first), 'utf8')
+    const secondText = readFileSync(join(run.proj, second), 'utf8')
+    expect(firstText, 'the first file is left as it was').toMatch(/^seq: 1$/m)
+    expect(secondText).toMatch(/^seq: 2$/m)
+    expect(secondText, 'its parent is the first handoff').toMatch(new RegExp(`^parent: "?${escapeRe(first.split('\\').join('/'))}"?$`, 'm'))
+    expect(secondText.match(/^chain: .*$/m)?.[0], 'one chain').toBe(firstText.match(/^chain: .*$/m)?.[0])
+    const logged = swapLogLines(run.proj).filter((l) => l.outcome === 'compaction-handoff')
+    expect(logged.map((l) => l.trigger), 'a log line each').toEqual(['automatic-compaction', 'automatic-compaction'])
+    expect(JSON.stringify(logged.at(-1)?.files)).toContain(second.split('\\').join('/'))
+    await session.waitForScreen(/REPLY-TYPED-FIVE/, 30_000)
     await turnSettled(session, mark)
   })
 })
