@@ -175,13 +175,16 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the summariser's instructions, with the line as the person's words, a recorded path and command, and the folder", () => {
-    const facts = { changed: [{ path: `/srv/app/${line}`, count: 2 }], read: [line], commands: [{ line, exitCode: 1 }] }
-    const state = { words: { messages: ['Rewrite the parser.', line], dropped: 0 }, lastSwap: { kind: 'swapped', handoff: line } as const, facts, cwd: '/srv/app' }
+  test("the summariser's instructions, with the line as the person's words, a recorded path or command, or the folder", () => {
+    const none = { changed: [], read: [], commands: [] }
+    const state = { words: { messages: ['Rewrite the parser.'], dropped: 0 }, lastSwap: { kind: 'none' } as const, facts: none, cwd: '/srv/app' }
     expectFast({
-      summaryAdditionsOf: () => summaryAdditionsOf(line, state),
-      summaryInstructionsOf: () => summaryInstructionsOf(line, state),
-      'summaryInstructionsOf, line as the folder': () => summaryInstructionsOf(line, { ...state, cwd: line }),
+      'line as the words': () => summaryInstructionsOf(line, { ...state, words: { messages: ['Rewrite the parser.', line], dropped: 2 } }),
+      'line as a changed path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, changed: [{ path: `/srv/app/${line}`, count: 2 }] } }),
+      'line as a read path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: [line] } }),
+      'line as a command': () => summaryInstructionsOf('x', { ...state, facts: { ...none, commands: [{ line, exitCode: 1 }] } }),
+      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastSwap: { kind: 'swapped', handoff: line } }),
+      'line as the folder': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: ['/srv/app/a.ts'] }, cwd: line }),
     })
   })
 

@@ -4,7 +4,7 @@
 // Bounded on every axis; each list keeps its newest entries, newest last.
 // Every command and path here was masked by the engine's redact when it was
 // recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
-import { classifyHandoffPath, relativeToCwd } from './protocol-paths.js'
+import { classifyHandoffPath, mayBeHandoffPath, relativeToCwd } from './protocol-paths.js'
 import { headOf } from './text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
@@ -131,7 +131,7 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
 export function shownFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[]): Evidence {
   return {
     changed: facts.changed
-      .filter((c) => classifyHandoffPath(c.path, cwd) === undefined && !handoffPaths.includes(c.path))
+      .filter((c) => !(mayBeHandoffPath(c.path) && classifyHandoffPath(c.path, cwd) !== undefined) && !handoffPaths.includes(c.path))
       .map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
     read: facts.read.map((p) => shownPath(p, cwd)),
     commands: facts.commands,
