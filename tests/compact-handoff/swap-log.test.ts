@@ -107,6 +107,15 @@ describe('recentLogLinesOf', () => {
     expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} resume engine-summarized: plans/handoffs/HANDOFF_1.md`])
   })
 
+  test("names a compaction a fork's handoff answered, or the summary it fell back to, by the compaction, not the mode", () => {
+    const answered = entryOf(1, { trigger: 'automatic-compaction', outcome: 'compaction-handoff', repairs: 1 })
+    const fellBack = entryOf(2, { trigger: 'compact-command', outcome: 'compaction-summarized', files: [], reason: 'the fork replied with no text' })
+    expect(recentLogLinesOf(logTextWith(logTextWith('', answered), fellBack), 5)).toEqual([
+      `${answered.time} compaction-handoff at the automatic compaction after 1 repair(s): plans/handoffs/HANDOFF_1.md`,
+      `${fellBack.time} compaction-summarized at /compact (the fork replied with no text)`,
+    ])
+  })
+
   test('gives the newest lines only, oldest of them first', () => {
     const lines = recentLogLinesOf(logOf(10), 3)
     expect(lines).toEqual([7, 8, 9].map((n) => `${entryOf(n).time} resume swapped: plans/handoffs/HANDOFF_${n}.md`))

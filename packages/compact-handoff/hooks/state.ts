@@ -1,8 +1,8 @@
 // What this mod keeps in the session (`$.state`, declared in ../types/index.d.ts):
 // session-scoped, so a hot reload, which re-runs `register` and empties module
 // variables, loses neither a run half-way nor the person's recorded words.
-// compact-handoff-answer reads `run`, `words` and `lastSwap` (plugins may read
-// each other's state; only the owner writes).
+// compact-handoff-answer reads `run` (plugins may read each other's state;
+// only the owner writes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { IDLE, stageTextOf, type Phase } from './run.js'
 import { transition, type RunEvent, type Step } from './run-machine.js'

@@ -5,8 +5,8 @@ import { userWordsSectionOf, type UserWords } from './user-words.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
-/** The newest swap of this session; compact-handoff-answer points an engine
- * summary at its handoff. */
+/** The newest swap of this session (a fork's handoff at a compaction counts):
+ * the next handoff's parent, and the handoff a summary's instructions name. */
 export type LastSwap = { kind: 'none' } | ({ kind: 'swapped' } & SwapFiles)
 
 export const NO_SWAP: LastSwap = { kind: 'none' }

@@ -4,7 +4,7 @@
 // spelled out here; hooks/state.ts reads and writes them as the hooks' own
 // types (run.ts Phase, nudge.ts Nudge, user-words.ts UserWords, swap-text.ts
 // LastSwap), and the mods' type-check fails if the two spellings drift apart.
-// compact-handoff-answer declares its own read-only view of run, words and lastSwap.
+// compact-handoff-answer declares its own read-only view of run.
 
 declare module 'claude-code' {
   interface PluginState {
