@@ -11,7 +11,7 @@ import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-ap
 import { pollUntil } from '../harness/poll.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
-import { createRunDir, type RunDir } from '../harness/run-dir.js'
+import { createRunDir, setPluginOptions, type RunDir } from '../harness/run-dir.js'
 import { stageCopy } from '../harness/staging.js'
 import { startSession, type PermissionMode, type Session } from '../harness/tmux-session.js'
 
@@ -45,13 +45,9 @@ function withoutAnswerDependency(run: RunDir): string {
   return dir
 }
 
-/** Sets compact-handoff's plugin options in the run's user settings, where the
- * engine reads a --plugin-dir plugin's options (key `<name>@inline`). */
+/** Sets compact-handoff's plugin options in the run's user settings. */
 export function setHandoffOptions(run: RunDir, options: Record<string, unknown>): void {
-  const path = join(run.home, '.claude', 'settings.json')
-  const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
-  settings.pluginConfigs = { [HANDOFF_MOD]: { options } }
-  writeFileSync(path, JSON.stringify(settings, null, 2))
+  setPluginOptions(run, HANDOFF_MOD, options)
 }
 
 /** A run dir, a mock and a ready session; `withAnswer: false` leaves the answer mod

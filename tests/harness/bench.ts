@@ -11,16 +11,20 @@
  *    from the mods'), and wall time per tool call with and without them.
  * 3. A crowded handoff folder (bench/folder-start.ts): the start-of-session offer with the
  *    other handoff folder empty and with 10,000 handoffs in it.
+ * 4. Automatic compaction (bench/auto-compaction.ts): the engine's own compaction of the
+ *    same scripted conversation, left to its summary or answered by the fork handoff.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
+import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
+import { autoTable } from './bench/auto-report.js'
 
 async function main(): Promise<void> {
   const machineLine = machine()
@@ -30,12 +34,21 @@ async function main(): Promise<void> {
     return
   }
   const swaps: { compact: SwapSample[]; handoff: SwapSample[] } = { compact: [], handoff: [] }
-  for (let i = 0; i < SWAP_RUNS; i++) {
+  for (let i = 0; i < SWAP_RUNS && !AUTO_ONLY; i++) {
     swaps.compact.push(await swapRun('compact', i))
     swaps.handoff.push(await swapRun('handoff', i))
   }
   if (SWAP_ONLY) {
     console.log(JSON.stringify(swaps, null, 1))
+    return
+  }
+  const auto: { summary: AutoSample[]; fork: AutoSample[] } = { summary: [], fork: [] }
+  for (let i = 0; i < SWAP_RUNS; i++) {
+    auto.summary.push(await autoCompactionRun('summary', i))
+    auto.fork.push(await autoCompactionRun('fork', i))
+  }
+  if (AUTO_ONLY) {
+    console.log([...autoTable(auto.summary, auto.fork), `Machine: ${machineLine}.`].join('\n'))
     return
   }
   const start = await startTimes()
@@ -49,7 +62,7 @@ async function main(): Promise<void> {
     }
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log(report(machineLine, swaps, start, writes, folder))
+  console.log(report(machineLine, swaps, start, writes, folder, autoTable(auto.summary, auto.fork)))
 }
 
 main().then(

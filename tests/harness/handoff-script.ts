@@ -106,11 +106,18 @@ function sectionBody(section: string, d: HandoffDoc): string[] {
   }
 }
 
+/** A handoff's title line and sections, without frontmatter: what a fork is asked to
+ * write (the mod adds the frontmatter). `omit` drops required sections. */
+export function handoffBodyText(doc: Partial<HandoffDoc> = {}, options: { omit?: readonly string[] } = {}): string {
+  const d = docOf(doc)
+  const sections = HANDOFF_SECTIONS.filter((s) => !(options.omit ?? []).includes(s))
+  return [`# Handoff: ${d.focus}`, '', ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBody(section, d), ''])].join('\n')
+}
+
 /** A handoff that passes handoff-format.ts formatProblems(…, 'handoff'). `omit` drops
  * required sections, to script a file the mod must refuse. */
 export function handoffFileText(doc: Partial<HandoffDoc> = {}, options: { omit?: readonly string[] } = {}): string {
   const d = docOf(doc)
-  const sections = HANDOFF_SECTIONS.filter((s) => !(options.omit ?? []).includes(s))
   return [
     '---',
     'kind: handoff',
@@ -122,9 +129,7 @@ export function handoffFileText(doc: Partial<HandoffDoc> = {}, options: { omit?:
     `focus: ${d.focus}`,
     '---',
     '',
-    `# Handoff: ${d.focus}`,
-    '',
-    ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBody(section, d), '']),
+    handoffBodyText(d, options),
   ].join('\n')
 }
 

@@ -2,7 +2,7 @@
  * One folder per run: the project the session works in, a seeded HOME, its own TMPDIR and
  * XDG_RUNTIME_DIR, and the staged plugins (measured on Claude Code 2.1.332).
  */
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { claudeVersion } from './claude-cli.js'
@@ -67,4 +67,13 @@ function seedHome(run: RunDir): void {
   }
   writeFileSync(join(run.home, '.claude.json'), JSON.stringify(claudeJson, null, 2))
   writeFileSync(join(run.home, '.claude', 'settings.json'), JSON.stringify({ skipDangerousModePermissionPrompt: true }, null, 2))
+}
+
+/** Sets a plugin's options in the run's user settings, where the engine reads a
+ * --plugin-dir plugin's options (key `<name>@inline`). */
+export function setPluginOptions(run: RunDir, pluginId: string, options: Record<string, unknown>): void {
+  const path = join(run.home, '.claude', 'settings.json')
+  const settings = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
+  settings.pluginConfigs = { [pluginId]: { options } }
+  writeFileSync(path, JSON.stringify(settings, null, 2))
 }

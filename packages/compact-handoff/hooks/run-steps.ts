@@ -225,7 +225,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   // The words and what runs are read beside the move into compacting, not
   // after it (one hop less): a prompt typed while the run swaps is held, not
   // recorded as words.
-  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($)])
+  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   let result

@@ -52,8 +52,9 @@ function modulePath(proj: string, file: number): string {
   return join(proj, 'src', `module-${String(file).padStart(2, '0')}.ts`)
 }
 
-/** Writes the files the Reads read; returns the scripted replies of every prompt. */
-function conversationScript(proj: string): ScriptedReply[][] {
+/** Writes the files the Reads read; returns the scripted replies of every prompt. The
+ * last answer reports `lastInputTokens` when given (to force an automatic compaction). */
+function conversationScript(proj: string, lastInputTokens?: number): ScriptedReply[][] {
   mkdirSync(join(proj, 'src'), { recursive: true })
   const script: ScriptedReply[][] = []
   for (let p = 0; p < PROMPTS; p++) {
@@ -68,7 +69,8 @@ function conversationScript(proj: string): ScriptedReply[][] {
       previous = id
     }
     const last = previous
-    replies.push({ when: (q) => last !== undefined && carriesToolResult(q, last), text: longAnswer(p) })
+    const usage = p === PROMPTS - 1 && lastInputTokens !== undefined ? { inputTokens: lastInputTokens } : {}
+    replies.push({ when: (q) => last !== undefined && carriesToolResult(q, last), text: longAnswer(p), ...usage })
     script.push(replies)
   }
   return script
@@ -99,9 +101,10 @@ export async function meterCounts(session: Session, proj: string): Promise<{ reR
   return { reReads: entry.reReads.length, repeatedCommands: entry.repeatedCommands.length }
 }
 
-/** Types every prompt of the conversation and waits for each turn to end; returns its last request. */
-export async function haveConversation(session: Session, mock: MockApi, proj: string): Promise<MockRequest> {
-  for (const [p, replies] of conversationScript(proj).entries()) {
+/** Types every prompt of the conversation and waits for each turn to end; returns its
+ * last request. `lastInputTokens` is the usage the last answer reports. */
+export async function haveConversation(session: Session, mock: MockApi, proj: string, lastInputTokens?: number): Promise<MockRequest> {
+  for (const [p, replies] of conversationScript(proj, lastInputTokens).entries()) {
     mock.script(...replies)
     // The previous turn has settled, so any turn.complete after this mark is this turn's.
     const mark = session.logMark()

@@ -2,7 +2,7 @@
  * The bench's command line and what every part of it shares: `--runs N` sets the swap
  * repeats (start repeats are 2N), `--keep` keeps every run dir (mock log, debug log,
  * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops,
- * `--start-only` prints the start table alone.
+ * `--start-only` prints the start table alone, `--auto-only` only the automatic-compaction table.
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -12,6 +12,7 @@ export const START_RUNS = SWAP_RUNS * 2
 const KEEP = process.argv.includes('--keep')
 export const SWAP_ONLY = process.argv.includes('--swap-only')
 export const START_ONLY = process.argv.includes('--start-only')
+export const AUTO_ONLY = process.argv.includes('--auto-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {

@@ -15,22 +15,22 @@ import type { SwapSample } from './swap-runs.js'
 import { SWAP_STEP_LABELS, SWAP_STEPS } from './swap-steps.js'
 import { startTable } from './report-start.js'
 
-function kb(bytes: number): string {
+export function kb(bytes: number): string {
   return bytes >= 10_000 ? `${(bytes / 1024).toFixed(0)} KiB` : `${bytes} B`
 }
 function tok(bytes: number): string {
   return `~${bytes >= 4000 ? `${(bytes / 4 / 1000).toFixed(1)}k` : Math.round(bytes / 4)} tok`
 }
-function ms(x: number): string {
+export function ms(x: number): string {
   return `${Math.round(x)} ms`
 }
-function spread(xs: readonly number[], fmt: (x: number) => string): string {
+export function spread(xs: readonly number[], fmt: (x: number) => string): string {
   if (xs.length === 0) return '—'
   const lo = Math.min(...xs)
   const hi = Math.max(...xs)
   return lo === hi ? fmt(median(xs)) : `${fmt(median(xs))} (${fmt(lo)}–${fmt(hi)})`
 }
-function sizeCell(xs: readonly number[]): string {
+export function sizeCell(xs: readonly number[]): string {
   if (xs.every((x) => x === 0)) return '0'
   return `${spread(xs, kb)}, ${tok(median(xs))}`
 }
@@ -153,15 +153,17 @@ function folderTable(folder: FolderStartTimes): string[] {
   ]
 }
 
-/** The whole report; `machineLine` is taken at the start, before the runs load the machine. */
+/** The whole report; `machineLine` is taken at the start, before the runs load the machine;
+ * `autoLines` is the automatic-compaction table (auto-report.ts). */
 export function report(
   machineLine: string,
   swaps: { compact: SwapSample[]; handoff: SwapSample[] },
   start: StartTimes,
   writes: { without: CallTimes; with: CallTimes },
   folder: FolderStartTimes,
+  autoLines: readonly string[],
 ): string {
-  const out = [...swapTable(swaps.compact, swaps.handoff), ...swapStepsTable(swaps.handoff), ...costTable(start, writes), ...startTable(start), ...folderTable(folder)]
+  const out = [...swapTable(swaps.compact, swaps.handoff), ...swapStepsTable(swaps.handoff), ...autoLines, ...costTable(start, writes), ...startTable(start), ...folderTable(folder)]
   out.push(`Machine: ${machineLine}. Absolute times are noisy (shared machine, real terminal UI); compare the columns, not the digits.`)
   return out.join('\n')
 }
