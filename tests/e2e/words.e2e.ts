@@ -84,7 +84,8 @@ describe('the user\'s words survive two swaps verbatim', () => {
     const one = skillTurn({ proj: run.proj, doc: { slug: 'words-one', focus: 'parser rename' } })
     const swap1 = await swap(flow, one, 'parser rename')
     const typedBefore1 = [first, second, 'ask WORDS-ONE']
-    expect(stubBlockOf(swap1.next).trimEnd()).toBe(buildStub({ handoff: one.handoffPath }, { messages: typedBefore1, dropped: 0 }))
+    const stub1 = stubBlockOf(swap1.next)
+    expect(stub1.trimEnd()).toBe(buildStub({ handoff: one.handoffPath }, { messages: typedBefore1, dropped: 0 }, undefined, { transcriptPath: transcriptOf(stub1, run.home) }))
     console.log(`e2e words: first swap ${Date.now() - t0} ms`)
 
     await saidTurn(flow, third, 'REPLY-THIRD')
@@ -97,13 +98,20 @@ describe('the user\'s words survive two swaps verbatim', () => {
     const typed = [...typedBefore1, third, 'ask WORDS-TWO']
     const stub = stubBlockOf(swap2.next)
     expect(stub).toContain(`[user message 1]\n${first}\n`)
-    expect(stub.trimEnd()).toBe(buildStub({ handoff: two.handoffPath }, { messages: typed, dropped: 0 }))
+    expect(stub.trimEnd()).toBe(buildStub({ handoff: two.handoffPath }, { messages: typed, dropped: 0 }, undefined, { transcriptPath: transcriptOf(stub, run.home) }))
     expectSwapped(swap2.next, two.continuePrompt, [`Handoff file: ${two.handoffPath}`])
     // The earlier turns are gone; the words survive only inside the stub.
     expectTurnsGone(swap2.next, ['WORDS-ONE', 'WORDS-TWO'], ['REPLY-FIRST', 'REPLY-SECOND', 'REPLY-THIRD', one.continuePrompt, one.handoffPath])
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
   })
 })
+
+/** The transcript file a stub names: one of this run's own, under its home. */
+function transcriptOf(stub: string, home: string): string {
+  const path = /transcript file (.+\.jsonl): when you need a detail/.exec(stub)?.[1] ?? ''
+  expect(path.startsWith(`${home}/.claude/projects/`), `the transcript line in the stub:\n${stub}`).toBe(true)
+  return path
+}
 
 describe('a message typed while the skill runs is held for the continue-prompt', () => {
   const { track } = trackRuns()

@@ -134,7 +134,10 @@ async function status($: $, nudgePercent: number, autoPercent: number): Promise<
   })
 }
 
-export async function answerCommand($: $, command: string, args: string, thresholds: Thresholds): Promise<CommandRunResult> {
+/** `originKind` is the command's `origin.kind`: 'sdk' when a -p or SDK
+ * session sent it, whatever the state says (the state's flag is put back a
+ * moment after /clear, and a command can come first). */
+export async function answerCommand($: $, command: string, args: string, originKind: string, thresholds: Thresholds): Promise<CommandRunResult> {
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
@@ -144,7 +147,7 @@ export async function answerCommand($: $, command: string, args: string, thresho
     case 'apply':
       return { text: await apply($) }
     case 'start':
-      if (!(await readInteractive($))) return { text: NOT_INTERACTIVE_TEXT, exitCode: 1 }
+      if (originKind === 'sdk' || !(await readInteractive($))) return { text: NOT_INTERACTIVE_TEXT, exitCode: 1 }
       return { text: (await startRun($, intent, 'command')).text }
     case 'resume':
       return { text: await answerResume($, intent.path) }

@@ -49,7 +49,7 @@ export const register: Register = (on, options) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, thresholds)).catch(
+  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args)).catch(($, e, next) => ({ text: commandFailureTextOf(next.error.message) }))

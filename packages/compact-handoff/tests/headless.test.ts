@@ -34,6 +34,16 @@ describe('a session that is not interactive', () => {
     }
   }
 
+  test('a command sent by a -p or SDK session is refused even while the state still says interactive (the flag comes back a moment after /clear)', async ($, on) => {
+    const w = world(on)
+    await startSession($, { isInteractive: true })
+    const answer = await $.command.run({ command: 'compact-handoff', args: '', origin: { kind: 'sdk' }, presentation: { isFullscreen: false, columns: 80 } })
+    expect(answer.text).toMatch(/^The swap needs an interactive Claude Code session/)
+    expect(answer.exitCode).toBe(1)
+    await settle(w)
+    expect(w.seen.commandRuns, 'no handoff turn').toEqual([])
+  })
+
   test('never starts the auto handoff; an interactive start after it (a reload) turns it back on', { options: { autoHandoffPercent: 80 } }, async ($, on) => {
     const w = world(on, { contextPercent: 90 })
     await startSession($, { isInteractive: false })
