@@ -1,6 +1,6 @@
 // Cutting texts: what a record keeps, and what the engine's masking takes.
 import { describe, expect, test } from 'vitest'
-import { MAX_REDACT_CHARS, headOf, redactableOf } from '../../packages/compact-handoff/hooks/text-clip.js'
+import { MAX_REDACT_CHARS, boundedSectionOf, headOf, redactableOf } from '../../packages/compact-handoff/hooks/text-clip.js'
 
 describe('headOf', () => {
   test('keeps a text that fits, whole', () => {
@@ -23,5 +23,18 @@ describe('redactableOf', () => {
     expect(MAX_REDACT_CHARS).toBe(100_000)
     expect(redactableOf('x'.repeat(250_000))).toHaveLength(MAX_REDACT_CHARS)
     expect(redactableOf('short')).toBe('short')
+  })
+})
+
+describe('boundedSectionOf', () => {
+  test('keeps the head and whole lines while they fit, newlines counted, then the mark', () => {
+    // head (4) + '\n' + 'aaaa' (5) = 9; + '\n' + 'bbbb' would be 14 > 13.
+    expect(boundedSectionOf('Head', ['aaaa', 'bbbb', 'cc'], 13, '[cut]')).toBe('Head\naaaa\n[cut]')
+    expect(boundedSectionOf('Head', ['aaaa', 'bbbb'], 14, '[cut]')).toBe('Head\naaaa\nbbbb')
+  })
+
+  test('never cuts inside a line, and the head alone stands when nothing fits', () => {
+    expect(boundedSectionOf('Head', ['x'.repeat(100)], 50, '[cut]')).toBe('Head\n[cut]')
+    expect(boundedSectionOf('Head', [], 1, '[cut]')).toBe('Head')
   })
 })

@@ -5,7 +5,7 @@
 // Every command and path here was masked by the engine's redact when it was
 // recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
 import { classifyHandoffPath, mayBeHandoffPath, relativeToCwd } from './protocol-paths.js'
-import { headOf } from './text-clip.js'
+import { boundedSectionOf, headOf } from './text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40
@@ -115,17 +115,7 @@ export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly str
   }
   if (lines.length === 0) return undefined
   const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'
-  const kept: string[] = [head]
-  let size = head.length
-  for (const line of lines) {
-    if (size + line.length + 1 > MAX_EVIDENCE_SECTION_CHARS) {
-      kept.push('[more was recorded than fits here]')
-      break
-    }
-    kept.push(line)
-    size += line.length + 1
-  }
-  return kept.join('\n')
+  return boundedSectionOf(head, lines, MAX_EVIDENCE_SECTION_CHARS, '[more was recorded than fits here]')
 }
 
 /** The facts as a stub or a summary's instructions show them: paths relative

@@ -6,7 +6,7 @@
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
 // asks the engine and records.
 import { MAX_COMMAND_CHARS } from './evidence.js'
-import { headOf } from './text-clip.js'
+import { boundedSectionOf, headOf } from './text-clip.js'
 
 /** A main-loop shell the engine moved to the background, as recorded when its
  * tool result came (the engine has no call that lists shells; only the end of
@@ -95,17 +95,7 @@ export function runningSectionOf(running: Running): string | undefined {
   const lines = entries.reverse().sort((a, b) => b.at - a.at).map((e) => e.line)
   const head =
     'Still running in the background at this moment, newest first, recorded by code (none has finished or has an exit status yet; each sends a notification when it ends, and that notification is about work started before this point):'
-  const kept = [head]
-  let size = head.length
-  for (const line of lines) {
-    if (size + line.length + 1 > MAX_RUNNING_SECTION_CHARS) {
-      kept.push('[more is running than fits here]')
-      break
-    }
-    kept.push(line)
-    size += line.length + 1
-  }
-  return kept.join('\n')
+  return boundedSectionOf(head, lines, MAX_RUNNING_SECTION_CHARS, '[more is running than fits here]')
 }
 
 /** The line that names the replaced conversation's transcript, or undefined

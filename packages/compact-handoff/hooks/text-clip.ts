@@ -19,3 +19,20 @@ export function headOf(text: string, maxChars: number): string {
 export function redactableOf(text: string): string {
   return headOf(text, MAX_REDACT_CHARS)
 }
+
+/** `head` and then as many whole `lines` as fit in `maxChars` (newlines
+ * counted), with `moreMark` after the last one kept when any is left out: a
+ * stub's section never grows past its bound, and says when it cut. */
+export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string): string {
+  const kept = [head]
+  let size = head.length
+  for (const line of lines) {
+    if (size + line.length + 1 > maxChars) {
+      kept.push(moreMark)
+      break
+    }
+    kept.push(line)
+    size += line.length + 1
+  }
+  return kept.join('\n')
+}
