@@ -7,18 +7,17 @@
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { forkHandoff } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { readLastSwap, readPhase, readWork, readWords, rearmAuto } from './state.js'
 import { rearmNudge } from './nudge-steps.js'
 import { watchAfterCompaction } from './work-steps.js'
 import { appendCompactionLog } from './swap-log-steps.js'
+import { compactionLogTriggerOf } from './swap-log.js'
 import { armingTriggerOf } from './ask.js'
 import { armAfterCompaction } from './ask-steps.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
-
-const TOAST_MS = 10_000
 
 /** What register.ts read from the options once. */
 export type CompactionOptions = { compactionHandoff: CompactionHandoff; isAskOn: boolean }
@@ -49,12 +48,12 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
 async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   $.ui.toast(
     `compact-handoff: no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
-    { timeoutMs: TOAST_MS },
+    { timeoutMs: COMPACTION_TOAST_MS },
   )
   const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
   const cwd = await $.session.cwd()
   await appendCompactionLog($, cwd, {
-    trigger: trigger === 'auto' ? 'automatic-compaction' : 'compact-command',
+    trigger: compactionLogTriggerOf(trigger),
     outcome: 'compaction-summarized',
     files: [],
     contextPercentBefore: percent,

@@ -20,10 +20,13 @@ import { NO_WORDS } from './user-words.js'
 import { NO_WORK } from './follow-up.js'
 import { markUsed, recordOwnFile } from './ownership-steps.js'
 import { appendCompactionLog } from './swap-log-steps.js'
+import { compactionLogTriggerOf } from './swap-log.js'
+import { messageOf } from './run-steps.js'
 
 type $ = EngineInterface
 
-const TOAST_MS = 10_000
+/** How long a compaction's toast stays: it explains what replaced the conversation. */
+export const COMPACTION_TOAST_MS = 10_000
 /** Problems quoted in a fallback's reason, the rest counted. */
 const SHOWN_PROBLEMS = 3
 
@@ -33,10 +36,6 @@ export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 
 type Context = { cwd: string; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
 type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string }
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** One fork, as far as a handoff goes; a request the engine rejects is a failure too. */
 async function forkOnce($: $, prompt: string): Promise<ForkOutcome | { isAnswered: false; rejected: string }> {
@@ -133,9 +132,8 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   } catch (error) {
     return { kind: 'failed', why: `${relPath} could not be saved (${messageOf(error)})`, repairs }
   }
-  const logTrigger = trigger === 'auto' ? 'automatic-compaction' : 'compact-command'
   const bytes = new TextEncoder().encode(draft.text).length
-  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: logTrigger, outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
+  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
   const [words, work, stubContext] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK), stubContextNow($).catch(() => ({}))])
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
@@ -149,7 +147,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     ...(factsSection !== undefined ? { factsSection } : {}),
   })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
-  $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: TOAST_MS })
+  $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
   const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
   return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }

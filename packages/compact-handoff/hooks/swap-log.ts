@@ -31,6 +31,12 @@ export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 
  * handoff's: older readers of the log keep reading each as it was. */
 export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
 
+/** The log's trigger for a compaction a fork was asked to answer: the engine's
+ * `auto`, or the person's `manual` /compact. */
+export function compactionLogTriggerOf(trigger: 'auto' | 'manual'): CompactionTrigger {
+  return trigger === 'auto' ? 'automatic-compaction' : 'compact-command'
+}
+
 const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
   'automatic-compaction': 'at the automatic compaction',
   'compact-command': 'at /compact',
