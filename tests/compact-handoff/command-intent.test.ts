@@ -1,42 +1,42 @@
 // What /compact-handoff and /compact-handoffplan ask for.
 import { describe, expect, test } from 'vitest'
-import { PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf, intentOf } from '../../packages/compact-handoff/hooks/command-intent.js'
+import { PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf, intentOf } from '../../packages/compact-handoff/hooks/command-intent.js'
 
 describe('intentOf for /compact-handoff', () => {
   test('starts a handoff run that applies at once, with no focus, when given no arguments', () => {
-    expect(intentOf(RESUME_COMMAND, '')).toEqual({ kind: 'start', mode: 'handoff', focus: '', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, '')).toEqual({ kind: 'start', mode: 'handoff', focus: '', apply: 'now' })
   })
 
   test('starts a handoff run with the arguments as focus, blanks collapsed', () => {
-    expect(intentOf(RESUME_COMMAND, '  the   parser\n rewrite\t')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the parser rewrite', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, '  the   parser\n rewrite\t')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the parser rewrite', apply: 'now' })
   })
 
   test.each(['cancel', '  cancel\n'])('cancels on %j', (args) => {
-    expect(intentOf(RESUME_COMMAND, args)).toEqual({ kind: 'cancel' })
+    expect(intentOf(HANDOFF_COMMAND, args)).toEqual({ kind: 'cancel' })
   })
 
   test.each(['status', '\tstatus '])('reports status on %j', (args) => {
-    expect(intentOf(RESUME_COMMAND, args)).toEqual({ kind: 'status' })
+    expect(intentOf(HANDOFF_COMMAND, args)).toEqual({ kind: 'status' })
   })
 
   test.each(['apply', ' apply\n'])('applies a reviewed run on %j', (args) => {
-    expect(intentOf(RESUME_COMMAND, args)).toEqual({ kind: 'apply' })
+    expect(intentOf(HANDOFF_COMMAND, args)).toEqual({ kind: 'apply' })
   })
 
   test('treats a focus that merely starts with a keyword as a focus', () => {
-    expect(intentOf(RESUME_COMMAND, 'cancel the old plan')).toEqual({ kind: 'start', mode: 'handoff', focus: 'cancel the old plan', apply: 'now' })
-    expect(intentOf(RESUME_COMMAND, 'status page')).toEqual({ kind: 'start', mode: 'handoff', focus: 'status page', apply: 'now' })
-    expect(intentOf(RESUME_COMMAND, 'apply the migration')).toEqual({ kind: 'start', mode: 'handoff', focus: 'apply the migration', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'cancel the old plan')).toEqual({ kind: 'start', mode: 'handoff', focus: 'cancel the old plan', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'status page')).toEqual({ kind: 'start', mode: 'handoff', focus: 'status page', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'apply the migration')).toEqual({ kind: 'start', mode: 'handoff', focus: 'apply the migration', apply: 'now' })
   })
 })
 
 describe('intentOf for review', () => {
   test.each(['review', '  review\n'])('starts a review run with no focus on %j', (args) => {
-    expect(intentOf(RESUME_COMMAND, args)).toEqual({ kind: 'start', mode: 'handoff', focus: '', apply: 'review' })
+    expect(intentOf(HANDOFF_COMMAND, args)).toEqual({ kind: 'start', mode: 'handoff', focus: '', apply: 'review' })
   })
 
   test('takes what follows the word as the focus, blanks collapsed', () => {
-    expect(intentOf(RESUME_COMMAND, 'review   the\tparser \n rewrite ')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the parser rewrite', apply: 'review' })
+    expect(intentOf(HANDOFF_COMMAND, 'review   the\tparser \n rewrite ')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the parser rewrite', apply: 'review' })
   })
 
   test('starts a plan review run from /compact-handoffplan', () => {
@@ -45,17 +45,17 @@ describe('intentOf for review', () => {
   })
 
   test('reads a word that merely begins with "review" as a focus to apply at once', () => {
-    expect(intentOf(RESUME_COMMAND, 'reviewer notes')).toEqual({ kind: 'start', mode: 'handoff', focus: 'reviewer notes', apply: 'now' })
-    expect(intentOf(RESUME_COMMAND, 'reviews')).toEqual({ kind: 'start', mode: 'handoff', focus: 'reviews', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'reviewer notes')).toEqual({ kind: 'start', mode: 'handoff', focus: 'reviewer notes', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'reviews')).toEqual({ kind: 'start', mode: 'handoff', focus: 'reviews', apply: 'now' })
   })
 
   test('reads a review word later in the focus as part of the focus', () => {
-    expect(intentOf(RESUME_COMMAND, 'the code review')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the code review', apply: 'now' })
+    expect(intentOf(HANDOFF_COMMAND, 'the code review')).toEqual({ kind: 'start', mode: 'handoff', focus: 'the code review', apply: 'now' })
   })
 
   test('takes a control word after "review" as the focus of a review run', () => {
-    expect(intentOf(RESUME_COMMAND, 'review apply')).toEqual({ kind: 'start', mode: 'handoff', focus: 'apply', apply: 'review' })
-    expect(intentOf(RESUME_COMMAND, 'review cancel')).toEqual({ kind: 'start', mode: 'handoff', focus: 'cancel', apply: 'review' })
+    expect(intentOf(HANDOFF_COMMAND, 'review apply')).toEqual({ kind: 'start', mode: 'handoff', focus: 'apply', apply: 'review' })
+    expect(intentOf(HANDOFF_COMMAND, 'review cancel')).toEqual({ kind: 'start', mode: 'handoff', focus: 'cancel', apply: 'review' })
   })
 })
 

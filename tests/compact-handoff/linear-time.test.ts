@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest'
 import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
-import { intentOf, PLAN_COMMAND, RESUME_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
+import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
 import { formatProblems, frontmatterOf, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
 import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume.js'
 import {
@@ -160,9 +160,9 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
 
   test('intentOf, with the line as the focus, after review, or as a control word', () => {
     expectFast({
-      'as the focus': () => intentOf(RESUME_COMMAND, line),
+      'as the focus': () => intentOf(HANDOFF_COMMAND, line),
       'after review': () => intentOf(PLAN_COMMAND, `review ${line}`),
-      'around cancel': () => intentOf(RESUME_COMMAND, `${line}cancel${line}`),
+      'around cancel': () => intentOf(HANDOFF_COMMAND, `${line}cancel${line}`),
     })
   })
 

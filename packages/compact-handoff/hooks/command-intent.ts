@@ -1,7 +1,7 @@
 // What the person asked for with /compact-handoff or /compact-handoffplan.
 import type { Mode } from './protocol.js'
 
-export const RESUME_COMMAND = 'compact-handoff'
+export const HANDOFF_COMMAND = 'compact-handoff'
 export const PLAN_COMMAND = 'compact-handoffplan'
 /** Hidden: queued by the mod itself once the checks pass, because a queued
  * command runs only when the session is idle, which is when compaction is allowed. */

@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply leaves the compaction to one.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from './run.js'
-import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, RESUME_COMMAND, intentOf, type Intent } from './command-intent.js'
+import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from './protocol.js'
 import { inFolder } from './protocol-paths.js'
 import { folderFactsOf } from './folder-steps.js'
@@ -27,7 +27,7 @@ type $ = EngineInterface
 export async function registerCommands($: $): Promise<void> {
   await Promise.all([
     $.command.register({
-      name: RESUME_COMMAND,
+      name: HANDOFF_COMMAND,
       description: 'Write a handoff, check it, and replace the conversation with it',
       argumentHint: '[review] [focus] | apply | cancel | status | resume [path]',
     }),

@@ -2,7 +2,7 @@
 // files). `register` is one registration per event, longer than a function
 // should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
-import { GO_COMMAND, PLAN_COMMAND, RESUME_COMMAND, commandFailureTextOf } from './command-intent.js'
+import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
 import { autoHandoffPercentOf } from './auto-handoff.js'
 import { answerGo, noteTurnStart, recordWrite } from './run-steps.js'
@@ -49,7 +49,7 @@ export const register: Register = (on, options) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [RESUME_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
+  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args)).catch(($, e, next) => ({ text: commandFailureTextOf(next.error.message) }))
