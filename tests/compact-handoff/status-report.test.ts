@@ -22,7 +22,7 @@ function writing(run: Run): Phase {
 const CHOSEN = { handoff: HANDOFF, continuePrompt: 'y', notices: [] }
 
 function factsWith(changes: Partial<StatusFacts> & Pick<StatusFacts, 'phase'>): StatusFacts {
-  return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, autoPercent: 0, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
+  return { nowMs: STARTED_MS, contextPercent: 50, nudgePercent: 70, autoHandoffPercent: 0, words: { count: 0, chars: 0 }, recentLog: [], ...changes }
 }
 
 describe('statusTextOf when idle', () => {
@@ -107,7 +107,7 @@ describe('statusTextOf during a run', () => {
 
 describe('statusTextOf with the auto handoff on', () => {
   test('says at what percent', () => {
-    expect(statusTextOf(factsWith({ phase: IDLE, contextPercent: 10, autoPercent: 80 })).split('\n')[0]).toBe('No handoff run under way; context 10%; nudge at 70%; auto handoff at 80%.')
+    expect(statusTextOf(factsWith({ phase: IDLE, contextPercent: 10, autoHandoffPercent: 80 })).split('\n')[0]).toBe('No handoff run under way; context 10%; nudge at 70%; auto handoff at 80%.')
   })
 })
 

@@ -1,7 +1,7 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // and the few recent lines /compact-handoff status shows.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, recentLogLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, logTriggerOf, recentLogLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
 import { forAll } from '../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
@@ -171,6 +171,20 @@ describe('recentLogLinesOf', () => {
     expect(logModeOf('handoff')).toBe('handoff')
     expect(logModeOf('plan')).toBe('plan')
     expect(logModeOf(undefined)).toBeUndefined()
+  })
+
+  test("reads a line written before the auto handoff was named, whose trigger 'auto' was the auto handoff, never the automatic compaction", () => {
+    const old = JSON.stringify({ ...entryOf(1), trigger: 'auto' })
+    const now = JSON.stringify(entryOf(2, { trigger: 'auto-handoff' }))
+    expect(recentLogLinesOf(`${old}\n${now}`, 2)).toEqual([1, 2].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
+    expect(logTriggerOf('auto')).toBe('auto-handoff')
+    expect(logTriggerOf('auto-handoff')).toBe('auto-handoff')
+    expect(logTriggerOf('automatic-compaction')).toBe('automatic-compaction')
+    expect(logTriggerOf('compact-command')).toBe('compact-command')
+    expect(logTriggerOf('command')).toBe('command')
+    expect(logTriggerOf('apply')).toBe('apply')
+    expect(logTriggerOf('manual')).toBeUndefined()
+    expect(logTriggerOf(undefined)).toBeUndefined()
   })
 
   test('shows a resume of a handoff as resumed, with no kind of run, old lines too', () => {

@@ -21,8 +21,8 @@ import {
   parseSentinel,
   READY_PREFIX,
   SKILL_OF_MODE,
-  type Mode,
 } from '../../packages/compact-handoff/hooks/protocol.js'
+import type { Mode } from '../../packages/compact-handoff/hooks/run.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,

@@ -68,12 +68,12 @@ function cyclesOf(graph: Graph): string[] {
 describe('cyclesOf', () => {
   test('names a cycle from its first file, once', () => {
     const graph: Graph = new Map([
-      ['turn-steps', ['auto-steps']],
-      ['auto-steps', ['command-steps', 'state']],
+      ['turn-steps', ['auto-handoff-steps']],
+      ['auto-handoff-steps', ['command-steps', 'state']],
       ['command-steps', ['turn-steps', 'state']],
       ['state', []],
     ])
-    expect(cyclesOf(graph)).toEqual(['auto-steps → command-steps → turn-steps → auto-steps'])
+    expect(cyclesOf(graph)).toEqual(['auto-handoff-steps → command-steps → turn-steps → auto-handoff-steps'])
   })
 
   test('finds a file importing itself and leaves a diamond alone', () => {

@@ -3,22 +3,22 @@
 // the mod starts the run /compact-handoff starts, once per context window.
 
 /** 0 is off. */
-export const AUTO_OFF = 0
+export const AUTO_HANDOFF_OFF = 0
 
 /** The two context-use options as register.ts read them: the turn's end and
  * /compact-handoff status both use them. */
-export type Thresholds = { nudgePercent: number; autoPercent: number }
+export type Thresholds = { nudgePercent: number; autoHandoffPercent: number }
 
-export type AutoWindow = { kind: 'armed' } | { kind: 'spent' }
+export type AutoHandoffWindow = { kind: 'armed' } | { kind: 'spent' }
 
-export const AUTO_ARMED: AutoWindow = { kind: 'armed' }
+export const AUTO_HANDOFF_ARMED: AutoHandoffWindow = { kind: 'armed' }
 
 const DECIMAL_RE = /^\s*\d+(?:\.\d+)?\s*$/
 
 /** The percent from the plugin's options: 0..99 (the manifest's bounds), else off. */
 export function autoHandoffPercentOf(option: unknown): number {
   const n = typeof option === 'number' ? option : typeof option === 'string' && DECIMAL_RE.test(option) ? Number(option) : NaN
-  return Number.isFinite(n) && n > 0 && n <= 99 ? n : AUTO_OFF
+  return Number.isFinite(n) && n > 0 && n <= 99 ? n : AUTO_HANDOFF_OFF
 }
 
 export type TurnFacts = {
@@ -32,21 +32,21 @@ export type TurnFacts = {
 }
 
 /** Whether this turn's end starts an auto run. */
-export function isAutoDue(autoPercent: number, window: AutoWindow, turn: TurnFacts): boolean {
+export function isAutoHandoffDue(autoHandoffPercent: number, window: AutoHandoffWindow, turn: TurnFacts): boolean {
   return (
-    autoPercent !== AUTO_OFF && turn.isInteractive && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoPercent
+    autoHandoffPercent !== AUTO_HANDOFF_OFF && turn.isInteractive && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoHandoffPercent
   )
 }
 
 /** The nudge stays quiet when an auto run will speak at or before its threshold. */
-export function isNudgeSuperseded(autoPercent: number, nudgePercent: number): boolean {
-  return autoPercent !== AUTO_OFF && autoPercent <= nudgePercent
+export function isNudgeSuperseded(autoHandoffPercent: number, nudgePercent: number): boolean {
+  return autoHandoffPercent !== AUTO_HANDOFF_OFF && autoHandoffPercent <= nudgePercent
 }
 
-export function autoStartTextOf(percent: number): string {
+export function autoHandoffStartTextOf(percent: number): string {
   return `compact-handoff: context at ${Math.round(percent)}%, so a handoff started on its own (autoHandoffPercent). Messages you type are held until the swap; /compact-handoff cancel stops it and changes nothing.`
 }
 
-export function autoStatusTextOf(autoPercent: number): string {
-  return autoPercent === AUTO_OFF ? 'auto handoff off' : `auto handoff at ${autoPercent}%`
+export function autoHandoffStatusTextOf(autoHandoffPercent: number): string {
+  return autoHandoffPercent === AUTO_HANDOFF_OFF ? 'auto handoff off' : `auto handoff at ${autoHandoffPercent}%`
 }

@@ -1,5 +1,5 @@
 // What the person asked for with /compact-handoff or /compact-handoffplan.
-import type { Mode } from './protocol.js'
+import type { Mode } from './run.js'
 
 export const HANDOFF_COMMAND = 'compact-handoff'
 export const PLAN_COMMAND = 'compact-handoffplan'

@@ -114,7 +114,7 @@ async function apply($: $): Promise<string> {
   return step.isTaken ? 'Files check out; replacing the conversation now.' : 'Nothing to apply: the reviewed run was cancelled meanwhile.'
 }
 
-async function status($: $, nudgePercent: number, autoPercent: number): Promise<string> {
+async function status($: $, nudgePercent: number, autoHandoffPercent: number): Promise<string> {
   // Through the machine, so a stuck run is dropped and reported here too.
   const { step } = await dispatch($, { kind: 'tick' })
   const phase = step.phase
@@ -128,7 +128,7 @@ async function status($: $, nudgePercent: number, autoPercent: number): Promise<
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,
     nudgePercent,
-    autoPercent,
+    autoHandoffPercent,
     words: wordsSizeOf(await readWords($)),
     recentLog: await recentSwapLog($, cwd, RECENT_LOG_LINES),
   })
@@ -141,7 +141,7 @@ export async function answerCommand($: $, command: string, args: string, originK
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
-      return { text: await status($, thresholds.nudgePercent, thresholds.autoPercent) }
+      return { text: await status($, thresholds.nudgePercent, thresholds.autoHandoffPercent) }
     case 'cancel':
       return { text: await cancel($) }
     case 'apply':

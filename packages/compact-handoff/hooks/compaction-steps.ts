@@ -8,7 +8,7 @@ import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
-import { readLastSwap, readPhase, readWork, readWords, rearmAuto } from './state.js'
+import { readLastSwap, readPhase, readWork, readWords, rearmAutoHandoff } from './state.js'
 import { rearmNudge } from './nudge-steps.js'
 import { watchAfterCompaction } from './work-steps.js'
 import { appendCompactionLog } from './swap-log-steps.js'
@@ -30,7 +30,7 @@ async function summaryInstructions($: $, own: string | undefined): Promise<strin
 
 /** A new context window began: what counts per window starts over. */
 async function newWindowBegan($: $): Promise<void> {
-  await Promise.all([rearmNudge($), rearmAuto($)])
+  await Promise.all([rearmNudge($), rearmAutoHandoff($)])
   await watchAfterCompaction($)
 }
 

@@ -74,16 +74,13 @@ export function parseSkillArgs(args: string): { values: SkillValues; focus: stri
   return { values: { run, created, chain, seq, parent }, focus: words.slice(i).join(' ') }
 }
 
-/** The two kinds of run, named by what they write: a handoff run writes a
- * handoff; a plan run writes a handoff and a phased plan. Not "resume", which
- * is /compact-handoff resume, picking a handoff up without writing one. */
-export type Mode = 'handoff' | 'plan'
-
-/** The skill each mode runs; plugin skills are listed as `<plugin>:<skill>`. */
-export const SKILL_OF_MODE: Readonly<Record<Mode, string>> = {
+/** The skill of each kind of run (its keys are run.ts Mode): `handoff` writes
+ * a handoff; `handoffplan` writes a handoff and a phased plan. Plugin skills
+ * are listed as `<plugin>:<skill>`. */
+export const SKILL_OF_MODE = {
   handoff: 'handoff',
   plan: 'handoffplan',
-}
+} as const
 
 export const READY_PREFIX = 'COMPACT-HANDOFF-READY:'
 export const FAILED_PREFIX = 'COMPACT-HANDOFF-FAILED:'

@@ -22,8 +22,8 @@ import { dropEndedShells } from './running-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
-  const autoPercent = autoHandoffPercentOf(options.autoHandoffPercent)
-  const thresholds = { nudgePercent, autoPercent }
+  const autoHandoffPercent = autoHandoffPercentOf(options.autoHandoffPercent)
+  const thresholds = { nudgePercent, autoHandoffPercent }
   const compactionHandoff = compactionHandoffOf(options.compactionHandoff)
   // A boolean option the person never set arrives as its default; only `true` is on.
   const isAskOn = options.askAfterCompaction === true

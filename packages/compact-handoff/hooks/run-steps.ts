@@ -14,7 +14,7 @@ import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from './user-words.js'
-import { applyEvent, readPhase, readWork, readWords, rearmAuto, setLastSwap, setNudge, updateWords } from './state.js'
+import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastSwap, setNudge, updateWords } from './state.js'
 import { appendSwapLog } from './swap-log-steps.js'
 import { appendToBox, clearHeldDraft, giveBackHeld } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
@@ -262,7 +262,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   await Promise.all([
     disarmed,
     setNudge($, ARMED),
-    rearmAuto($),
+    rearmAutoHandoff($),
     setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),

@@ -2,8 +2,14 @@
 // in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
 // `register` and empties module variables, does not lose a run half-way.
 // run-machine.ts decides every move between phases; this file only names them.
-import type { Mode, SkillValues } from './protocol.js'
+import type { SkillValues } from './protocol.js'
 import type { HandoffPath } from './protocol-paths.js'
+
+/** The two kinds of run, named by what they write: a handoff run writes a
+ * handoff; a plan run writes a handoff and a phased plan (protocol.ts
+ * SKILL_OF_MODE names the skill of each). Not "resume", which is
+ * /compact-handoff resume, picking a handoff up without writing one. */
+export type Mode = 'handoff' | 'plan'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */
@@ -26,7 +32,7 @@ export type Run = {
   /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
   apply: 'now' | 'review'
   /** Who started it: the person's command, or the auto handoff. */
-  trigger: 'command' | 'auto'
+  trigger: 'command' | 'auto-handoff'
   /** Prompts the person typed while the run was under way, held for the continue-prompt. */
   held: string[]
   /** Slash commands (skills, prompt commands) typed meanwhile, held for the prompt box. */

@@ -2,7 +2,8 @@
 // plugin's skill is listed as `<plugin>:<skill>` (never bare), and the pack's
 // plugin name depends on how it was installed, so the name is looked up in
 // `$.command.list()`, not guessed.
-import { NEW_CHAIN, SKILL_OF_MODE, type Mode, type SkillValues } from './protocol.js'
+import { NEW_CHAIN, SKILL_OF_MODE, type SkillValues } from './protocol.js'
+import type { Mode } from './run.js'
 import { NO_PARENT } from './protocol-contents.js'
 import { frontmatterOf } from './handoff-format.js'
 import type { LastSwap } from './swap-text.js'

@@ -10,7 +10,7 @@ import { ARMED, type Nudge } from './nudge.js'
 import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
 import { NO_WORK, type WorkRecord } from './follow-up.js'
-import { AUTO_ARMED, type AutoWindow } from './auto-handoff.js'
+import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './auto-handoff.js'
 import type { ArmingTrigger } from './ask.js'
 import type { RunningShell } from './running.js'
 
@@ -25,7 +25,7 @@ const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
-const autoAtom = atom({ plugin: 'compact-handoff', key: 'auto' } as const, AUTO_ARMED)
+const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
 // (seen live in an SDK session, 2.1.332). Never written reads as interactive:
@@ -117,21 +117,21 @@ export async function updateShells($: $, change: (shells: readonly RunningShell[
 
 /** Spends this window's auto run; whether it was still armed (so two turn ends
  * racing each other start one run). */
-export async function spendAuto($: $): Promise<boolean> {
+export async function spendAutoHandoff($: $): Promise<boolean> {
   let wasArmed = false
-  await update($, autoAtom, (window) => {
+  await update($, autoHandoffAtom, (window) => {
     wasArmed = window.kind === 'armed'
     return { kind: 'spent' as const }
   })
   return wasArmed
 }
 
-export function readAuto($: $): Promise<AutoWindow> {
-  return read($, autoAtom)
+export function readAutoHandoff($: $): Promise<AutoHandoffWindow> {
+  return read($, autoHandoffAtom)
 }
 
-export async function rearmAuto($: $): Promise<void> {
-  await update($, autoAtom, () => AUTO_ARMED)
+export async function rearmAutoHandoff($: $): Promise<void> {
+  await update($, autoHandoffAtom, () => AUTO_HANDOFF_ARMED)
 }
 
 /** Whether a person is at the prompt: plugin compaction is refused in a `-p`

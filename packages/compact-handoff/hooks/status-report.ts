@@ -1,15 +1,14 @@
 // The text of /compact-handoff status.
-import { MAX_REPAIRS, stageTextOf, type Phase } from './run.js'
+import { MAX_REPAIRS, stageTextOf, type Mode, type Phase } from './run.js'
 import { followUpTextOf } from './follow-up.js'
-import { autoStatusTextOf } from './auto-handoff.js'
-import type { Mode } from './protocol.js'
+import { autoHandoffStatusTextOf } from './auto-handoff.js'
 
 export type StatusFacts = {
   phase: Phase
   nowMs: number
   contextPercent: number | undefined
   nudgePercent: number
-  autoPercent: number
+  autoHandoffPercent: number
   words: { count: number; chars: number }
   /** Newest swap-log lines, oldest first. */
   recentLog: readonly string[]
@@ -34,7 +33,7 @@ function durationText(ms: number): string {
 
 export function statusTextOf(facts: StatusFacts): string {
   const { phase } = facts
-  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%; ${autoStatusTextOf(facts.autoPercent)}`
+  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%; ${autoHandoffStatusTextOf(facts.autoHandoffPercent)}`
   if (phase.kind === 'idle') return [`No handoff run under way; ${context}.`, ...tailOf(facts)].join('\n')
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')

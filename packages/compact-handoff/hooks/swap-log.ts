@@ -1,7 +1,7 @@
 // One JSON line per swap or abort in the project's .claude/handoffs/, so a
 // person can see afterwards what each run did. Bounded: each line, by clipping
 // its long texts; the log, by keeping its newest whole lines.
-import type { Mode } from './protocol.js'
+import type { Mode } from './run.js'
 
 export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
 export const MAX_LOG_LINES = 1_000
@@ -27,8 +27,8 @@ const CLIP_MARK = ' […]'
 export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized'
 
 /** The two compactions a fork answers, by who asked: the engine at its
- * threshold, or the person's /compact. Not `auto`, which is the auto
- * handoff's: older readers of the log keep reading each as it was. */
+ * threshold, or the person's /compact. Not `auto`, which lines written before
+ * the auto handoff was named `auto-handoff` use for it (logTriggerOf). */
 export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
 
 /** The log's trigger for a compaction a fork was asked to answer: the engine's
@@ -42,16 +42,19 @@ const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
   'compact-command': 'at /compact',
 }
 
+export type LogTrigger = 'command' | 'apply' | 'auto-handoff' | CompactionTrigger
+
 export type LogEntry = {
   time: string
   sessionId: string
-  /** The kind of run (protocol.ts Mode; a compaction a fork answered writes a
+  /** The kind of run (run.ts Mode; a compaction a fork answered writes a
    * handoff); absent on a line of /compact-handoff resume, which runs nothing. Lines written before the kinds were named by what they write
    * say 'resume' for a handoff run (logModeOf reads them). */
   mode?: Mode
   /** How the swap was asked for: straight from the command, /compact-handoff
-   * apply after a review, the auto handoff, or one of the engine's compactions. */
-  trigger: 'command' | 'apply' | 'auto' | CompactionTrigger
+   * apply after a review, the auto handoff, or one of the engine's compactions.
+   * Lines written before the auto handoff was named say 'auto' for it (logTriggerOf reads them). */
+  trigger: LogTrigger
   files: { path: string; bytes: number }[]
   contextPercentBefore: number | null
   outcome: Outcome
@@ -199,7 +202,8 @@ export function recentLogLinesOf(text: string, count: number): string[] {
       const e = parsed as Partial<LogEntry>
       const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
       const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
-      const at = e.trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, e.trigger) ? ` ${COMPACTION_TRIGGER_TEXT[e.trigger as CompactionTrigger]}` : ''
+      const trigger = logTriggerOf(e.trigger)
+      const at = trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, trigger) ? ` ${COMPACTION_TRIGGER_TEXT[trigger as CompactionTrigger]}` : ''
       const what = at === '' ? whatRanOf(e) : `${e.outcome}${at}`
       out.push(`${e.time} ${what}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
     } catch {
@@ -215,6 +219,16 @@ export function recentLogLinesOf(text: string, count: number): string[] {
 export function logModeOf(mode: unknown): Mode | undefined {
   if (mode === 'handoff' || mode === 'resume') return 'handoff'
   return mode === 'plan' ? 'plan' : undefined
+}
+
+const LOG_TRIGGERS: readonly LogTrigger[] = ['command', 'apply', 'auto-handoff', 'automatic-compaction', 'compact-command']
+
+/** The trigger a log line's `trigger` names: 'auto' is how lines written
+ * before the auto handoff was named spelled it, never the engine's automatic
+ * compaction ('automatic-compaction'). */
+export function logTriggerOf(trigger: unknown): LogTrigger | undefined {
+  if (trigger === 'auto') return 'auto-handoff'
+  return LOG_TRIGGERS.find((known) => known === trigger)
 }
 
 /** What a log line says the entry was: the kind of run and its outcome, or

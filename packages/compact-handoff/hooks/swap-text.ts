@@ -1,6 +1,7 @@
 // The texts a swap installs: the stub that replaces the conversation (carried
 // to the answer mod behind the marker line) and the fallback continue-prompt.
-import { MARKER, type Mode } from './protocol.js'
+import { MARKER } from './protocol.js'
+import type { Mode } from './run.js'
 import { userWordsSectionOf, type UserWords } from './user-words.js'
 import { runningSectionOf, transcriptLineOf, type Running } from './running.js'
 

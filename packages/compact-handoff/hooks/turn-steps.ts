@@ -3,7 +3,7 @@
 // or show the nudge.
 import type { EngineInterface } from 'claude-code'
 import { isNudgeSuperseded, type Thresholds } from './auto-handoff.js'
-import { autoHandoffIfDue } from './auto-steps.js'
+import { autoHandoffIfDue } from './auto-handoff-steps.js'
 import { nudgeIfDue } from './nudge-steps.js'
 import { dispatch } from './run-steps.js'
 import type { TurnEnd } from './turn-verdict.js'
@@ -17,6 +17,6 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, threshol
   // with a run, the skill's end is not held up by a read of its own.
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
-  const isAutoStarted = await autoHandoffIfDue($, end, thresholds.autoPercent)
-  if (!isAutoStarted && !isNudgeSuperseded(thresholds.autoPercent, thresholds.nudgePercent)) await nudgeIfDue($, thresholds.nudgePercent)
+  const isAutoHandoffStarted = await autoHandoffIfDue($, end, thresholds.autoHandoffPercent)
+  if (!isAutoHandoffStarted && !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent)) await nudgeIfDue($, thresholds.nudgePercent)
 }

@@ -1,7 +1,7 @@
 // The opt-in auto handoff: after a main-loop answer at or above the option's
 // percent, the same run /compact-handoff starts, once per context window.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { world, type World } from './world.js'
+import { swapLogEntries, world, type World } from './world.js'
 import { endTurn, typeCommand } from './engine-calls.js'
 import { startSession } from './flow.js'
 
@@ -54,6 +54,8 @@ describe('the auto handoff', () => {
     await startSession($)
     await turnEnds($, w)
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
+    // Its log line names the auto handoff by its own word, not the engine's `auto`.
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ mode: 'handoff', trigger: 'auto-handoff', outcome: 'aborted' })
     await turnEnds($, w)
     expect(w.seen.commandRuns.length, 'not again in this window').toBe(1)
     await $.session.compact({ trigger: 'manual', messages: [{ role: 'user', text: 'the conversation so far', toolUses: [] }] })

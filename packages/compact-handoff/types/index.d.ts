@@ -23,8 +23,8 @@ declare module 'claude-code' {
     words: { messages: string[]; dropped: number }
     /** The newest swap of this session (hooks/swap-text.ts LastSwap). */
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
-    /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoWindow). */
-    auto: { kind: 'armed' } | { kind: 'spent' }
+    /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoHandoffWindow). */
+    autoHandoff: { kind: 'armed' } | { kind: 'spent' }
     /** Option askAfterCompaction: 'pending' after a /compact or automatic
      * compaction of the main loop replaced the conversation; the first
      * main-loop tool call after it takes the flag and asks the person whether
@@ -70,7 +70,7 @@ declare module 'claude-code' {
     values: { run: string; created: string; chain: string; seq: number; parent: string }
     files: CompactHandoffFile[]
     apply: 'now' | 'review'
-    trigger: 'command' | 'auto'
+    trigger: 'command' | 'auto-handoff'
     held: string[]
     heldCommands: string[]
     repairs: number
