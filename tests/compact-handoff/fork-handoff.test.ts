@@ -11,9 +11,10 @@ import {
   slugOf,
   unmaskableProblemOf,
 } from '../../packages/compact-handoff/hooks/fork-handoff.js'
-import { formatProblems, frontmatterOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { frontmatterOf } from '../../packages/compact-handoff/hooks/frontmatter.js'
 import { SKILL_FILE_NAME_RE, fileKindOfRelPath } from '../../packages/compact-handoff/hooks/protocol-paths.js'
-import { chainValuesOf } from '../../packages/compact-handoff/hooks/skill-command.js'
+import { chainValuesOf } from '../../packages/compact-handoff/hooks/frontmatter-values.js'
 import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { forkReplyTextOf, handoffTextOf } from '../support/handoff-text.js'
 

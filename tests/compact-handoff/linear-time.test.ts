@@ -11,7 +11,8 @@ import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
 import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
-import { formatProblems, frontmatterOf, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { formatProblems, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { frontmatterOf } from '../../packages/compact-handoff/hooks/frontmatter.js'
 import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume.js'
 import {
   CONTINUE_PROMPT_HEADER,

@@ -36,7 +36,8 @@ import {
   type FileKind,
 } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { createdValueOf, SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
+import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
+import { createdValueOf } from '../../packages/compact-handoff/hooks/frontmatter-values.js'
 import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 

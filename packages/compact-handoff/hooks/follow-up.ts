@@ -3,7 +3,7 @@
 // shell commands already run. Both are signs that the handoff left something
 // out. Watched for FOLLOW_UP_TURNS main-loop turns, or until the next run.
 // Paths and commands compare as recorded: masked (work-steps.ts).
-import { NO_EVIDENCE, type Evidence } from './evidence.js'
+import type { Evidence } from './evidence.js'
 
 export const FOLLOW_UP_TURNS = 10
 
@@ -26,12 +26,6 @@ export type Watched = {
 export type FollowUp = { kind: 'none' } | ({ kind: 'watching' } & Watched)
 
 export const NOT_WATCHING: FollowUp = { kind: 'none' }
-
-/** The work's facts and the meter, kept in one atom so a tool call that feeds
- * both costs one state write. */
-export type WorkRecord = { facts: Evidence; followUp: FollowUp }
-
-export const NO_WORK: WorkRecord = { facts: NO_EVIDENCE, followUp: NOT_WATCHING }
 
 export function watchingAfter(after: Watched['after'], evidence: Evidence): FollowUp {
   return {

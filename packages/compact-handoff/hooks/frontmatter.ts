@@ -176,3 +176,10 @@ export function readFrontmatterOf(text: string): { frontmatter: Frontmatter | un
   const frontmatter = readFrontmatter(linesOf(text.replace(/^\uFEFF/, '')), problems)
   return { frontmatter, problems }
 }
+
+/** The frontmatter's fields, or undefined when the text has none that reads
+ * cleanly: how the mod learns a parent handoff's chain and seq, or a file's status. */
+export function frontmatterOf(text: string): ReadonlyMap<string, string> | undefined {
+  const { frontmatter, problems } = readFrontmatterOf(text)
+  return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
+}

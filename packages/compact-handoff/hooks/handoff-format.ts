@@ -221,13 +221,6 @@ export function formatProblems(text: string, kind: FileKind, context: FormatCont
   return formatDiagnostics(text, kind, context).map((d) => d.message)
 }
 
-/** The frontmatter's fields, or undefined when the text has none that reads
- * cleanly: how the mod learns a parent handoff's chain and seq. */
-export function frontmatterOf(text: string): ReadonlyMap<string, string> | undefined {
-  const { frontmatter, problems } = readFrontmatterOf(text)
-  return frontmatter !== undefined && problems.length === 0 ? frontmatter.fields : undefined
-}
-
 /** Each level-2 section's text, keyed by the section it names (the first of a
  * name wins), read by the same block reader as the format check: a heading
  * inside an HTML block, a fence or a list is no section, here as there, and an

@@ -3,7 +3,7 @@
 // file outside the project, so nothing in a repository can forge a record.
 import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from './protocol-paths.js'
-import { frontmatterOf } from './handoff-format.js'
+import { frontmatterOf } from './frontmatter.js'
 import { MAX_HANDOFF_BYTES } from './protocol-contents.js'
 import { fingerprintOf, ownershipKeyOf, ownershipOf, recordsOf, withRecord, withUse, type OwnRecord, type Ownership } from './ownership.js'
 

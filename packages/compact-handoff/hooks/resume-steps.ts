@@ -5,7 +5,8 @@
 import type { EngineInterface } from 'claude-code'
 import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type HandoffPath } from './protocol-paths.js'
 import { MAX_HANDOFF_BYTES } from './protocol-contents.js'
-import { frontmatterOf, sectionTextsOf } from './handoff-format.js'
+import { sectionTextsOf } from './handoff-format.js'
+import { frontmatterOf } from './frontmatter.js'
 import { isReadable, resumeProblemsOf } from './file-check.js'
 import {
   FRONTMATTER_READ_BYTES,

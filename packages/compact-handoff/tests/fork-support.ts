@@ -7,7 +7,8 @@ import { CWD, type World } from './world.js'
 import { readFile, runCommand, submitPrompt } from './engine-calls.js'
 import { startSession } from './flow.js'
 import { handoffBody } from './texts.js'
-import { formatProblems, frontmatterOf } from '../hooks/handoff-format.js'
+import { formatProblems } from '../hooks/handoff-format.js'
+import { frontmatterOf } from '../hooks/frontmatter.js'
 
 /** The person's first request, recorded at prompt.submit. */
 export const FIRST_WORDS = 'Rewrite the parser.\nDo not touch the public API of parse().'

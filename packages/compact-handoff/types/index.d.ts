@@ -34,7 +34,7 @@ declare module 'claude-code' {
     interactive: boolean
     /** Main-loop shells moved to the background and not yet seen ended (hooks/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]
-    /** The work's facts and the rediscovery meter (hooks/state.ts WorkRecord). */
+    /** The work's facts and the rediscovery meter (hooks/work.ts WorkRecord). */
     work: {
       facts: {
         changed: { path: string; count: number }[]
