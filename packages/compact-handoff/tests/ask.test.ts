@@ -5,7 +5,8 @@
 // answers it as the person would (`askAnswer`), or refuses it as a dismissal does.
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
-import { ANSWER_STAND_IN, HANDOFF, world, type WorldOptions } from './world.js'
+import { HANDOFF, world, type WorldOptions } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { endTurn, runCommand, skillWrite } from './engine-calls.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 import { handoffText, readyAnswer } from './texts.js'

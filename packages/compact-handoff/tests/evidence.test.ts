@@ -2,7 +2,8 @@
 // the stub with the files the handoff never mentions, and the meter that counts
 // what the next context re-does.
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, world, swapLogEntries } from './world.js'
+import { CWD, HANDOFF, world, swapLogEntries } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from './engine-calls.js'
 import { readyAnswer } from './texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'

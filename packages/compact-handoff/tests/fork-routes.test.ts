@@ -3,7 +3,8 @@
 // and which pass untouched.
 import { describe, expect, test } from 'claude-code/testing'
 import type { SessionCompactInput } from 'claude-code'
-import { world, ANSWER_STAND_IN } from './world.js'
+import { world } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { typeAndLaunch } from './flow.js'
 import { AT_PROMPT, ENGINE_SUMMARY, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, compactAuto, compactSlash, fileFacts, fileText, handoffFiles, sessionWithWork } from './fork-support.js'
 import { OUTLINE, summaryAdditionsOf } from '../hooks/summary-instructions.js'

@@ -3,7 +3,8 @@
 // as the engine masks) before it is kept in state, put in the stub or written
 // to the swap log, which sits in the project folder beside committed handoffs.
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, HANDOFF, world, swapLogEntries, type World } from './world.js'
+import { CWD, HANDOFF, world, swapLogEntries, type World } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from './engine-calls.js'
 import { readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'

@@ -3,7 +3,8 @@
 // nobody is at the prompt; one file read, whatever the folders hold.
 import { describe, expect, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
-import { ANSWER_STAND_IN, CWD, swapLogEntries, world, type World } from './world.js'
+import { CWD, swapLogEntries, world, type World } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { skillWrite, typeCommand } from './engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from './resume-support.js'

@@ -2,7 +2,8 @@
 // skill with every problem and its fix, at most twice; safety refusals are not.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../hooks/protocol.js'
-import { ANSWER_STAND_IN, HANDOFF, world, swapLogEntries } from './world.js'
+import { HANDOFF, world, swapLogEntries } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { skillWrite, submitPrompt, typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, repairTurn, skillWritesFile, startSession, typeAndLaunch } from './flow.js'

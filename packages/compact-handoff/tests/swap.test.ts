@@ -1,5 +1,6 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, PLAN, swapLogEntries, world, type World } from './world.js'
+import { HANDOFF, PLAN, swapLogEntries, world, type World } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { endTurn, skillWrite, skillRunsOf, startTurn } from './engine-calls.js'
 import { handoffText, planText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, world, swapLogEntries } from './world.js'
+import { HANDOFF, world, swapLogEntries } from './world.js'
+import { ANSWER_STAND_IN } from './answer-stand-in.js'
 import { submitPrompt, typeCommand, skillRunsOf } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'

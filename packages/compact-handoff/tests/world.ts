@@ -1,7 +1,6 @@
 // The world beneath the mod for kit tests: its memory (files, what was seen,
-// the clock) and the answers beneath (beneath.ts), plus a
-// self-contained stand-in for compact-handoff-answer (a kit test cannot import
-// the partner mod's files, which sit outside this plugin's folder).
+// the clock) and the answers beneath (beneath.ts). The stand-in for
+// compact-handoff-answer is answer-stand-in.ts.
 import { mock } from 'claude-code/testing'
 import type { On, SessionCompactInput } from 'claude-code'
 import { answerCommands, answerCompaction, answerFiles, answerModel, answerPermissions, answerSession, answerStore, answerTools, answerUi } from './beneath.js'
@@ -13,24 +12,6 @@ export const SKILL_PACK_COMMANDS = [
   { name: 'compact-handoff-skills:handoff', description: 'handoff', source: 'plugin' as const, plugin: 'compact-handoff-skills' },
   { name: 'compact-handoff-skills:handoffplan', description: 'plan', source: 'plugin' as const, plugin: 'compact-handoff-skills' },
 ]
-
-/** Stands in for compact-handoff-answer: answers a marked compaction with its
- * stub, so the engine beneath is never reached, making the answer mod's checks:
- * raised by compact-handoff (`next.origin`) while its run swaps with the
- * compaction in flight; anything else goes on beneath. Self-contained, as the
- * kit requires. */
-export const ANSWER_STAND_IN = {
-  name: 'answer-stand-in',
-  register(on: On) {
-    on('session.compact', async ($, e, next) => {
-      const [first, ...rest] = (e.instructions ?? '').split('\n')
-      const run = (await $.state.get({ plugin: 'compact-handoff', key: 'run' } as const)).value
-      const isSwapCompacting = run?.kind === 'swapping' && run.isCompacting
-      const isOurs = first === 'compact-handoff:v1' && e.agentId === undefined && next.origin.plugin === 'compact-handoff' && isSwapCompacting
-      return isOurs ? { messages: [{ role: 'user' as const, text: rest.join('\n'), toolUses: [] }] } : next(e)
-    })
-  },
-}
 
 /** What one `$.model.fork` answers: the reply's text, why there is none, or
  * `reject` for a request the engine refuses. */
