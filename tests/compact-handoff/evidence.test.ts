@@ -98,7 +98,7 @@ describe("the stub's facts section", () => {
 
   test('stays within its size bound however much was recorded', () => {
     let e = NO_EVIDENCE
-    for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`), 'y'.repeat(500), i)
+    for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`), clippedCommandOf('y'.repeat(500)), i)
     const section = evidenceSectionOf(e) ?? ''
     expect(section.length).toBeLessThanOrEqual(MAX_EVIDENCE_SECTION_CHARS + 60)
     expect(section).toContain('[more was recorded than fits here]')

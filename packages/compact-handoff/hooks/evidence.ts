@@ -59,8 +59,9 @@ export function clippedCommandOf(line: string): string {
   return `${headOf(flat, MAX_COMMAND_CHARS)} […]`
 }
 
+/** `line` as clippedCommandOf left it: the meter compares that same text. */
 export function withCommand(evidence: Evidence, line: string, exitCode: number | null, shellId?: string): Evidence {
-  const command = shellId === undefined ? { line: clippedCommandOf(line), exitCode } : { line: clippedCommandOf(line), exitCode: null, shellId }
+  const command = shellId === undefined ? { line, exitCode } : { line, exitCode: null, shellId }
   return { ...evidence, commands: [...evidence.commands, command].slice(-MAX_COMMANDS) }
 }
 

@@ -73,8 +73,10 @@ export async function appendCompactionLog(
   await appendEntry($, cwd, { mode: 'handoff', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
 }
 
+/** The log's newest `count` entries as /compact-handoff status shows them;
+ * none when the log cannot be read. */
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  return recentLogLinesOf(await swapLogText($, cwd), count)
+  return recentLogLinesOf(await logTailOf($, inFolder(cwd, SWAP_LOG_PATH)).catch(() => ''), count)
 }
 
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */
@@ -87,9 +89,4 @@ export async function appendResumeLog($: $, cwd: string, handoff: string, bytes:
     messagesHeld: 0,
     repairs: 0,
   })
-}
-
-/** The log's newest whole lines (all of it within its cap), or '' when it cannot be read. */
-export async function swapLogText($: $, cwd: string): Promise<string> {
-  return logTailOf($, inFolder(cwd, SWAP_LOG_PATH)).catch(() => '')
 }
