@@ -26,7 +26,7 @@ import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol-paths.js'
 import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
-import { clippedCommandOf } from '../../packages/compact-handoff/hooks/evidence.js'
+import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts.js'
 import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/summary-instructions.js'
 import { forkReplyOf } from '../../packages/compact-handoff/hooks/fork-reply.js'
 import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/fork-handoff.js'

@@ -16,7 +16,7 @@ import {
   withShellStarted,
   type RunningShell,
 } from '../../packages/compact-handoff/hooks/running.js'
-import { NO_EVIDENCE, evidenceSectionOf, withCommand } from '../../packages/compact-handoff/hooks/evidence.js'
+import { NO_FACTS, factsSectionOf, withCommand } from '../../packages/compact-handoff/hooks/facts.js'
 import { buildStub } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { NO_WORDS } from '../../packages/compact-handoff/hooks/user-words.js'
 
@@ -38,9 +38,9 @@ describe('a background command', () => {
   })
 
   test('is a started command in the facts, never one with an exit status', () => {
-    const facts = withCommand(withCommand(NO_EVIDENCE, 'pnpm test', 0), SHELL.command, 0, SHELL.id)
+    const facts = withCommand(withCommand(NO_FACTS, 'pnpm test', 0), SHELL.command, 0, SHELL.id)
     expect(facts.commands.at(-1)).toEqual({ line: SHELL.command, exitCode: null, shellId: 'b7k2' })
-    const section = evidenceSectionOf(facts) ?? ''
+    const section = factsSectionOf(facts) ?? ''
     expect(section).toContain('- sleep 45; echo done  → started in the background as shell b7k2\n- pnpm test  → exit 0')
     expect(section).not.toContain('echo done  → exit')
   })

@@ -6,12 +6,12 @@ import { describe, expect, test } from 'vitest'
 import { OUTLINE, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../packages/compact-handoff/hooks/summary-instructions.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../packages/compact-handoff/hooks/protocol-contents.js'
 import { userWordsSectionOf } from '../../packages/compact-handoff/hooks/user-words.js'
-import { NO_EVIDENCE, evidenceSectionOf } from '../../packages/compact-handoff/hooks/evidence.js'
+import { NO_FACTS, factsSectionOf } from '../../packages/compact-handoff/hooks/facts.js'
 
 const CWD = '/srv/app'
 const HANDOFF = 'plans/handoffs/HANDOFF_x_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_x_2026-11-29.md'
-const NOTHING: SummaryState = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_EVIDENCE, cwd: CWD }
+const NOTHING: SummaryState = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_FACTS, cwd: CWD }
 const FACTS = {
   changed: [
     { path: `${CWD}/src/upload.ts`, count: 2 },
@@ -46,7 +46,7 @@ describe('summaryInstructionsOf', () => {
 
   test("says the person's words and the facts exactly as a stub does, between the handoff and the outline", () => {
     const text = summaryInstructionsOf('keep the benchmarks', EVERYTHING)
-    const facts = evidenceSectionOf({ changed: [{ path: 'src/upload.ts', count: 2 }], read: ['src/retry.ts', '/etc/hosts'], commands: FACTS.commands })!
+    const facts = factsSectionOf({ changed: [{ path: 'src/upload.ts', count: 2 }], read: ['src/retry.ts', '/etc/hosts'], commands: FACTS.commands })!
     const at = ['keep the benchmarks', `Handoff file: ${HANDOFF}\nPlan file: ${PLAN}`, userWordsSectionOf(EVERYTHING.words)!, facts, OUTLINE].map((part) => text.indexOf(part))
     expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true)
     expect(at).toEqual([...at].sort((a, b) => a - b))

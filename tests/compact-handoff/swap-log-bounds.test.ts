@@ -15,7 +15,7 @@ import {
   type AfterSwapEntry,
   type LogEntry,
 } from '../../packages/compact-handoff/hooks/swap-log.js'
-import { MAX_COMMANDS, MAX_READ_FILES } from '../../packages/compact-handoff/hooks/evidence.js'
+import { MAX_COMMANDS, MAX_READ_FILES } from '../../packages/compact-handoff/hooks/facts.js'
 import { forAll, textOfPieces } from '../support/property.js'
 
 const TIME = '2026-11-30T10:00:00.000Z'

@@ -3,7 +3,7 @@
 // shell commands already run. Both are signs that the handoff left something
 // out. Watched for FOLLOW_UP_TURNS main-loop turns, or until the next run.
 // Paths and commands compare as recorded: masked (work-steps.ts).
-import type { Evidence } from './evidence.js'
+import type { Facts } from './facts.js'
 
 export const FOLLOW_UP_TURNS = 10
 
@@ -27,13 +27,13 @@ export type FollowUp = { kind: 'none' } | ({ kind: 'watching' } & Watched)
 
 export const NOT_WATCHING: FollowUp = { kind: 'none' }
 
-export function watchingAfter(after: Watched['after'], evidence: Evidence): FollowUp {
+export function watchingAfter(after: Watched['after'], facts: Facts): FollowUp {
   return {
     kind: 'watching',
     after,
     turnsLeft: FOLLOW_UP_TURNS,
-    readBefore: [...evidence.read],
-    commandsBefore: evidence.commands.map((c) => c.line),
+    readBefore: [...facts.read],
+    commandsBefore: facts.commands.map((c) => c.line),
     reReads: [],
     repeatedCommands: [],
     handoffRead: false,

@@ -1,4 +1,4 @@
-// Masks what is recorded as evidence (commands, paths, reasons) with the
+// Masks what is recorded as a fact (commands, paths, reasons) with the
 // engine's own rules, before it is kept in `$.state`, put in a stub or the
 // summariser's instructions, or written to the swap log, which sits in the
 // project folder beside handoffs that people commit.

@@ -12,7 +12,7 @@ import { takePrompt } from './prompt-steps.js'
 import { offerResume } from './resume-steps.js'
 import { endSession, noteSessionStart } from './session-steps.js'
 import { recordToolCall } from './work-steps.js'
-import { EVIDENCE_TOOLS } from './evidence.js'
+import { FACT_TOOLS } from './facts.js'
 import { ownWriteCandidateOf } from './own-write.js'
 import { isRunOwnWrite } from './permission-steps.js'
 import { compactionHandoffOf } from './engine-compaction.js'
@@ -70,7 +70,7 @@ export const register: Register = (on, options) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  on('tool.call', { tool: [...EVIDENCE_TOOLS] }, async ($, e, next) => {
+  on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
     await recordToolCall($, e, outcome)

@@ -51,7 +51,7 @@ export type Swap = {
   continuePrompt: string
   /** Compaction attempts refused so far. */
   refusals: number
-  /** The work's facts for the stub (evidence.ts), taken when the files were checked. */
+  /** The work's facts for the stub (facts.ts), taken when the files were checked. */
   facts?: string
 }
 

@@ -5,7 +5,7 @@
 // on, and its notification later reaches the next context, which must know it
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
 // asks the engine and records.
-import { MAX_COMMAND_CHARS } from './evidence.js'
+import { MAX_COMMAND_CHARS } from './facts.js'
 import { boundedSectionOf, headOf } from './text-clip.js'
 
 /** A main-loop shell the engine moved to the background, as recorded when its

@@ -6,7 +6,7 @@
 // outline, so the summary comes out in the shape the next context knows.
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from './protocol-contents.js'
 import { userWordsSectionOf, type UserWords } from './user-words.js'
-import { evidenceSectionOf, shownFactsOf, type Evidence } from './evidence.js'
+import { factsSectionOf, shownFactsOf, type Facts } from './facts.js'
 import type { LastSwap } from './swap-text.js'
 
 /** The outline as one block of the instructions: one line per section, from
@@ -18,7 +18,7 @@ export const OUTLINE = [
 
 /** What this mod's state adds, as it reads it; `cwd` is the session folder
  * the facts' paths are shown relative to. */
-export type SummaryState = { words: UserWords; lastSwap: LastSwap; facts: Evidence; cwd: string }
+export type SummaryState = { words: UserWords; lastSwap: LastSwap; facts: Facts; cwd: string }
 
 function handoffPointerOf(lastSwap: LastSwap): string | undefined {
   if (lastSwap.kind !== 'swapped') return undefined
@@ -42,7 +42,7 @@ function hasText(own: string | undefined): own is string {
  */
 export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string | undefined {
   const handoffPaths = state.lastSwap.kind === 'swapped' ? [state.lastSwap.handoff, ...(state.lastSwap.plan !== undefined ? [state.lastSwap.plan] : [])] : []
-  const sections = [handoffPointerOf(state.lastSwap), userWordsSectionOf(state.words), evidenceSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
+  const sections = [handoffPointerOf(state.lastSwap), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
     (section): section is string => section !== undefined,
   )
   if (sections.length === 0) return undefined

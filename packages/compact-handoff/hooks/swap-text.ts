@@ -32,7 +32,7 @@ export function stubContextLinesOf(context: StubContext): string[] {
   return lines
 }
 
-/** `factsSection` is the work's facts recorded by code (evidence.ts), placed
+/** `factsSection` is the work's facts recorded by code (facts.ts), placed
  * after the person's words; `context` what runs and where the transcript is. */
 export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
   const lines = [
@@ -55,7 +55,7 @@ export type ForkStubFacts = {
   /** Its text as saved (masked), inlined so the next request needs no Read. */
   handoffText: string
   words: UserWords
-  /** The work's facts recorded by code (evidence.ts stubFactsOf). */
+  /** The work's facts recorded by code (facts.ts stubFactsOf). */
   factsSection?: string
   /** Who compacted: the engine at its threshold, or the person's /compact. */
   trigger: 'auto' | 'manual'

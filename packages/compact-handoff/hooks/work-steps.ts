@@ -1,7 +1,7 @@
 // Records the work's facts from the main loop's tool calls and runs the
-// rediscovery meter (evidence.ts and follow-up.ts decide; this applies).
+// rediscovery meter (facts.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
-import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './evidence.js'
+import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
 import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
 import { inFolder } from './protocol-paths.js'
 import { readWork, updateWork } from './state.js'

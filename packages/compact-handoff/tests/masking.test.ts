@@ -1,4 +1,4 @@
-// No secret kept: every command, path and reason recorded as evidence is masked
+// No secret kept: every command, path and reason recorded as a fact is masked
 // by the engine's own rules (`$.session.redact`, answered beneath by world.ts
 // as the engine masks) before it is kept in state, put in the stub or written
 // to the swap log, which sits in the project folder beside committed handoffs.

@@ -124,7 +124,7 @@ function costTable(start: StartTimes, writes: { without: CallTimes; with: CallTi
   out.push(`| Write tool call, ordinary path (${writes.without.plain.length} calls each) | ${spread(writes.without.plain, ms)} | ${spread(writes.with.plain, ms)} | ${diff(writes.without.plain, writes.with.plain)} |`)
   out.push(`| Write tool call, \`.claude/handoffs/HANDOFF_*.md\` with no run under way (${writes.without.handoffPath.length} calls each) | ${spread(writes.without.handoffPath, ms)} | ${spread(writes.with.handoffPath, ms)} | ${diff(writes.without.handoffPath, writes.with.handoffPath)} |`)
   for (const [kind, label] of [['edit', 'Edit'], ['read', 'Read'], ['bash', 'Bash (`echo`)']] as const) {
-    out.push(`| ${label} tool call, recorded as evidence (${writes.without[kind].length} calls each) | ${spread(writes.without[kind], ms)} | ${spread(writes.with[kind], ms)} | ${diff(writes.without[kind], writes.with[kind])} |`)
+    out.push(`| ${label} tool call, recorded as a fact (${writes.without[kind].length} calls each) | ${spread(writes.without[kind], ms)} | ${spread(writes.with[kind], ms)} | ${diff(writes.without[kind], writes.with[kind])} |`)
   }
   out.push('')
   out.push(

@@ -5,18 +5,18 @@ import {
   MAX_CHANGED_FILES,
   MAX_COMMANDS,
   MAX_COMMAND_CHARS,
-  MAX_EVIDENCE_SECTION_CHARS,
+  MAX_FACTS_SECTION_CHARS,
   MAX_READ_FILES,
-  NO_EVIDENCE,
+  NO_FACTS,
   changedNotInHandoff,
   clippedCommandOf,
-  evidenceSectionOf,
+  factsSectionOf,
   exitCodeOf,
   shownPath,
   withChange,
   withCommand,
   withRead,
-} from '../../packages/compact-handoff/hooks/evidence.js'
+} from '../../packages/compact-handoff/hooks/facts.js'
 import { FOLLOW_UP_TURNS, NOT_WATCHING, followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter } from '../../packages/compact-handoff/hooks/follow-up.js'
 import { forAll } from '../support/property.js'
 
@@ -24,7 +24,7 @@ const CWD = '/srv/app'
 
 describe('recording', () => {
   test('counts changes per file and moves the newest to the end', () => {
-    let e = withChange(NO_EVIDENCE, `${CWD}/a.ts`)
+    let e = withChange(NO_FACTS, `${CWD}/a.ts`)
     e = withChange(e, `${CWD}/b.ts`)
     e = withChange(e, `${CWD}/a.ts`)
     expect(e.changed).toEqual([
@@ -34,7 +34,7 @@ describe('recording', () => {
   })
 
   test('keeps only the newest entries of each list', () => {
-    let e = NO_EVIDENCE
+    let e = NO_FACTS
     for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/f${i}`), `/r${i}`), `cmd ${i}`, 0)
     expect(e.changed.length).toBe(MAX_CHANGED_FILES)
     expect(e.read.length).toBe(MAX_READ_FILES)
@@ -77,11 +77,11 @@ describe('recording', () => {
 
 describe("the stub's facts section", () => {
   test('lists changed files, read files and commands, newest first, with exit status', () => {
-    let e = withChange(withChange(NO_EVIDENCE, 'src/a.ts'), 'src/a.ts')
+    let e = withChange(withChange(NO_FACTS, 'src/a.ts'), 'src/a.ts')
     e = withChange(e, 'src/b.ts')
     e = withRead(withRead(e, 'README.md'), 'src/c.ts')
     e = withCommand(withCommand(e, 'pnpm test', 1), 'git status', 0)
-    expect(evidenceSectionOf(e, ['src/b.ts'])?.split('\n')).toEqual([
+    expect(factsSectionOf(e, ['src/b.ts'])?.split('\n')).toEqual([
       'What this session did, recorded by code from its tool calls (facts, not notes):',
       'Changed this session, not in the handoff: src/b.ts',
       'Files changed: src/b.ts, src/a.ts (2×)',
@@ -93,14 +93,14 @@ describe("the stub's facts section", () => {
   })
 
   test('is absent when nothing was recorded', () => {
-    expect(evidenceSectionOf(NO_EVIDENCE)).toBeUndefined()
+    expect(factsSectionOf(NO_FACTS)).toBeUndefined()
   })
 
   test('stays within its size bound however much was recorded', () => {
-    let e = NO_EVIDENCE
+    let e = NO_FACTS
     for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`), clippedCommandOf('y'.repeat(500)), i)
-    const section = evidenceSectionOf(e) ?? ''
-    expect(section.length).toBeLessThanOrEqual(MAX_EVIDENCE_SECTION_CHARS + 60)
+    const section = factsSectionOf(e) ?? ''
+    expect(section.length).toBeLessThanOrEqual(MAX_FACTS_SECTION_CHARS + 60)
     expect(section).toContain('[more was recorded than fits here]')
   })
 })
@@ -109,19 +109,19 @@ describe('files changed but not in the handoff', () => {
   const handoff = ['## Goal', 'x', '## Files', '- src/parser.ts', '- tokenizer.ts (whole file)', '## Next step', 'src/other.ts is mentioned here only'].join('\n')
 
   test('names only those the Files section mentions by neither path nor name', () => {
-    let e = NO_EVIDENCE
+    let e = NO_FACTS
     for (const p of ['src/parser.ts', 'src/lib/tokenizer.ts', 'src/other.ts', 'plans/handoffs/HANDOFF_a.md']) e = withChange(e, p)
     expect(changedNotInHandoff(e, handoff, ['plans/handoffs/HANDOFF_a.md'])).toEqual(['src/other.ts'])
   })
 
   test('finds the name of a Windows path outside the folder after its last backslash', () => {
-    const e = withChange(withChange(NO_EVIDENCE, 'D:\\shared\\tokenizer.ts'), 'D:\\shared\\elsewhere.ts')
+    const e = withChange(withChange(NO_FACTS, 'D:\\shared\\tokenizer.ts'), 'D:\\shared\\elsewhere.ts')
     expect(changedNotInHandoff(e, handoff, [])).toEqual(['D:\\shared\\elsewhere.ts'])
   })
 })
 
 describe('the rediscovery meter', () => {
-  const before = withCommand(withRead(withRead(NO_EVIDENCE, '/a'), '/b'), 'pnpm test', 1)
+  const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
   const after = { kind: 'swapped' as const, handoff: '/h.md', time: 't' }
 
   test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {

@@ -13,23 +13,23 @@ export const MAX_COMMANDS = 20
 /** A command line longer than this is cut (its head kept), visibly. */
 export const MAX_COMMAND_CHARS = 200
 /** The stub's facts section never grows past this many characters. */
-export const MAX_EVIDENCE_SECTION_CHARS = 4_000
+export const MAX_FACTS_SECTION_CHARS = 4_000
 
 /** A command and how it ended; one the engine moved to the background
  * (`shellId`, its task's id) had not ended when its result came, so it has no
  * exit status (`exitCode` null): it is a started command, not a finished one. */
 export type Command = { line: string; exitCode: number | null; shellId?: string }
 
-export type Evidence = {
+export type Facts = {
   changed: { path: string; count: number }[]
   read: string[]
   commands: Command[]
 }
 
-export const NO_EVIDENCE: Evidence = { changed: [], read: [], commands: [] }
+export const NO_FACTS: Facts = { changed: [], read: [], commands: [] }
 
-/** The tools whose calls are evidence; decided from the name before any engine call. */
-export const EVIDENCE_TOOLS = ['Write', 'Edit', 'Read', 'Bash'] as const
+/** The tools whose calls are recorded as facts; decided from the name before any engine call. */
+export const FACT_TOOLS = ['Write', 'Edit', 'Read', 'Bash'] as const
 
 /** A path as the facts name it: relative to the session folder when inside it. */
 export function shownPath(path: string, cwd: string): string {
@@ -42,13 +42,13 @@ function newestLast<T>(items: readonly T[], item: T, isSame: (a: T) => boolean, 
   return [...rest, item].slice(-max)
 }
 
-export function withChange(evidence: Evidence, path: string): Evidence {
-  const count = (evidence.changed.find((c) => c.path === path)?.count ?? 0) + 1
-  return { ...evidence, changed: newestLast(evidence.changed, { path, count }, (c) => c.path === path, MAX_CHANGED_FILES) }
+export function withChange(facts: Facts, path: string): Facts {
+  const count = (facts.changed.find((c) => c.path === path)?.count ?? 0) + 1
+  return { ...facts, changed: newestLast(facts.changed, { path, count }, (c) => c.path === path, MAX_CHANGED_FILES) }
 }
 
-export function withRead(evidence: Evidence, path: string): Evidence {
-  return { ...evidence, read: newestLast(evidence.read, path, (p) => p === path, MAX_READ_FILES) }
+export function withRead(facts: Facts, path: string): Facts {
+  return { ...facts, read: newestLast(facts.read, path, (p) => p === path, MAX_READ_FILES) }
 }
 
 /** Cuts a command line to MAX_COMMAND_CHARS, never inside a surrogate pair.
@@ -60,9 +60,9 @@ export function clippedCommandOf(line: string): string {
 }
 
 /** `line` as clippedCommandOf left it: the meter compares that same text. */
-export function withCommand(evidence: Evidence, line: string, exitCode: number | null, shellId?: string): Evidence {
+export function withCommand(facts: Facts, line: string, exitCode: number | null, shellId?: string): Facts {
   const command = shellId === undefined ? { line, exitCode } : { line, exitCode: null, shellId }
-  return { ...evidence, commands: [...evidence.commands, command].slice(-MAX_COMMANDS) }
+  return { ...facts, commands: [...facts.commands, command].slice(-MAX_COMMANDS) }
 }
 
 const EXIT_CODE_RE = /Exit code (\d{1,3})/
@@ -87,9 +87,9 @@ function filesSectionOf(handoffText: string): string {
 
 /** Files changed this session that the handoff's Files section never mentions
  * (by path or by file name): a notice for the next context, never a refusal. */
-export function changedNotInHandoff(evidence: Evidence, handoffText: string, handoffPaths: readonly string[]): string[] {
+export function changedNotInHandoff(facts: Facts, handoffText: string, handoffPaths: readonly string[]): string[] {
   const section = filesSectionOf(handoffText)
-  return evidence.changed
+  return facts.changed
     .map((c) => c.path)
     .filter((path) => !handoffPaths.includes(path))
     .filter((path) => {
@@ -106,24 +106,24 @@ function outcomeText(command: Command): string {
 
 /** The stub's section of facts, newest first, or undefined when nothing was
  * recorded. Lines that would pass the size bound are left out, and it says so. */
-export function evidenceSectionOf(evidence: Evidence, notInHandoff: readonly string[] = []): string | undefined {
+export function factsSectionOf(facts: Facts, notInHandoff: readonly string[] = []): string | undefined {
   const lines: string[] = []
   if (notInHandoff.length > 0) lines.push(`Changed this session, not in the handoff: ${[...notInHandoff].reverse().join(', ')}`)
-  if (evidence.changed.length > 0) lines.push(`Files changed: ${[...evidence.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
-  if (evidence.read.length > 0) lines.push(`Files read: ${[...evidence.read].reverse().join(', ')}`)
-  if (evidence.commands.length > 0) {
-    lines.push('Last commands, newest first:', ...[...evidence.commands].reverse().map((c) => `- ${c.line}  → ${outcomeText(c)}`))
+  if (facts.changed.length > 0) lines.push(`Files changed: ${[...facts.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
+  if (facts.read.length > 0) lines.push(`Files read: ${[...facts.read].reverse().join(', ')}`)
+  if (facts.commands.length > 0) {
+    lines.push('Last commands, newest first:', ...[...facts.commands].reverse().map((c) => `- ${c.line}  → ${outcomeText(c)}`))
   }
   if (lines.length === 0) return undefined
   const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'
-  return boundedSectionOf(head, lines, MAX_EVIDENCE_SECTION_CHARS, '[more was recorded than fits here]')
+  return boundedSectionOf(head, lines, MAX_FACTS_SECTION_CHARS, '[more was recorded than fits here]')
 }
 
 /** The facts as a stub or a summary's instructions show them: paths relative
  * to the session folder `cwd`, and the chain's own handoff and plan files left
  * out of the changes (the current ones, `handoffPaths`, are named apart; the
  * earlier ones are the chain's, not the work's). */
-export function shownFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[]): Evidence {
+export function shownFactsOf(facts: Facts, cwd: string, handoffPaths: readonly string[]): Facts {
   return {
     changed: facts.changed
       .filter((c) => !(mayBeHandoffPath(c.path) && classifyHandoffPath(c.path, cwd) !== undefined) && !handoffPaths.includes(c.path))
@@ -135,7 +135,7 @@ export function shownFactsOf(facts: Evidence, cwd: string, handoffPaths: readonl
 
 /** The facts section of a stub for a swap to `handoffPaths` (relative to
  * `cwd`), the files the handoff's text never mentions called out. */
-export function stubFactsOf(facts: Evidence, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
+export function stubFactsOf(facts: Facts, cwd: string, handoffPaths: readonly string[], handoffText: string): string | undefined {
   const shown = shownFactsOf(facts, cwd, handoffPaths)
-  return evidenceSectionOf(shown, changedNotInHandoff(shown, handoffText, handoffPaths))
+  return factsSectionOf(shown, changedNotInHandoff(shown, handoffText, handoffPaths))
 }
