@@ -49,14 +49,14 @@ describe('statusTextOf when idle', () => {
     expect(statusTextOf(factsWith({ phase: IDLE, recentLog })).split('\n')).toEqual([
       'No handoff run under way; context 50%; nudge at 70%; auto handoff off.',
       NO_WORDS_LINE,
-      'Recent runs:',
+      'From the swap log:',
       `  ${recentLog[0]}`,
       `  ${recentLog[1]}`,
     ])
   })
 
   test('leaves out the heading when there are no recent runs', () => {
-    expect(statusTextOf(factsWith({ phase: IDLE }))).not.toContain('Recent runs')
+    expect(statusTextOf(factsWith({ phase: IDLE }))).not.toContain('From the swap log')
   })
 })
 
@@ -101,7 +101,7 @@ describe('statusTextOf during a run', () => {
 
   test('puts the recent runs after the words and before how to cancel', () => {
     const text = statusTextOf(factsWith({ phase: writing(runWith()), recentLog: ['line one'] }))
-    expect(text.split('\n').slice(-4)).toEqual([NO_WORDS_LINE, 'Recent runs:', '  line one', 'Cancel with /compact-handoff cancel.'])
+    expect(text.split('\n').slice(-4)).toEqual([NO_WORDS_LINE, 'From the swap log:', '  line one', 'Cancel with /compact-handoff cancel.'])
   })
 })
 

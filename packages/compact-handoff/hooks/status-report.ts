@@ -19,7 +19,7 @@ export type StatusFacts = {
 function tailOf(facts: StatusFacts): string[] {
   const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
   if (facts.followUp !== undefined) lines.push(`Since ${facts.followUp.since}: ${followUpTextOf(facts.followUp)}.`)
-  if (facts.recentLog.length > 0) lines.push('Recent runs:', ...facts.recentLog.map((l) => `  ${l}`))
+  if (facts.recentLog.length > 0) lines.push('From the swap log:', ...facts.recentLog.map((l) => `  ${l}`))
   return lines
 }
 

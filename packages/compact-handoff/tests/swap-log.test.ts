@@ -58,7 +58,7 @@ describe('a log past its cap', () => {
     const w = world(on, { files: { [LOG]: oldLog(20_000) } })
     await startSession($)
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('Recent runs:')
+    expect(status).toContain('From the swap log:')
     expect(status).toContain('plans/handoffs/HANDOFF_old-19999_2026-11-01.md')
     // Written before the kinds of run were named by what they write: 'resume' was a handoff run.
     expect(status).toContain(`${new Date(Date.UTC(2026, 10, 1) + 19_999 * 1_000).toISOString()} handoff run swapped: plans/handoffs/HANDOFF_old-19999_2026-11-01.md`)

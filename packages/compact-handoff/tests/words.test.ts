@@ -178,7 +178,7 @@ describe('the swap log', () => {
     expect(entries[0]).toMatchObject({ mode: 'handoff', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('Recent runs:')
+    expect(status).toContain('From the swap log:')
     expect(status).toMatch(/ handoff run engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
   })
 
