@@ -1,6 +1,6 @@
 // The context nudge: its threshold option, when it is due, and its text.
 import { describe, expect, test } from 'vitest'
-import { ARMED, DEFAULT_NUDGE_PERCENT, nudgeDueAt, nudgePercentOf, nudgeTextOf, type Nudge } from '../../packages/compact-handoff/hooks/nudge.js'
+import { NUDGE_ARMED, DEFAULT_NUDGE_PERCENT, nudgeDueAt, nudgePercentOf, nudgeTextOf, type Nudge } from '../../packages/compact-handoff/hooks/nudge.js'
 
 describe('nudgePercentOf', () => {
   test.each([
@@ -26,19 +26,19 @@ describe('nudgeDueAt', () => {
   const FIRED: Nudge = { kind: 'fired', percent: 71 }
 
   test('is quiet just below the threshold', () => {
-    expect(nudgeDueAt(ARMED, 69.9, 70)).toBeUndefined()
+    expect(nudgeDueAt(NUDGE_ARMED, 69.9, 70)).toBeUndefined()
   })
 
   test('is due at the threshold, with the percent to announce', () => {
-    expect(nudgeDueAt(ARMED, 70, 70)).toBe(70)
+    expect(nudgeDueAt(NUDGE_ARMED, 70, 70)).toBe(70)
   })
 
   test('is due above the threshold', () => {
-    expect(nudgeDueAt(ARMED, 93.4, 70)).toBe(93.4)
+    expect(nudgeDueAt(NUDGE_ARMED, 93.4, 70)).toBe(93.4)
   })
 
   test('counts an unknown percent as 0, so it is quiet even at the lowest threshold', () => {
-    expect(nudgeDueAt(ARMED, undefined, 1)).toBeUndefined()
+    expect(nudgeDueAt(NUDGE_ARMED, undefined, 1)).toBeUndefined()
   })
 
   test('never fires again once fired in this window', () => {

@@ -1,6 +1,6 @@
 // The context nudge's effects; the decision is in nudge.ts.
 import type { EngineInterface } from 'claude-code'
-import { ARMED, nudgeDueAt, nudgeTextOf } from './nudge.js'
+import { NUDGE_ARMED, nudgeDueAt, nudgeTextOf } from './nudge.js'
 import { readNudge, setNudge } from './state.js'
 
 type $ = EngineInterface
@@ -19,5 +19,5 @@ export async function nudgeIfDue($: $, thresholdPercent: number): Promise<void> 
 
 /** Any compaction starts a new context window, so the nudge may speak again. */
 export async function rearmNudge($: $): Promise<void> {
-  await setNudge($, ARMED)
+  await setNudge($, NUDGE_ARMED)
 }

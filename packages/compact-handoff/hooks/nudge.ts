@@ -7,7 +7,7 @@ export type Nudge = { kind: 'armed' } | { kind: 'fired'; percent: number }
 
 const DECIMAL_RE = /^\s*\d+(?:\.\d+)?\s*$/
 
-export const ARMED: Nudge = { kind: 'armed' }
+export const NUDGE_ARMED: Nudge = { kind: 'armed' }
 
 /** The threshold from the plugin's options; the manifest bounds it to 1..99,
  * but a hand-edited setting can still arrive as anything: all else is the default. */

@@ -6,7 +6,7 @@
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
-import { ARMED } from './nudge.js'
+import { NUDGE_ARMED } from './nudge.js'
 import { GO_COMMAND } from './command-intent.js'
 import { SKILL_OF_MODE, formatSkillArgs } from './protocol.js'
 import { inFolder, mayBeHandoffPath, type HandoffPath } from './protocol-paths.js'
@@ -261,7 +261,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Pr
   }
   await Promise.all([
     disarmed,
-    setNudge($, ARMED),
+    setNudge($, NUDGE_ARMED),
     rearmAutoHandoff($),
     setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
     // Held prompts reach the model inside the continue-prompt, so they count as said.

@@ -6,7 +6,7 @@
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { IDLE, stageTextOf, type Phase } from './run.js'
 import { transition, type RunEvent, type Step } from './run-machine.js'
-import { ARMED, type Nudge } from './nudge.js'
+import { NUDGE_ARMED, type Nudge } from './nudge.js'
 import { NO_WORDS, type UserWords } from './user-words.js'
 import { NO_SWAP, type LastSwap } from './swap-text.js'
 import { NO_WORK, type WorkRecord } from './work.js'
@@ -20,7 +20,7 @@ type $ = EngineInterface
 const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
 // The same value, written only by applyEvent with a compare-and-set.
 const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
-const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, ARMED)
+const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, NUDGE_ARMED)
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
 const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
