@@ -37,7 +37,7 @@ describe('the auto handoff', () => {
     const flow = await startFlow('auto-on', track, { handoffOptions: { autoHandoffPercent: 80 } })
     const below = await ordinaryTurn(flow, 'AUTO-BELOW', { inputTokens: 0.7 * WINDOW_TOKENS })
     await quietPeriod()
-    expect(skillRequestsSince(flow, below.seq), 'no auto run at 70%').toBe(0)
+    expect(skillRequestsSince(flow, below.seq), 'no auto handoff at 70%').toBe(0)
 
     const turn = skillTurn({ proj: flow.run.proj, doc: { slug: 'auto-run', date: '2026-11-30', focus: 'none' } })
     flow.mock.script(...turn.replies)

@@ -31,14 +31,14 @@ export type TurnFacts = {
   isInteractive: boolean
 }
 
-/** Whether this turn's end starts an auto run. */
+/** Whether this turn's end starts an auto handoff. */
 export function isAutoHandoffDue(autoHandoffPercent: number, window: AutoHandoffWindow, turn: TurnFacts): boolean {
   return (
     autoHandoffPercent !== AUTO_HANDOFF_OFF && turn.isInteractive && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoHandoffPercent
   )
 }
 
-/** The nudge stays quiet when an auto run will speak at or before its threshold. */
+/** The nudge stays quiet when an auto handoff will speak at or before its threshold. */
 export function isNudgeSuperseded(autoHandoffPercent: number, nudgePercent: number): boolean {
   return autoHandoffPercent !== AUTO_HANDOFF_OFF && autoHandoffPercent <= nudgePercent
 }

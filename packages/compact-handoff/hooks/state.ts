@@ -115,7 +115,7 @@ export async function updateShells($: $, change: (shells: readonly RunningShell[
   await update($, shellsAtom, change)
 }
 
-/** Spends this window's auto run; whether it was still armed (so two turn ends
+/** Spends this window's auto handoff; whether it was still armed (so two turn ends
  * racing each other start one run). */
 export async function spendAutoHandoff($: $): Promise<boolean> {
   let wasArmed = false

@@ -60,7 +60,7 @@ describe('the auto handoff', () => {
     expect(w.seen.commandRuns.length, 'not again in this window').toBe(1)
     await $.session.compact({ trigger: 'manual', messages: [{ role: 'user', text: 'the conversation so far', toolUses: [] }] })
     await turnEnds($, w)
-    expect(w.seen.commandRuns.length, 'a new window, a new auto run').toBe(2)
+    expect(w.seen.commandRuns.length, 'a new window, a new auto handoff').toBe(2)
   })
 
   test('leaves the nudge out when its threshold is at or below the nudge', { options: { autoHandoffPercent: 60 } }, async ($, on) => {
@@ -69,7 +69,7 @@ describe('the auto handoff', () => {
     await turnEnds($, w)
     await typeCommand($, 'compact-handoff', 'cancel')
     await turnEnds($, w)
-    expect(w.seen.toasts.filter((t) => t.includes('is recommended')), 'no nudge beside the auto run').toEqual([])
+    expect(w.seen.toasts.filter((t) => t.includes('is recommended')), 'no nudge beside the auto handoff').toEqual([])
   })
 
   test('leaves the nudge on when its threshold is above the nudge', AUTO_80, async ($, on) => {
