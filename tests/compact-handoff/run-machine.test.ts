@@ -233,7 +233,7 @@ describe('a prompt with attachments', () => {
 })
 
 describe('the session ending', () => {
-  test('ends any run; after /clear or a resume its messages go to the prompt box, after an exit they are kept', () => {
+  test('ends any run; after /clear or /resume its messages go to the prompt box, after an exit they are kept', () => {
     const run = runOfId('r1', { held: ['typed'] })
     for (const phase of [...phasesOf(run), { kind: 'swapping' as const, run, sinceMs: T0, swap: SWAP, isCompacting: true }]) {
       for (const [reason, giveBack] of [

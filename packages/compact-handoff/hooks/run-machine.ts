@@ -30,13 +30,13 @@ export type RunEvent =
   | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean }
   /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
   | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
-  /** The session is ending (session.end's `reason`): /clear, a resume, an exit. */
+  /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
   | { kind: 'session-ended'; reason: string }
   /** A look that changes nothing itself: the stuck-run rule still applies. */
   | { kind: 'tick' }
 
 /** Where a dropped run's held messages go: the prompt box (else sent as
- * typed), the prompt box of a session going on after /clear or a resume (else
+ * typed), the prompt box of a session going on after /clear or /resume (else
  * kept), or kept for the next session in the project, when there is no box. */
 export type GiveBack = 'box' | 'box-or-keep' | 'keep'
 
@@ -227,7 +227,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return unchanged(phase)
     case 'session-ended': {
       if (phase.kind === 'idle') return unchanged(phase)
-      // After /clear or a resume the process goes on with a prompt box; after
+      // After /clear or /resume the process goes on with a prompt box; after
       // an exit (or a -p run's end) there is none to give anything back to.
       const isGoingOn = event.reason === 'clear' || event.reason === 'resume'
       const why = `the session ended (${event.reason})`

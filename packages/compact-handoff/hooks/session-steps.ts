@@ -22,7 +22,7 @@ export async function noteSessionStart($: $, isInteractive: boolean): Promise<vo
 export async function endSession($: $, reason: string): Promise<boolean> {
   const [phase, isInteractive] = await Promise.all([readPhase($), readInteractive($)])
   if (phase.kind !== 'idle') await dispatch($, { kind: 'session-ended', reason })
-  // The process goes on after /clear (or a resume) under a fresh state, with no
+  // The process goes on after /clear (or /resume) under a fresh state, with no
   // session.start: the flag is put back once that state is in place (checked
   // live for /clear in an SDK session).
   if (reason === 'clear' || reason === 'resume') $.clock.after(0, () => void setInteractive($, isInteractive).catch(() => undefined))
