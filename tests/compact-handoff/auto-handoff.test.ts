@@ -40,7 +40,7 @@ describe('isAutoHandoffDue', () => {
 })
 
 describe('the nudge beside the auto handoff', () => {
-  test('gives way only when the auto handoff's threshold is on and at or below its own', () => {
+  test("gives way only when the auto handoff's threshold is on and at or below its own", () => {
     expect(isNudgeSuperseded(70, 70)).toBe(true)
     expect(isNudgeSuperseded(60, 70)).toBe(true)
     expect(isNudgeSuperseded(80, 70)).toBe(false)
