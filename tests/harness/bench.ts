@@ -19,7 +19,7 @@
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, HANDOFF_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   }
   const swaps: { compact: SwapSample[]; handoff: SwapSample[] } = { compact: [], handoff: [] }
   for (let i = 0; i < SWAP_RUNS && !AUTO_ONLY; i++) {
-    swaps.compact.push(await swapRun('compact', i))
+    if (!HANDOFF_ONLY) swaps.compact.push(await swapRun('compact', i))
     swaps.handoff.push(await swapRun('handoff', i))
   }
   if (SWAP_ONLY) {

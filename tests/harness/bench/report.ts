@@ -81,7 +81,7 @@ function swapTable(compact: SwapSample[], handoff: SwapSample[]): string[] {
       `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; from its first key to its request took ${spread(followUp, ms)} of that. ` +
       'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself. ' +
       `The meter row shows the meter working, not quality: both sides get the same scripted follow-up, which reads ${REREAD_MODULES.length} modules read before the compaction and runs no command. ` +
-      "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the go-command, the compaction and the continue-prompt.",
+      "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the compaction and the continue-prompt.",
   )
   out.push('')
   return out
@@ -103,7 +103,7 @@ function swapStepsTable(handoff: SwapSample[]): string[] {
   out.push('')
   out.push(
     "Each step runs from the previous mark to its own: the mock's arrival of the skill turn's last request, then the debug log's time stamps of the skill turn's end, " +
-      "compact-handoff's `$.command.run` of the go-command (queued), that command's hook settled, `$.session.compact` asked, the compaction's messages standing, " +
+      "compact-handoff's `$.session.compact` asked (from the skill turn's turn.complete hook), the compaction's messages standing, " +
       "`$.prompt.submit` of the continue-prompt, and the mock's arrival of the request after the swap. The engine logs a mod's `$` call when it takes it, so a mod's " +
       'step ends when its call reaches the engine; no timing code runs in the mods. Steps marked "engine" are work no mod does.',
   )

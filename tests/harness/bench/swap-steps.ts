@@ -6,17 +6,15 @@
  */
 
 /** The swap's steps in order; each runs from the previous step's mark to its own. */
-export const SWAP_STEPS = ['turnEnd', 'check', 'goQueue', 'goCommand', 'compaction', 'finish', 'request'] as const
+export const SWAP_STEPS = ['turnEnd', 'check', 'compaction', 'finish', 'request'] as const
 export type SwapStep = (typeof SWAP_STEPS)[number]
 export type SwapSteps = Record<SwapStep, number>
 
 /** What each step covers, and whose work it is: the engine's, or the mods'. */
 export const SWAP_STEP_LABELS: Readonly<Record<SwapStep, string>> = {
   turnEnd: "the skill's final answer → its turn ends (engine: the reply streamed, the turn closed)",
-  check: "turn end → go-command queued (compact-handoff's turn.complete: the turn's verdict, the file check, the run moved to swapping)",
-  goQueue: 'queued → the go-command has run (engine: waits for the session to be idle, then the hook)',
-  goCommand: 'go-command → compaction asked (its timer, the run marked compacting, the stub built)',
-  compaction: "compaction (compact-handoff-answer's session.compact answers with the stub; core never runs)",
+  check: "turn end → compaction asked (compact-handoff's turn.complete: the turn's verdict, the file check, the run moved to compacting, the stub built)",
+  compaction: "compaction (compact-handoff's own session.compact answers with the stub; core never runs)",
   finish: 'compaction done → continue-prompt submitted (the run back to idle)',
   request: "continue-prompt → its request at the mock (engine: the new turn's hooks and context)",
 }
@@ -24,9 +22,7 @@ export const SWAP_STEP_LABELS: Readonly<Record<SwapStep, string>> = {
 /** Debug-log lines that end each step but the first and the last (the mock's arrivals mark those). */
 const MARKS: ReadonlyArray<[SwapStep, RegExp]> = [
   ['turnEnd', /^(\S+Z) \[DEBUG\] \[engine\] turn \d+ end\b/m],
-  ['check', /^(\S+Z) \[DEBUG\] \$\.command\.run \(compact-handoff\): \d+ chars queued/m],
-  ['goQueue', /^(\S+Z) \[DEBUG\] hooks module [^\n]*compact-handoff@inline[^\n]* command\.run settled/m],
-  ['goCommand', /^(\S+Z) \[DEBUG\] \$\.session\.compact \(compact-handoff\): compacting/m],
+  ['check', /^(\S+Z) \[DEBUG\] \$\.session\.compact \(compact-handoff\): compacting/m],
   ['compaction', /^(\S+Z) \[DEBUG\] session\.compact \(plugin\): a hook's \d+ messages? stands?/m],
   ['finish', /^(\S+Z) \[DEBUG\] \$\.prompt\.submit \(compact-handoff\): /m],
 ]
