@@ -239,13 +239,17 @@ async function compactWith($: $, id: string, swap: Swap, stub: string): Promise<
  * held goes out with the continue-prompt. The prompt goes first, since the
  * person waits on it, and is not awaited: it resolves when its turn starts,
  * which waits on the skill turn's turn.complete hook this may run in. The
- * bookkeeping goes on a timer for the same reason: the hook settles at once. */
+ * bookkeeping follows once that turn has started, off the way to its request
+ * (each write is a hop the engine serves while it builds that request). */
 function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): void {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   // Started before the prompt: the turn it starts must not ask about a summary.
   const disarmed = disarmAfterSwap($)
-  $.prompt.submit({ text: prompt, asUser: true }).catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
-  $.clock.after(0, () => void afterSwap($, run, swap, isSummarized, disarmed).catch(() => undefined))
+  void $.prompt
+    .submit({ text: prompt, asUser: true })
+    .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
+    .then(() => afterSwap($, run, swap, isSummarized, disarmed))
+    .catch(() => undefined)
 }
 
 async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
