@@ -4,6 +4,7 @@
  * the mock's arrival times of the skill turn's last request and of the request after the
  * swap. No timing code runs in the mods.
  */
+import { escapeRe } from '../escape-re.js'
 
 /** The swap's steps in order; each runs from the previous step's mark to its own. */
 export const SWAP_STEPS = ['turnEnd', 'check', 'compaction', 'finish', 'request'] as const
@@ -19,25 +20,29 @@ export const SWAP_STEP_LABELS: Readonly<Record<SwapStep, string>> = {
   request: "continue-prompt → its request at the mock (engine: the new turn's hooks and context)",
 }
 
-/** Debug-log lines that end each step but the first and the last (the mock's arrivals mark those). */
-const MARKS: ReadonlyArray<[SwapStep, RegExp]> = [
-  ['turnEnd', /^(\S+Z) \[DEBUG\] \[engine\] turn \d+ end\b/m],
-  ['check', /^(\S+Z) \[DEBUG\] \$\.session\.compact \(compact-handoff\): compacting/m],
-  ['compaction', /^(\S+Z) \[DEBUG\] session\.compact \(plugin\): a hook's \d+ messages? stands?/m],
-  ['finish', /^(\S+Z) \[DEBUG\] \$\.prompt\.submit \(compact-handoff\): /m],
-]
+/** Debug-log lines that end each step but the first and the last (the mock's arrivals
+ * mark those), for the swap of the mod named `plugin`. */
+function marksOf(plugin: string): ReadonlyArray<[SwapStep, RegExp]> {
+  const name = escapeRe(plugin)
+  return [
+    ['turnEnd', /^(\S+Z) \[DEBUG\] \[engine\] turn \d+ end\b/m],
+    ['check', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.session\\.compact \\(${name}\\): compacting`, 'm')],
+    ['compaction', /^(\S+Z) \[DEBUG\] session\.compact \(plugin\): a hook's \d+ messages? stands?/m],
+    ['finish', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.prompt\\.submit \\(${name}\\): `, 'm')],
+  ]
+}
 
 /**
  * Each step's ms, from the debug log written since the skill turn's last request went
  * out, and the wall-clock ms (epoch) at which the mock received that request and the one
- * after the swap. Each mark is searched for after the previous one; undefined when one
- * is missing (a swap that took another path).
+ * after the swap, for the swap of the mod named `plugin`. Each mark is searched for after
+ * the previous one; undefined when one is missing (a swap that took another path).
  */
-export function swapStepsOf(logSince: string, answeredAtMs: number, afterAtMs: number): SwapSteps | undefined {
+export function swapStepsOf(logSince: string, answeredAtMs: number, afterAtMs: number, plugin = 'compact-handoff'): SwapSteps | undefined {
   const steps: Partial<SwapSteps> = {}
   let at = answeredAtMs
   let from = 0
-  for (const [step, re] of MARKS) {
+  for (const [step, re] of marksOf(plugin)) {
     const found = re.exec(logSince.slice(from))
     if (found === null) return undefined
     const markMs = Date.parse(found[1] ?? '')
