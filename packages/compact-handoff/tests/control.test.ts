@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
-import { ANSWER_STAND_IN, HANDOFF, world } from './world.js'
-import { endTurn, typeCommand } from './engine-calls.js'
+import { HANDOFF, world } from './world.js'
+import { typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
