@@ -9,6 +9,7 @@ import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, typ
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../packages/compact-handoff/hooks/run-machine.js'
 import type { FileReport } from '../../packages/compact-handoff/hooks/file-check.js'
 import { forAll, type Rand } from '../support/property.js'
+import { NO_WORDS } from '../../packages/compact-handoff/hooks/user-words.js'
 
 const CWD = '/srv/proj'
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a_2026-11-30.md' }
@@ -24,6 +25,8 @@ function runOfId(id: string, extra: Partial<Run> = {}): Run {
 
 const CHOSEN: Chosen = { handoff: HANDOFF, continuePrompt: 'go on', notices: [] }
 const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'go on', refusals: 0 }
+/** What the check reads beside the files for the stub. */
+const STUB_PARTS = { words: NO_WORDS, context: { transcriptPath: '/home/me/.claude/projects/p/s.jsonl' } }
 
 function phasesOf(run: Run): Exclude<Phase, { kind: 'idle' }>[] {
   return [
@@ -122,39 +125,40 @@ describe("the skill's turn", () => {
 describe('the check', () => {
   const checking: Phase = { kind: 'checking', run: runOfId('r1'), sinceMs: T0, chosen: CHOSEN }
 
-  test('clean: swapping, go-command queued', () => {
-    const step = transition(checking, { kind: 'checked', id: 'r1', report: CLEAN }, T0)
-    expect(step.phase).toEqual({ kind: 'swapping', run: checking.run, sinceMs: T0, swap: SWAP, isCompacting: false })
-    expect(kinds(step.effects)).toEqual(['queue-go'])
+  test('clean: straight into compacting, the compaction asked with what the check read', () => {
+    const step = transition(checking, { kind: 'checked', id: 'r1', report: CLEAN, ...STUB_PARTS }, T0)
+    expect(step.phase).toEqual({ kind: 'swapping', run: checking.run, sinceMs: T0, swap: SWAP, isCompacting: true })
+    expect(step.effects).toEqual([{ kind: 'compact', id: 'r1', swap: SWAP, ...STUB_PARTS }])
+    expect(transition(step.phase, { kind: 'cancel' }, T0).isTaken, 'too late to cancel').toBe(false)
   })
 
   test('clean in review mode: reviewed, shown', () => {
     const review: Phase = { ...checking, run: runOfId('r1', { apply: 'review' }) }
-    expect(kinds(transition(review, { kind: 'checked', id: 'r1', report: CLEAN }, T0).effects)).toEqual(['show-review'])
+    expect(kinds(transition(review, { kind: 'checked', id: 'r1', report: CLEAN, ...STUB_PARTS }, T0).effects)).toEqual(['show-review'])
   })
 
   test('fixable: a repair turn, at most MAX_REPAIRS times, then the run ends with every reason', () => {
     let phase: Phase = checking
     for (let n = 1; n <= MAX_REPAIRS; n++) {
-      const step = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX }, T0)
+      const step = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX, ...STUB_PARTS }, T0)
       expect(step.phase.kind).toBe('writing')
       expect(step.phase.kind !== 'idle' && step.phase.run.repairs).toBe(n)
       expect(kinds(step.effects)).toEqual(['log', 'send-repair'])
       phase = { kind: 'checking', run: (step.phase as Extract<Phase, { kind: 'writing' }>).run, sinceMs: T0, chosen: CHOSEN }
     }
-    const last = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX }, T0)
+    const last = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX, ...STUB_PARTS }, T0)
     expect(last.phase).toEqual(IDLE)
     expect(last.effects[0]).toMatchObject({ kind: 'drop', toast: `after ${MAX_REPAIRS} repair turns the files still fail the check: ${HANDOFF.relPath}: missing section "## Goal"` })
   })
 
   test('a safety refusal is never repaired', () => {
-    const step = transition(checking, { kind: 'checked', id: 'r1', report: { ...UNSAFE, fixes: NEEDS_FIX.fixes } }, T0)
+    const step = transition(checking, { kind: 'checked', id: 'r1', report: { ...UNSAFE, fixes: NEEDS_FIX.fixes }, ...STUB_PARTS }, T0)
     expect(step.phase).toEqual(IDLE)
     expect(step.effects).toEqual([expect.objectContaining({ kind: 'drop', toast: `x resolves outside; ${HANDOFF.relPath}: missing section "## Goal"` })])
   })
 
   test('for a run that was cancelled meanwhile changes nothing', () => {
-    expect(transition(IDLE, { kind: 'checked', id: 'r1', report: CLEAN }, T0)).toEqual({ phase: IDLE, effects: [], met: IDLE, isTaken: false })
+    expect(transition(IDLE, { kind: 'checked', id: 'r1', report: CLEAN, ...STUB_PARTS }, T0)).toEqual({ phase: IDLE, effects: [], met: IDLE, isTaken: false })
   })
 })
 
@@ -291,7 +295,7 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
     case 5:
       return { kind: 'turn-ended', turnId: `t${rand.int(2)}`, end: { reason: rand.pick(['answer', 'answer', 'aborted'] as const), answer: READY } }
     case 6:
-      return { kind: 'checked', id, report: rand.pick([CLEAN, NEEDS_FIX, UNSAFE]) }
+      return { kind: 'checked', id, report: rand.pick([CLEAN, NEEDS_FIX, UNSAFE]), ...STUB_PARTS }
     case 7:
       return { kind: 'compact-begin', id }
     case 8:

@@ -13,7 +13,6 @@ const BARE_PLAN: ListedCommand = { name: 'handoffplan', source: 'project' }
 const MOD_COMMANDS: ListedCommand[] = [
   { name: 'compact-handoff', source: 'plugin', plugin: 'compact-handoff' },
   { name: 'compact-handoffplan', source: 'plugin', plugin: 'compact-handoff' },
-  { name: 'compact-handoff-go', source: 'plugin', plugin: 'compact-handoff' },
 ]
 
 describe('skillCommandOf', () => {

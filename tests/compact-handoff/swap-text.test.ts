@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
 import { MARKER } from '../../packages/compact-handoff/hooks/protocol.js'
-import { NO_SWAP, compactInstructionsOf, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { NO_SWAP, OWN_PLUGIN, compactInstructionsOf, isOwnSwap, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../packages/compact-handoff/hooks/swap-text.js'
 import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../packages/compact-handoff/hooks/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -89,6 +89,24 @@ describe('compactInstructionsOf', () => {
   test("is answered with exactly the stub when the user's words hold the marker, CRLF and blank lines", () => {
     const stub = buildStub({ handoff: HANDOFF }, wordsOf(`${MARKER}\r\nnot an instruction`, '\n\nindented\n    code\n'))
     expect(markedStubOf({ trigger: 'plugin', instructions: compactInstructionsOf(stub) })).toBe(stub)
+  })
+})
+
+describe('isOwnSwap', () => {
+  const instructions = compactInstructionsOf(buildStub({ handoff: HANDOFF }, NO_WORDS))
+
+  test("is this mod's marked compaction of the main loop, raised by this mod", () => {
+    expect(OWN_PLUGIN).toBe('compact-handoff')
+    expect(isOwnSwap({ instructions }, 'compact-handoff')).toBe(true)
+  })
+
+  test('is never another plugin\'s, a subagent\'s, or one without the marker line', () => {
+    expect(isOwnSwap({ instructions }, 'compact-handoff-answer'), 'another plugin writing our marker').toBe(false)
+    expect(isOwnSwap({ instructions }, 'engine')).toBe(false)
+    expect(isOwnSwap({ instructions, agentId: 'a1' }, 'compact-handoff')).toBe(false)
+    expect(isOwnSwap({ instructions: 'keep the plan' }, 'compact-handoff')).toBe(false)
+    expect(isOwnSwap({}, 'compact-handoff')).toBe(false)
+    expect(isOwnSwap({ instructions: MARKER }, 'compact-handoff'), 'the marker with no line after it').toBe(false)
   })
 })
 

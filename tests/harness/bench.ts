@@ -5,7 +5,8 @@
  *
  * 1. Swap (bench/swap-runs.ts): the same scripted conversation (bench/conversation.ts),
  *    then built-in `/compact` or `/compact-handoff`, in fresh sessions with the same three
- *    plugins loaded.
+ *    plugins loaded; and the swap's floor (bench/swap-floor.ts), the same engine path taken
+ *    by a mod that does nothing else.
  * 2. Cost of the mods (bench/mod-costs.ts): time to ready with and without the plugins
  *    (and with do-nothing mods, bench/start-stages.ts, to tell the engine's own loading
  *    from the mods'), and wall time per tool call with and without them.
@@ -19,10 +20,11 @@
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, HANDOFF_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
+import { floorRun, type FloorSample } from './bench/swap-floor.js'
 import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
 import { autoTable } from './bench/auto-report.js'
 
@@ -34,12 +36,14 @@ async function main(): Promise<void> {
     return
   }
   const swaps: { compact: SwapSample[]; handoff: SwapSample[] } = { compact: [], handoff: [] }
+  const floor: FloorSample[] = []
   for (let i = 0; i < SWAP_RUNS && !AUTO_ONLY; i++) {
-    swaps.compact.push(await swapRun('compact', i))
+    if (!HANDOFF_ONLY) swaps.compact.push(await swapRun('compact', i))
     swaps.handoff.push(await swapRun('handoff', i))
+    floor.push(await floorRun(i))
   }
   if (SWAP_ONLY) {
-    console.log(JSON.stringify(swaps, null, 1))
+    console.log(JSON.stringify({ ...swaps, floor }, null, 1))
     return
   }
   const auto: { summary: AutoSample[]; fork: AutoSample[] } = { summary: [], fork: [] }
@@ -62,7 +66,7 @@ async function main(): Promise<void> {
     }
   }
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log(report(machineLine, swaps, start, writes, folder, autoTable(auto.summary, auto.fork)))
+  console.log(report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)))
 }
 
 main().then(

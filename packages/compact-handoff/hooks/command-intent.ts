@@ -3,9 +3,6 @@ import type { Mode } from './run.js'
 
 export const HANDOFF_COMMAND = 'compact-handoff'
 export const PLAN_COMMAND = 'compact-handoffplan'
-/** Hidden: queued by the mod itself once the checks pass, because a queued
- * command runs only when the session is idle, which is when compaction is allowed. */
-export const GO_COMMAND = 'compact-handoff-go'
 
 export type Intent =
   | { kind: 'start'; mode: Mode; focus: string; apply: 'now' | 'review' }

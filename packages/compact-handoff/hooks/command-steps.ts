@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply leaves the compaction to one.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from './run.js'
-import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
+import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from './protocol.js'
 import { inFolder } from './protocol-paths.js'
 import { folderFactsOf } from './folder-steps.js'
@@ -22,8 +22,8 @@ import { answerResume } from './resume-steps.js'
 
 type $ = EngineInterface
 
-/** The two commands and the hidden go-command. They go out together: each is a
- * hop to the engine, and the session's start waits on them. */
+/** The two commands. They go out together: each is a hop to the engine, and
+ * the session's start waits on them. */
 export async function registerCommands($: $): Promise<void> {
   await Promise.all([
     $.command.register({
@@ -36,7 +36,6 @@ export async function registerCommands($: $): Promise<void> {
       description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
       argumentHint: '[review] [focus]',
     }),
-    $.command.register({ name: GO_COMMAND, description: 'internal: apply a checked handoff', isHidden: true }),
   ])
 }
 

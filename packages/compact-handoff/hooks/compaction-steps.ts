@@ -2,8 +2,9 @@
 // answered with a fork's handoff, handed to the engine's summariser with our
 // instructions, a precompute vetoed, or passed. After any that replaced the
 // main loop's conversation, the nudge and the auto handoff rearm and the
-// rediscovery meter starts. A mod never hears the compaction its own timer
-// starts, so none of these is this mod's swap.
+// rediscovery meter starts. Our own swap's compaction reaches this hook only
+// when asked from inside one of our hooks (the skill turn's turn.complete; a
+// mod never hears what its own timer starts), and goes on untouched.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
@@ -15,6 +16,7 @@ import { appendCompactionLog } from './swap-log-steps.js'
 import { compactionLogTriggerOf } from './swap-log.js'
 import { armingTriggerOf } from './ask.js'
 import { armAfterCompaction } from './ask-steps.js'
+import { isOwnSwap } from './swap-text.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
@@ -63,7 +65,10 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
   return observed($, e, compacted, isAskOn)
 }
 
-export async function answerCompaction($: $, e: SessionCompactInput, next: Next, options: CompactionOptions): Promise<SessionCompactResult> {
+/** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
+ * anything is read, to compact-handoff-answer, the one that answers it. */
+export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: CompactionOptions): Promise<SessionCompactResult> {
+  if (isOwnSwap(e, raisedBy)) return next(e)
   const { isAskOn } = options
   const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
   switch (route.kind) {

@@ -2,10 +2,10 @@
 // files). `register` is one registration per event, longer than a function
 // should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
-import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './command-intent.js'
+import { PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './command-intent.js'
 import { nudgePercentOf } from './nudge.js'
 import { autoHandoffPercentOf } from './auto-handoff.js'
-import { answerGo, noteTurnStart, recordWrite } from './run-steps.js'
+import { noteTurnStart, recordWrite } from './run-steps.js'
 import { answerCommand, registerCommands } from './command-steps.js'
 import { mainTurnEnded } from './turn-steps.js'
 import { takePrompt } from './prompt-steps.js'
@@ -52,7 +52,6 @@ export const register: Register = (on, options) => {
   on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
-  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args)).catch(($, e, next) => ({ text: commandFailureTextOf(next.error.message) }))
 
   on('prompt.submit', async ($, e, next) => {
     const action = await takePrompt($, e)
@@ -108,7 +107,8 @@ export const register: Register = (on, options) => {
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
 
-  // compact-handoff is outer to the answer mod: a compaction a fork answers
-  // never reaches it; every other goes on with our instructions or untouched.
-  on('session.compact', ($, e, next) => answerCompaction($, e, next, { compactionHandoff, isAskOn })).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  // compact-handoff is outer to the answer mod: our own swap asked from a hook
+  // and a compaction a fork answers never reach it; every other goes on with
+  // our instructions or untouched.
+  on('session.compact', ($, e, next) => answerCompaction($, e, next, next.origin.plugin, { compactionHandoff, isAskOn })).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

@@ -9,6 +9,8 @@ import { classifyHandoffPath } from './protocol-paths.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
 import { repairPromptOf } from './repair-prompt.js'
+import type { UserWords } from './user-words.js'
+import type { StubContext } from './swap-text.js'
 
 export type RunEvent =
   | { kind: 'start'; run: Run }
@@ -19,9 +21,10 @@ export type RunEvent =
   | { kind: 'turn-started'; turnId: string; text: string }
   | { kind: 'file-written'; path: string }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
-  | { kind: 'checked'; id: string; report: FileReport; facts?: string }
+  /** The check's verdict on the files, with the stub's other parts read beside
+   * it (`words`, `context`): a swap compacts at once, with no read in between. */
+  | { kind: 'checked'; id: string; report: FileReport; facts?: string; words: UserWords; context: StubContext }
   | { kind: 'repair-failed'; id: string; why: string }
-  | { kind: 'go-failed'; id: string; why: string }
   /** /compact-handoff apply found the reviewed files still good. */
   | { kind: 'applied'; id: string }
   | { kind: 'compact-begin'; id: string }
@@ -49,9 +52,12 @@ export type Effect =
   /** Carries what the move into checking decided, so the check reads no phase. */
   | { kind: 'check-files'; run: Run; chosen: Chosen }
   | { kind: 'send-repair'; id: string; text: string }
-  | { kind: 'queue-go'; id: string }
+  /** The compaction, asked at once from the hook the check ran in (the skill
+   * turn's turn.complete, where the engine allows it); the stub is built from
+   * `swap` and the parts the check read. */
+  | { kind: 'compact'; id: string; swap: Swap; words: UserWords; context: StubContext }
   | { kind: 'compact-later'; id: string; delayMs: number }
-  | { kind: 'show-review'; swap: Swap }
+  | { kind: 'show-review'; swap: Swap; words: UserWords; context: StubContext }
   | { kind: 'log'; text: string }
   | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
   /** The compaction returned for a run that is gone (dropped as stuck while
@@ -140,8 +146,9 @@ function swapOf(chosen: Chosen, facts: string | undefined): Swap {
   }
 }
 
-function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileReport, facts: string | undefined, nowMs: number): Step {
+function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extract<RunEvent, { kind: 'checked' }>, nowMs: number): Step {
   const { run, chosen } = phase
+  const { report, facts, words, context } = checked
   const problems = problemLinesOf(report)
   if (report.refusals.length > 0) return aborted(phase, run, problems.join('; '))
   if (report.fixes.length > 0) {
@@ -154,8 +161,10 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, report: FileRep
   }
   const swap = swapOf(chosen, facts)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
-  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap }])
-  return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: false }, [...notices, { kind: 'queue-go', id: run.id }])
+  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap, words, context }])
+  // Straight into compacting: the compaction is asked next, from the same
+  // hook, so a cancel from here on is too late, as once the engine has it.
+  return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: true }, [...notices, { kind: 'compact', id: run.id, swap, words, context }])
 }
 
 function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, nowMs: number): Step {
@@ -195,9 +204,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
     case 'turn-ended':
       return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)
     case 'checked':
-      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event.report, event.facts, nowMs) : unchanged(phase)
-    case 'go-failed':
-      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? aborted(phase, phase.run, event.why) : unchanged(phase)
+      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event, nowMs) : unchanged(phase)
     case 'applied':
       return isAt(phase, 'reviewed', event.id)
         ? moved(phase, { kind: 'swapping', run: phase.run, sinceMs: nowMs, swap: phase.swap, isCompacting: false }, [

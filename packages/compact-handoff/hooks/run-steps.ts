@@ -3,11 +3,10 @@
 // run-machine.ts), then the effects of that move are performed here. Each step
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
-import type { CommandRunResult, EngineInterface } from 'claude-code'
+import type { EngineInterface } from 'claude-code'
 import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { NUDGE_ARMED } from './nudge.js'
-import { GO_COMMAND } from './command-intent.js'
 import { SKILL_OF_MODE, formatSkillArgs } from './protocol.js'
 import { inFolder, mayBeHandoffPath, type HandoffPath } from './protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
@@ -64,23 +63,20 @@ async function perform($: $, effect: Effect): Promise<string> {
         dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
       )
       return ''
-    case 'queue-go':
-      // Not awaited: a queued command runs once the session is idle, after this hook.
-      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
-        dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
-      )
+    case 'compact':
+      await compactWith($, effect.id, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
       return ''
     case 'compact-later':
       $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
       return ''
     case 'show-review':
-      await showReview($, effect.swap)
+      showReview($, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
       return ''
     case 'log':
       $.ui.log(effect.text)
       return ''
     case 'finish-swap':
-      await finishSwap($, effect.run, effect.swap, effect.isSummarized)
+      finishSwap($, effect.run, effect.swap, effect.isSummarized)
       return ''
     case 'late-swap':
       await lateSwap($, effect.swap)
@@ -191,36 +187,27 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
 }
 
 /** The check reads only: what it decides is applied to the phase found once it
- * is done. The stub's facts are taken now, from the handoff just read. */
+ * is done. The stub's facts are taken now, from the handoff just read, and its
+ * other parts beside the files, so a swap compacts with no read in between:
+ * the words and what runs are read while the run holds every prompt typed,
+ * which is held, never recorded as words. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const [{ report, handoffText }, work] = await Promise.all([fileReportOnDisk($, run, files), readWork($)])
+  const [{ report, handoffText }, work, words, context] = await Promise.all([fileReportOnDisk($, run, files), readWork($), readWords($), stubContextNow($).catch(() => ({}))])
   const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
-  await dispatch($, { kind: 'checked', id: run.id, report, ...(facts !== undefined ? { facts } : {}) })
+  await dispatch($, { kind: 'checked', id: run.id, report, words, context, ...(facts !== undefined ? { facts } : {}) })
 }
 
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
  * glyph), so the review goes out line by line. */
-async function showReview($: $, swap: Swap): Promise<void> {
-  const [words, context] = await Promise.all([readWords($), stubContextNow($)])
-  const stub = buildStub(swap, words, swap.facts, context)
+function showReview($: $, swap: Swap, stub: string): void {
   for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
-/** The hidden go-command: by the time a queued command runs the session is
- * idle, so the compaction is scheduled now, on a timer (never inside the
- * command hook, where it is refused). */
-export async function answerGo($: $, args: string): Promise<CommandRunResult> {
-  const phase = await readPhase($)
-  const id = args.trim()
-  if (!isAt(phase, 'swapping', id) || phase.isCompacting) return { text: 'No checked handoff is waiting to be applied.' }
-  $.clock.after(0, () => void compactNow($, id))
-  return {}
-}
-
-/** Timer: one compaction attempt; refusals are retried, a skip aborts. The stub
- * is built now, so it carries every word the person typed up to the swap and
- * what runs in the background at this moment. */
+/** Timer: one compaction attempt after a refusal or an apply; refusals are
+ * retried, a skip aborts. Raised from a timer, it never reaches this mod's own
+ * hooks: compact-handoff-answer answers it. The stub is built now, so it
+ * carries what runs in the background at this moment. */
 export async function compactNow($: $, id: string): Promise<void> {
   // The words and what runs are read beside the move into compacting, not
   // after it (one hop less): a prompt typed while the run swaps is held, not
@@ -228,9 +215,15 @@ export async function compactNow($: $, id: string): Promise<void> {
   const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
+  await compactWith($, id, swap, buildStub(swap, words, swap.facts, context))
+}
+
+/** One compaction with `stub`, for the run `id` found compacting; what it
+ * returns is applied to the phase found then. */
+async function compactWith($: $, id: string, swap: Swap, stub: string): Promise<void> {
   let result
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(buildStub(swap, words, swap.facts, context)) })
+    result = await $.session.compact({ instructions: compactInstructionsOf(stub) })
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
@@ -244,21 +237,31 @@ export async function compactNow($: $, id: string): Promise<void> {
 
 /** After the compaction, for the run found still waiting on it: everything it
  * held goes out with the continue-prompt. The prompt goes first, since the
- * person waits on it; the bookkeeping after it touches three other atoms and
- * goes out together. */
-async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): Promise<void> {
+ * person waits on it, and is not awaited: it resolves when its turn starts,
+ * which waits on the skill turn's turn.complete hook this may run in. The
+ * bookkeeping follows once that turn has started, off the way to its request
+ * (each write is a hop the engine serves while it builds that request). */
+function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): void {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   // Started before the prompt: the turn it starts must not ask about a summary.
   const disarmed = disarmAfterSwap($)
-  try {
-    await $.prompt.submit({ text: prompt, asUser: true })
-  } catch (error) {
-    const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
-    $.ui.toast(
-      `compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${messageOf(error)}). ${where} ask Claude to read ${swap.handoff}.`,
-      { timeoutMs: LONG_TOAST_MS },
-    )
-  }
+  void $.prompt
+    .submit({ text: prompt, asUser: true })
+    .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
+    .then(() => afterSwap($, run, swap, isSummarized, disarmed))
+    .catch(() => undefined)
+}
+
+async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
+  const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
+  $.ui.toast(`compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${why}). ${where} ask Claude to read ${swap.handoff}.`, {
+    timeoutMs: LONG_TOAST_MS,
+  })
+}
+
+/** What a swap leaves for later turns: the nudge, the auto handoff and the
+ * question rearmed, the words and the log, the file marked used, the meter. */
+async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>): Promise<void> {
   await Promise.all([
     disarmed,
     setNudge($, NUDGE_ARMED),

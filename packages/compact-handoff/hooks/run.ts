@@ -69,8 +69,8 @@ export type Phase =
   | { kind: 'checking'; run: Run; sinceMs: number; chosen: Chosen }
   /** Checked, and stopped for the person to review and edit the files. */
   | { kind: 'reviewed'; run: Run; sinceMs: number; swap: Swap }
-  /** Checked; the go-command is queued, then the compaction is applied
-   * (`isCompacting` while the engine call is in flight: too late to cancel). */
+  /** Checked; the compaction is asked (`isCompacting` while the engine call is
+   * in flight: too late to cancel), or waits on a timer after a refusal or an apply. */
   | { kind: 'swapping'; run: Run; sinceMs: number; swap: Swap; isCompacting: boolean }
 
 /** The files a finished turn named (or wrote) and the prompt to continue with. */

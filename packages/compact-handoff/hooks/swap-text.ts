@@ -92,6 +92,17 @@ export function compactInstructionsOf(stub: string): string {
   return `${MARKER}\n${stub}`
 }
 
+/** This mod's name, as the host's `next.origin.plugin` names it. */
+export const OWN_PLUGIN = 'compact-handoff'
+
+/** Whether a compaction is this mod's own swap: asked from inside the skill
+ * turn's turn.complete hook, it reaches this mod's own session.compact hook.
+ * `raisedBy` is the host's `next.origin.plugin`, which no other plugin can
+ * set, and only the swap compacts from this mod. */
+export function isOwnSwap(compaction: { instructions?: string; agentId?: string }, raisedBy: string): boolean {
+  return raisedBy === OWN_PLUGIN && compaction.agentId === undefined && compaction.instructions?.startsWith(`${MARKER}\n`) === true
+}
+
 /** Used when the skill printed no continue-prompt block. */
 export function fallbackContinuePromptOf(mode: Mode, files: SwapFiles): string {
   if (mode === 'plan' && files.plan !== undefined) {

@@ -52,7 +52,10 @@ export function answerSession(on: On, ctx: WorldContext): void {
 
 /** Commands and prompts: listed, run and submitted, each recorded. */
 export function answerCommands(on: On, ctx: WorldContext): void {
-  on('command.register', (_$, e) => ({ value: { command: e.name } }))
+  on('command.register', (_$, e) => {
+    ctx.seen.registered.push(e.name)
+    return { value: { command: e.name } }
+  })
   on('command.list', () => ({ value: ctx.options.commands ?? SKILL_PACK_COMMANDS }))
   on('command.run', async (_$, e) => {
     await ctx.pointReached('command.run')

@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { HANDOFF, world } from './world.js'
-import { ANSWER_STAND_IN } from './answer-stand-in.js'
-import { endTurn, typeCommand } from './engine-calls.js'
+import { typeCommand } from './engine-calls.js'
 import { handoffText, readyAnswer } from './texts.js'
 import { finishSkill, skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from './flow.js'
 
@@ -29,19 +28,6 @@ describe('/compact-handoff cancel', () => {
     expect(w.seen.compactAttempts).toBe(0)
     expect(w.seen.submits).toEqual([])
     expect(w.seen.toasts).toEqual([])
-  })
-
-  test('after the checks: the queued swap finds nothing to do', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
-    const w = world(on)
-    await startSession($)
-    await typeAndLaunch($, w, 'compact-handoff', '')
-    await skillWritesFile($, w, HANDOFF, handoffText())
-    await endTurn($, readyAnswer([HANDOFF]))
-    await typeCommand($, 'compact-handoff', 'cancel')
-    await w.clock.advance(0)
-    await w.clock.settle()
-    expect(w.seen.compactAttempts).toBe(0)
-    expect(w.seen.submits).toEqual([])
   })
 
   test('while compaction is being retried: the next retry finds nothing to do', async ($, on) => {
@@ -129,12 +115,10 @@ describe('a command whose own hook fails', () => {
   })
 })
 
-describe('the hidden go-command', () => {
-  test('typed by hand with no checked run, does nothing', async ($, on) => {
+describe('the commands', () => {
+  test('are the two a person types: no hidden command is left to run by hand', async ($, on) => {
     const w = world(on)
     await startSession($)
-    expect((await typeCommand($, 'compact-handoff-go', 'x')).text).toBe('No checked handoff is waiting to be applied.')
-    await w.clock.advance(1000)
-    expect(w.seen.compactAttempts).toBe(0)
+    expect(w.seen.registered.sort()).toEqual(['compact-handoff', 'compact-handoffplan'])
   })
 })

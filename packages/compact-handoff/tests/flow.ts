@@ -25,7 +25,7 @@ export async function typeAndLaunch($: Engine, w: World, command: string, args: 
   return answer
 }
 
-/** Ends the skill's turn and lets the queued go-command's timer fire. */
+/** Ends the skill's turn (the check, the compaction and the continue-prompt run in its turn.complete) and lets any timer it set fire. */
 export async function finishSkill($: Engine, w: World, answer: string, reason: 'answer' | 'aborted' | 'error' = 'answer') {
   await endTurn($, answer, reason)
   await w.clock.settle()

@@ -22,9 +22,8 @@ const SWAP_POINTS: readonly [AwaitPoint, number][] = [
 ]
 
 /** Ends the skill's turn with a good handoff and lets the swap run to its end.
- * `meanwhile` runs once the checks have passed and before the compaction's
- * timer fires: the mod answers its own go-command, so that gap is reached
- * through the clock, not an engine call. */
+ * `meanwhile` runs once the turn's end has settled: the check, the compaction
+ * and the continue-prompt all happen inside the skill turn's turn.complete. */
 async function endSkillTurn($: Engine, w: World, meanwhile?: () => Promise<unknown>) {
   await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
@@ -60,8 +59,10 @@ describe('a prompt typed at an await point', () => {
   }
 })
 
-describe('between the go-command and the compaction timer', () => {
-  test('a typed prompt is held and delivered', async ($, on) => {
+describe("once the skill turn's end has settled", () => {
+  // No gap is left between the check and the compaction: both run inside the
+  // turn's turn.complete hook, so the swap is done by the time it settles.
+  test('the swap is done: a typed prompt goes as typed, after the continue-prompt', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
@@ -69,11 +70,11 @@ describe('between the go-command and the compaction timer', () => {
     await endSkillTurn($, w, async () => {
       answer = await submitPrompt($, TYPED)
     })
-    expect(answer).toEqual({ drop: 'held by compact-handoff until its swap is done' })
-    expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text)).toEqual([expect.stringContaining(TYPED)])
+    expect(answer).toEqual({ text: TYPED })
+    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }, { text: TYPED }])
   })
 
-  test('a cancel stops the run before anything is compacted', async ($, on) => {
+  test('a cancel finds no run: the conversation was already replaced', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
@@ -81,9 +82,9 @@ describe('between the go-command and the compaction timer', () => {
     await endSkillTurn($, w, async () => {
       said = (await typeCommand($, 'compact-handoff', 'cancel')).text ?? ''
     })
-    expect(said).toMatch(/^Handoff run cancelled/)
-    expect(w.seen.compactAttempts).toBe(0)
-    expect(w.seen.submits).toEqual([])
+    expect(said).toBe('No handoff run to cancel.')
+    expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }])
   })
 })
 

@@ -139,6 +139,8 @@ function contextOf(on: On, options: WorldOptions) {
     toasts: [] as string[],
     statuses: [] as (string | undefined)[],
     logs: [] as string[],
+    /** The names of the commands the mod registered. */
+    registered: [] as string[],
     commandRuns: [] as { command: string; args: string }[],
     submits: [] as { text: string; asUser?: boolean }[],
     fills: [] as string[],

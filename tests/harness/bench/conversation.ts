@@ -102,8 +102,9 @@ export async function meterCounts(session: Session, proj: string): Promise<{ reR
 }
 
 /** Types every prompt of the conversation and waits for each turn to end; returns its
- * last request. `lastInputTokens` is the usage the last answer reports. */
-export async function haveConversation(session: Session, mock: MockApi, proj: string, lastInputTokens?: number): Promise<MockRequest> {
+ * last request. `lastInputTokens` is the usage the last answer reports; `modId` is the
+ * mod whose turn.complete hook settles each turn. */
+export async function haveConversation(session: Session, mock: MockApi, proj: string, lastInputTokens?: number, modId = 'compact-handoff@inline'): Promise<MockRequest> {
   for (const [p, replies] of conversationScript(proj, lastInputTokens).entries()) {
     mock.script(...replies)
     // The previous turn has settled, so any turn.complete after this mark is this turn's.
@@ -112,7 +113,7 @@ export async function haveConversation(session: Session, mock: MockApi, proj: st
     await pollUntil(`pass ${p + 1} to finish`, 90_000, () => (mock.pending() === 0 ? true : undefined), 50)
     await session.waitForScreen(new RegExp(`End\\s+of\\s+pass\\s+${p + 1}\\.`), 30_000)
     // The turn has settled (compact-handoff's turn.complete hook ran) before the next prompt or command.
-    await session.waitForHookSettled('compact-handoff@inline', 'turn.complete', { since: mark, timeoutMs: 30_000 })
+    await session.waitForHookSettled(modId, 'turn.complete', { since: mark, timeoutMs: 30_000 })
   }
   const last = mock.requests.at(-1)
   if (last === undefined) throw new Error('no request seen')

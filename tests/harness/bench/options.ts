@@ -2,6 +2,7 @@
  * The bench's command line and what every part of it shares: `--runs N` sets the swap
  * repeats (start repeats are 2N), `--keep` keeps every run dir (mock log, debug log,
  * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops,
+ * `--handoff-only` does the same for `/compact-handoff` alone (a minute or two, to iterate on the swap),
  * `--start-only` prints the start table alone, `--auto-only` only the automatic-compaction table.
  */
 import { removeRun } from '../showcase-kit.js'
@@ -10,7 +11,8 @@ const runsArg = process.argv.indexOf('--runs')
 export const SWAP_RUNS = runsArg > 0 ? Math.max(1, Number(process.argv[runsArg + 1]) || 1) : 5
 export const START_RUNS = SWAP_RUNS * 2
 const KEEP = process.argv.includes('--keep')
-export const SWAP_ONLY = process.argv.includes('--swap-only')
+export const HANDOFF_ONLY = process.argv.includes('--handoff-only')
+export const SWAP_ONLY = HANDOFF_ONLY || process.argv.includes('--swap-only')
 export const START_ONLY = process.argv.includes('--start-only')
 export const AUTO_ONLY = process.argv.includes('--auto-only')
 

@@ -12,7 +12,8 @@ import { HANDOFF_PATH_WRITES, OTHER_CALLS, PLAIN_WRITES, WRITE_SESSIONS, type Ca
 import { START_RUNS, SWAP_RUNS } from './options.js'
 import { FOLDER_FILES, FOLDER_PAIRS, type FolderStartTimes } from './folder-start.js'
 import type { SwapSample } from './swap-runs.js'
-import { SWAP_STEP_LABELS, SWAP_STEPS } from './swap-steps.js'
+import { SWAP_STEP_LABELS, SWAP_STEPS, type SwapStep } from './swap-steps.js'
+import type { FloorSample } from './swap-floor.js'
 import { startTable } from './report-start.js'
 
 export function kb(bytes: number): string {
@@ -81,31 +82,37 @@ function swapTable(compact: SwapSample[], handoff: SwapSample[]): string[] {
       `Wall time for \`/compact\` runs from Enter on \`/compact\` through the summariser request and the end of compaction (seen on screen, polled every 20 ms) to the request of a follow-up prompt the bench types at once; from its first key to its request took ${spread(followUp, ms)} of that. ` +
       'For `/compact-handoff` it runs from Enter to the request carrying the stub and the continue-prompt, which the mod submits by itself. ' +
       `The meter row shows the meter working, not quality: both sides get the same scripted follow-up, which reads ${REREAD_MODULES.length} modules read before the compaction and runs no command. ` +
-      "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the go-command, the compaction and the continue-prompt.",
+      "The swap's own latency runs from the arrival of the skill turn's last request, which the mock answers at once with the final text, to that request: the turn's end, the file check, the compaction and the continue-prompt.",
   )
   out.push('')
   return out
 }
 
-/** Where the swap's own latency goes, step by step, and each step's share of the whole. */
-function swapStepsTable(handoff: SwapSample[]): string[] {
+/** Where the swap's own latency goes, step by step, and each step's share of the whole,
+ * beside the floor: the same steps taken by a mod that does nothing else (swap-floor.ts). */
+function swapStepsTable(handoff: SwapSample[], floor: FloorSample[]): string[] {
   const split = handoff.flatMap((s) => (s.swapSteps !== undefined ? [s.swapSteps] : []))
   if (split.length === 0) return []
+  const floorSplit = floor.flatMap((s) => (s.steps !== undefined ? [s.steps] : []))
   const medians = SWAP_STEPS.map((step) => median(split.map((s) => s[step])))
   const total = medians.reduce((a, b) => a + b, 0)
+  const floorCell = (step: SwapStep): string => (floorSplit.length === 0 ? '—' : spread(floorSplit.map((s) => s[step]), ms))
   const out: string[] = []
   out.push(`### The swap's own latency, step by step (\`/compact-handoff\`, ${split.length} of ${handoff.length} runs split; median (min–max))`, '')
-  out.push('| Step | Time | Share of the summed medians |', '| --- | --- | --- |')
+  out.push('| Step | Time | Share of the summed medians | The floor: a mod that does only this |', '| --- | --- | --- | --- |')
   for (const [i, step] of SWAP_STEPS.entries()) {
-    out.push(`| ${SWAP_STEP_LABELS[step]} | ${spread(split.map((s) => s[step]), ms)} | ${Math.round((100 * (medians[i] ?? 0)) / total)} % |`)
+    out.push(`| ${SWAP_STEP_LABELS[step]} | ${spread(split.map((s) => s[step]), ms)} | ${Math.round((100 * (medians[i] ?? 0)) / total)} % | ${floorCell(step)} |`)
   }
-  out.push(`| Sum of the medians (the whole swap's median: ${spread(handoff.map((s) => s.swapOwnMs ?? NaN), ms)}) | ${ms(total)} | 100 % |`)
+  const floorWhole = floor.length === 0 ? '—' : spread(floor.map((s) => s.ownMs), ms)
+  out.push(`| Sum of the medians (the whole swap's median: ${spread(handoff.map((s) => s.swapOwnMs ?? NaN), ms)}) | ${ms(total)} | 100 % | ${floorWhole} (the whole) |`)
   out.push('')
   out.push(
     "Each step runs from the previous mark to its own: the mock's arrival of the skill turn's last request, then the debug log's time stamps of the skill turn's end, " +
-      "compact-handoff's `$.command.run` of the go-command (queued), that command's hook settled, `$.session.compact` asked, the compaction's messages standing, " +
+      "compact-handoff's `$.session.compact` asked (from the skill turn's turn.complete hook), the compaction's messages standing, " +
       "`$.prompt.submit` of the continue-prompt, and the mock's arrival of the request after the swap. The engine logs a mod's `$` call when it takes it, so a mod's " +
-      'step ends when its call reaches the engine; no timing code runs in the mods. Steps marked "engine" are work no mod does.',
+      'step ends when its call reaches the engine; no timing code runs in the mods. Steps marked "engine" are work no mod does. ' +
+      'The floor is the same path after the same conversation, taken by a throwaway mod alone in its session: its turn.complete hook compacts when the answer says so, ' +
+      'its own session.compact hook answers with a fixed stub, and it submits a fixed prompt (no check, no state, no second mod). No swap can be faster than the floor.',
   )
   out.push('')
   return out
@@ -158,12 +165,13 @@ function folderTable(folder: FolderStartTimes): string[] {
 export function report(
   machineLine: string,
   swaps: { compact: SwapSample[]; handoff: SwapSample[] },
+  floor: FloorSample[],
   start: StartTimes,
   writes: { without: CallTimes; with: CallTimes },
   folder: FolderStartTimes,
   autoLines: readonly string[],
 ): string {
-  const out = [...swapTable(swaps.compact, swaps.handoff), ...swapStepsTable(swaps.handoff), ...autoLines, ...costTable(start, writes), ...startTable(start), ...folderTable(folder)]
+  const out = [...swapTable(swaps.compact, swaps.handoff), ...swapStepsTable(swaps.handoff, floor), ...autoLines, ...costTable(start, writes), ...startTable(start), ...folderTable(folder)]
   out.push(`Machine: ${machineLine}. Absolute times are noisy (shared machine, real terminal UI); compare the columns, not the digits.`)
   return out.join('\n')
 }
