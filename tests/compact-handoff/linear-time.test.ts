@@ -7,13 +7,13 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask.js'
-import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/marked-stub.js'
-import { routeOf } from '../../packages/compact-handoff-answer/hooks/route.js'
-import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-handoff/hooks/command-intent.js'
-import { formatProblems, sectionTextsOf } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { frontmatterOf } from '../../packages/compact-handoff/hooks/frontmatter.js'
-import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume.js'
+import { askVerdictOf } from '../../packages/compact-handoff/hooks/compaction/ask.js'
+import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
+import { routeOf } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-handoff/hooks/commands/command-intent.js'
+import { formatProblems, sectionTextsOf } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { frontmatterOf } from '../../packages/compact-handoff/hooks/format/frontmatter.js'
+import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume/resume.js'
 import {
   CONTINUE_PROMPT_HEADER,
   MARKER,
@@ -21,18 +21,18 @@ import {
   parseSentinel,
   parseSkillArgs,
   READY_PREFIX,
-} from '../../packages/compact-handoff/hooks/protocol.js'
-import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
-import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/user-words.js'
-import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol-paths.js'
-import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log.js'
-import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts.js'
-import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/summary-instructions.js'
-import { forkReplyOf } from '../../packages/compact-handoff/hooks/fork-reply.js'
-import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/fork-handoff.js'
-import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/fork-prompt.js'
-import { compactionRouteOf } from '../../packages/compact-handoff/hooks/engine-compaction.js'
-import { buildForkStub } from '../../packages/compact-handoff/hooks/swap-text.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
+import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
+import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/fork-reply.js'
+import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
+import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
+import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
+import { buildForkStub } from '../../packages/compact-handoff/hooks/run/swap-text.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 

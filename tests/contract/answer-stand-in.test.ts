@@ -1,5 +1,5 @@
 // compact-handoff's kit tests answer its swap with an inline stand-in for
-// compact-handoff-answer (packages/compact-handoff/tests/answer-stand-in.ts):
+// compact-handoff-answer (packages/compact-handoff/tests/support/answer-stand-in.ts):
 // a kit test cannot load the partner mod, and an inline plugin must be
 // self-contained, so the stand-in restates the answer mod's decision. This
 // test runs the stand-in's own register over the same compactions as the real
@@ -10,13 +10,13 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { precomputeSkipOf, routeOf, type RunView } from '../../packages/compact-handoff-answer/hooks/route.js'
-import { MARKER } from '../../packages/compact-handoff/hooks/protocol.js'
+import { precomputeSkipOf, routeOf, type RunView } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { MARKER } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 // Loaded by path: the stand-in is typed against the engine's declarations,
 // which only the mods' own type-check programs hold.
-const STAND_IN_PATH = join(ROOT, 'packages/compact-handoff/tests/answer-stand-in.ts')
+const STAND_IN_PATH = join(ROOT, 'packages/compact-handoff/tests/support/answer-stand-in.ts')
 
 type StateRef = { plugin: string; key: string }
 type Compaction = { trigger?: string; agentId?: string; instructions?: string }
@@ -32,7 +32,7 @@ function atomRefsOf(relPath: string): StateRef[] {
   return [...text.matchAll(/atom\(\{ plugin: '([^']+)', key: '([^']+)' \}/g)].map((m) => ({ plugin: m[1]!, key: m[2]! }))
 }
 
-const [RUN_REF] = atomRefsOf('packages/compact-handoff-answer/hooks/partner-state.ts')
+const [RUN_REF] = atomRefsOf('packages/compact-handoff-answer/hooks/partner/partner-state.ts')
 
 async function standInHandler(): Promise<Handler> {
   const { ANSWER_STAND_IN } = (await import(STAND_IN_PATH)) as { ANSWER_STAND_IN: { register(on: (event: string, handler: Handler) => void): void } }

@@ -21,24 +21,24 @@ import {
   parseSentinel,
   READY_PREFIX,
   SKILL_OF_MODE,
-} from '../../packages/compact-handoff/hooks/protocol.js'
-import type { Mode } from '../../packages/compact-handoff/hooks/run.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import type { Mode } from '../../packages/compact-handoff/hooks/run/run.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,
   PLAN_FRONTMATTER_KEYS,
   PLAN_SECTIONS,
-} from '../../packages/compact-handoff/hooks/protocol-contents.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import {
   classifyHandoffPath,
   HANDOFF_DIRS,
   SKILL_FILE_NAME_RE,
   type FileKind,
-} from '../../packages/compact-handoff/hooks/protocol-paths.js'
-import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/skill-command.js'
-import { createdValueOf } from '../../packages/compact-handoff/hooks/frontmatter-values.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'
+import { createdValueOf } from '../../packages/compact-handoff/hooks/run/frontmatter-values.js'
+import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')

@@ -1,25 +1,26 @@
-// CONTRIBUTING.md's tables say which file decides and which applies: a file
-// missing there is one a newcomer cannot place. Every hooks file of both mods
-// is named in them.
-import { readdirSync, readFileSync } from 'node:fs'
+// CONTRIBUTING.md's tables say, folder by folder, which file decides and which
+// applies: a file missing there is one a newcomer cannot place. Every hooks
+// file of both mods is named there by its path inside `hooks/`.
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
+import { repoRoot } from '../harness/repo-root.js'
+import { hooksModulesOf } from '../support/hooks-tree.js'
 
-const ROOT = join(import.meta.dirname, '..', '..')
-const HOOKS_FOLDERS = ['packages/compact-handoff/hooks', 'packages/compact-handoff-answer/hooks']
+const MODS = ['packages/compact-handoff', 'packages/compact-handoff-answer']
 
-/** Every `.ts` file under `folder`, as a path relative to it. */
-function hooksFilesOf(folder: string): string[] {
-  return (readdirSync(join(ROOT, folder), { recursive: true }) as string[]).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))
+/** The part of CONTRIBUTING.md about one mod's hooks: from its heading
+ * (`### \`packages/<mod>/hooks/\``) to the next heading of that level. */
+function sectionOf(text: string, mod: string): string {
+  const start = text.indexOf(`### \`${mod}/hooks/\``)
+  if (start < 0) return ''
+  const end = text.indexOf('\n### ', start + 1)
+  return text.slice(start, end < 0 ? undefined : end)
 }
 
-test('CONTRIBUTING.md names every hooks file of both mods', () => {
-  const text = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8')
-  for (const folder of HOOKS_FOLDERS) {
-    const unnamed = hooksFilesOf(folder).filter((path) => {
-      const name = path.split(/[\\/]/).at(-1)!
-      return !text.includes(`\`${name}\``) && !text.includes(`/${name}\``)
-    })
-    expect(unnamed, `${folder}: add each to a table in CONTRIBUTING.md`).toEqual([])
-  }
+test.each(MODS)('CONTRIBUTING.md names every hooks file of %s by its path, under the mod', (mod) => {
+  const section = sectionOf(readFileSync(join(repoRoot(), 'CONTRIBUTING.md'), 'utf8'), mod)
+  expect(section, `a "### \`${mod}/hooks/\`" section`).not.toBe('')
+  const unnamed = hooksModulesOf(mod).filter((m) => !section.includes(`\`${m.path}\``)).map((m) => m.path)
+  expect(unnamed, `${mod}: add each to its folder's table in CONTRIBUTING.md`).toEqual([])
 })

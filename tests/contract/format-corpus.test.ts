@@ -1,18 +1,18 @@
-// Holds the mod's line-scanning format check (hooks/handoff-format.ts) to the
+// Holds the mod's line-scanning format check (hooks/format/handoff-format.ts) to the
 // remark + zod validator over tests/fixtures/handoffs/<case>/, plus variants
 // made here: each case's verdict must match, and the mod must never accept a
 // file the validator rejects. UPDATE=1 rewrites expected.json from the validator.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { formatDiagnostics, formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import { formatDiagnostics, formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import {
   HANDOFF_SECTIONS,
   PLAN_SECTIONS,
   sectionNameOf,
-} from '../../packages/compact-handoff/hooks/protocol-contents.js'
-import type { FileKind } from '../../packages/compact-handoff/hooks/protocol-paths.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import type { FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { comparableRules } from '../support/handoff-text.js'
 

@@ -1,4 +1,4 @@
-// A differential test of the mod's format check (hooks/handoff-format.ts, a
+// A differential test of the mod's format check (hooks/format/handoff-format.ts, a
 // hand-written scanner) against the Node validator (remark + zod), over
 // handoffs and plans generated from a seed and mutated in the ways a model or
 // a person slips (tests/support/format-variants.ts draws them; the mutations
@@ -10,7 +10,7 @@
 // only one side has). Variants built only from forms meant to be
 // accepted must pass both. FORMAT_SEED=<n> replays a failing seed.
 import { describe, expect, test } from 'vitest'
-import { formatDiagnostics } from '../../packages/compact-handoff/hooks/handoff-format.js'
+import { formatDiagnostics } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { DOC_MUTATIONS, type Intent, PROJECT, TEXT_MUTATIONS } from '../support/format-mutations.js'
 import { type Variant, variantOf } from '../support/format-variants.js'

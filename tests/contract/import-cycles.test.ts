@@ -1,27 +1,22 @@
-// Imports inside each hooks folder flow one way. A cycle makes the order in
-// which the engine evaluates the files depend on which one it loads first, so
-// a top-level constant can be read before it is set; and a cycle usually means
-// two files each hold half of one concern. Type-only imports count too: they
+// Imports inside each mod's hooks tree flow one way, across its folders too.
+// A cycle makes the order in which the engine evaluates the files depend on
+// which one it loads first, so a top-level constant can be read before it is
+// set; and a cycle usually means two files each hold half of one concern. Type-only imports count too: they
 // are where a shared shape was left in the wrong file.
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { hooksModulesOf, importedPathOf } from '../support/hooks-tree.js'
 
-const ROOT = join(import.meta.dirname, '..', '..')
-const HOOKS_FOLDERS = ['packages/compact-handoff/hooks', 'packages/compact-handoff-answer/hooks']
-const RELATIVE_IMPORT_RE = /^\s*(?:import|export)\s[^'"]*?from\s+['"]\.\/([a-z0-9-]+)\.js['"]/gm
+const MODS = ['packages/compact-handoff', 'packages/compact-handoff-answer']
 
 type Graph = Map<string, string[]>
 
-/** Each file of a hooks folder (name without `.ts`) and the siblings it imports. */
-function graphOf(folder: string): Graph {
+/** Each module of a mod's hooks tree (path inside `hooks/`, without `.ts`)
+ * and the modules it imports, across folders. */
+function graphOf(mod: string): Graph {
   const graph: Graph = new Map()
-  for (const name of readdirSync(join(ROOT, folder)).filter((n) => n.endsWith('.ts') && !n.endsWith('.d.ts'))) {
-    const text = readFileSync(join(ROOT, folder, name), 'utf8')
-    graph.set(
-      name.slice(0, -'.ts'.length),
-      [...text.matchAll(RELATIVE_IMPORT_RE)].map((m) => m[1]!),
-    )
+  for (const m of hooksModulesOf(mod)) {
+    const imported = m.specifiers.map((s) => importedPathOf(m.path, s)).filter((p) => p !== undefined)
+    graph.set(m.path.slice(0, -'.ts'.length), imported.map((p) => p.slice(0, -'.ts'.length)))
   }
   return graph
 }
@@ -82,8 +77,8 @@ describe('cyclesOf', () => {
   })
 })
 
-describe.each(HOOKS_FOLDERS)('%s', (folder) => {
-  const graph = graphOf(folder)
+describe.each(MODS)('%s/hooks', (mod) => {
+  const graph = graphOf(mod)
 
   test('has files with relative imports to check', () => {
     expect([...graph.values()].some((edges) => edges.length > 0)).toBe(true)

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { MARKER as SENT } from '../../packages/compact-handoff/hooks/protocol.js'
-import { IDLE, type Phase } from '../../packages/compact-handoff/hooks/run.js'
-import { MARKER as ANSWERED } from '../../packages/compact-handoff-answer/hooks/marker.js'
-import { isOwnSwap, precomputeSkipOf, SENDER_PLUGIN } from '../../packages/compact-handoff-answer/hooks/route.js'
+import { MARKER as SENT } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { IDLE, type Phase } from '../../packages/compact-handoff/hooks/run/run.js'
+import { MARKER as ANSWERED } from '../../packages/compact-handoff-answer/hooks/partner/marker.js'
+import { isOwnSwap, precomputeSkipOf, SENDER_PLUGIN } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
 import { runFixture } from '../support/run-fixture.js'
 
 test('the answer mod looks for the marker compact-handoff sends', () => {

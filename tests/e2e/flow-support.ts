@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { STUB_OPENING } from '../../packages/compact-handoff/hooks/swap-text.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
 import { pollUntil } from '../harness/poll.js'
 import { repoRoot } from '../harness/repo-root.js'

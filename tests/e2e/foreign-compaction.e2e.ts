@@ -11,7 +11,7 @@ import { startMockApi } from '../harness/mock-api.js'
 import { createRunDir } from '../harness/run-dir.js'
 import { writeMod } from '../harness/staging.js'
 import { startSession } from '../harness/tmux-session.js'
-import { MARKER } from '../../packages/compact-handoff/hooks/protocol.js'
+import { MARKER } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, messagesText, ordinaryTurn, type Flow } from './flow-support.js'
 

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { MockRequest, ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 

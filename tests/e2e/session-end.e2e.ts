@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { carriesToolResult } from '../harness/request-messages.js'
 import { startSession } from '../harness/tmux-session.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, ANSWER_MOD, PLUGIN_DIRS, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
 

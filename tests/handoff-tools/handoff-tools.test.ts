@@ -11,7 +11,7 @@ import {
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,
   PLAN_FRONTMATTER_KEYS,
-} from '../../packages/compact-handoff/hooks/protocol-contents.js'
+} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { runCli } from '../../packages/handoff-tools/src/cli.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../../packages/handoff-tools/src/schemas.js'
 import * as validate from '../../packages/handoff-tools/src/validate.js'

@@ -2,8 +2,8 @@
 // are told apart by the fork prompt's first line, and the replies wrap the same handoff
 // the skill turn writes.
 import { describe, expect, it } from 'vitest'
-import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol.js'
+import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { APOLOGY_TEXT, forkKindOf, forkReply, forkReplyText } from './fork-script.js'
 import { handoffBodyText, handoffFileText } from './handoff-script.js'
 import type { MockRequest } from './mock-api.js'

@@ -12,7 +12,7 @@
  *
  * Pure apart from the protocol's fork openings: no file system, no `$`.
  */
-import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol.js'
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { handoffBodyText, type HandoffDoc } from './handoff-script.js'
 import type { MockRequest, ScriptedReply } from './mock-api.js'
 import { blocksOf, textBlocksOf, type Message } from './request-messages.js'

@@ -1,8 +1,8 @@
 // The scripted skill turn the e2e suites, demo and bench send through the mock: its
 // files must pass the mod's own format check and its answer must parse as the mod reads it.
 import { describe, expect, it } from 'vitest'
-import { formatProblems } from '../../packages/compact-handoff/hooks/handoff-format.js'
-import { parseContinuePrompt, parseSentinel } from '../../packages/compact-handoff/hooks/protocol.js'
+import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { parseContinuePrompt, parseSentinel } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { handoffFileText, planFileText, skillTurn } from './handoff-script.js'
 
 const CONTEXT = { projectDir: '/p' }

@@ -9,8 +9,8 @@
  * Pure apart from path joins: no file system, no `$`.
  */
 import { join } from 'node:path'
-import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol-contents.js'
+import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import type { ScriptedReply } from './mock-api.js'
 import { carriesToolResult } from './request-messages.js'
 

@@ -4,7 +4,7 @@
 // every recorded failing seed replay something else.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FileKind } from '../../packages/compact-handoff/hooks/protocol-paths.js'
+import type { FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { handoffOf, planOf, render } from './format-documents.js'
 import { DOC_MUTATIONS, TEXT_MUTATIONS, type Intent, type TextMutation } from './format-mutations.js'
 import type { Rand } from './property.js'

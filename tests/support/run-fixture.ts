@@ -1,6 +1,6 @@
 // A run as the Node-side suites build it: a first handoff of a new chain,
 // started at `startedAtMs`, nothing recorded or held yet.
-import type { Run } from '../../packages/compact-handoff/hooks/run.js'
+import type { Run } from '../../packages/compact-handoff/hooks/run/run.js'
 
 export function runFixture(changes: Partial<Run> = {}): Run {
   return {

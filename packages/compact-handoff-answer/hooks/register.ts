@@ -11,8 +11,8 @@
 // engine's other compactions (a fork's handoff, or the summariser's
 // instructions, and the question askAfterCompaction asks after them).
 import type { Register } from 'claude-code'
-import { precomputeSkipOf, routeOf } from './route.js'
-import { readRun } from './partner-state.js'
+import { precomputeSkipOf, routeOf } from './answer/route.js'
+import { readRun } from './partner/partner-state.js'
 
 export const register: Register = (on) => {
   // No matcher on trigger: under the test kit a plugin's compaction arrives

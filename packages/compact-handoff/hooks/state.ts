@@ -4,15 +4,15 @@
 // compact-handoff-answer reads `run` (plugins may read each other's state;
 // only the owner writes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
-import { IDLE, stageTextOf, type Phase } from './run.js'
-import { transition, type RunEvent, type Step } from './run-machine.js'
-import { NUDGE_ARMED, type Nudge } from './nudge.js'
-import { NO_WORDS, type UserWords } from './user-words.js'
-import { NO_SWAP, type LastSwap } from './swap-text.js'
-import { NO_WORK, type WorkRecord } from './work.js'
-import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './auto-handoff.js'
-import type { ArmingTrigger } from './ask.js'
-import type { RunningShell } from './running.js'
+import { IDLE, stageTextOf, type Phase } from './run/run.js'
+import { transition, type RunEvent, type Step } from './run/run-machine.js'
+import { NUDGE_ARMED, type Nudge } from './thresholds/nudge.js'
+import { NO_WORDS, type UserWords } from './prompts/user-words.js'
+import { NO_SWAP, type LastSwap } from './run/swap-text.js'
+import { NO_WORK, type WorkRecord } from './facts/work.js'
+import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './thresholds/auto-handoff.js'
+import type { ArmingTrigger } from './compaction/ask.js'
+import type { RunningShell } from './facts/running.js'
 
 
 type $ = EngineInterface

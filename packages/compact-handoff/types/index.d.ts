@@ -9,7 +9,7 @@
 declare module 'claude-code' {
   interface PluginState {
     'compact-handoff': {
-    /** The handoff run under way, or idle (hooks/run.ts Phase). */
+    /** The handoff run under way, or idle (hooks/run/run.ts Phase). */
     run:
       | { kind: 'idle' }
       | { kind: 'launching'; run: CompactHandoffRun; sinceMs: number }
@@ -17,13 +17,13 @@ declare module 'claude-code' {
       | { kind: 'checking'; run: CompactHandoffRun; sinceMs: number; chosen: CompactHandoffChosen }
       | { kind: 'reviewed'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap }
       | { kind: 'swapping'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap; isCompacting: boolean }
-    /** Whether this context window was already nudged (hooks/nudge.ts Nudge). */
+    /** Whether this context window was already nudged (hooks/thresholds/nudge.ts Nudge). */
     nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
-    /** The person's own prompts, bounded (hooks/user-words.ts UserWords). */
+    /** The person's own prompts, bounded (hooks/prompts/user-words.ts UserWords). */
     words: { messages: string[]; dropped: number }
-    /** The newest swap of this session (hooks/swap-text.ts LastSwap). */
+    /** The newest swap of this session (hooks/run/swap-text.ts LastSwap). */
     lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
-    /** Whether this context window's auto handoff was used (hooks/auto-handoff.ts AutoHandoffWindow). */
+    /** Whether this context window's auto handoff was used (hooks/thresholds/auto-handoff.ts AutoHandoffWindow). */
     autoHandoff: { kind: 'armed' } | { kind: 'spent' }
     /** Option askAfterCompaction: 'pending' after a /compact or automatic
      * compaction of the main loop replaced the conversation; the first
@@ -32,9 +32,9 @@ declare module 'claude-code' {
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
     interactive: boolean
-    /** Main-loop shells moved to the background and not yet seen ended (hooks/running.ts RunningShell). */
+    /** Main-loop shells moved to the background and not yet seen ended (hooks/facts/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]
-    /** The work's facts and the rediscovery meter (hooks/work.ts WorkRecord). */
+    /** The work's facts and the rediscovery meter (hooks/facts/work.ts WorkRecord). */
     work: {
       facts: {
         changed: { path: string; count: number }[]
@@ -58,7 +58,7 @@ declare module 'claude-code' {
     }
   }
 
-  /** hooks/run.ts Run. */
+  /** hooks/run/run.ts Run. */
   type CompactHandoffRun = {
     id: string
     mode: 'handoff' | 'plan'
@@ -79,9 +79,9 @@ declare module 'claude-code' {
 
   type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }
 
-  /** hooks/run.ts Chosen. */
+  /** hooks/run/run.ts Chosen. */
   type CompactHandoffChosen = { handoff: CompactHandoffFile; plan?: CompactHandoffFile; continuePrompt: string; notices: string[] }
 
-  /** hooks/run.ts Swap. */
+  /** hooks/run/run.ts Swap. */
   type CompactHandoffSwap = { handoff: string; plan?: string; continuePrompt: string; refusals: number; facts?: string }
 }

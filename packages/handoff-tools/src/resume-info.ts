@@ -2,7 +2,7 @@
 // markdown tree: `handoff-check --json` prints this for each file, with the
 // problems found, so a tool need not parse Markdown itself.
 import { parseDocument } from 'yaml'
-import { sectionNameOf } from '../../compact-handoff/hooks/protocol-contents.js'
+import { sectionNameOf } from '../../compact-handoff/hooks/protocol/protocol-contents.js'
 import type { Diagnostic } from './diagnostics.js'
 import { parseMarkdown, plainTextOf } from './validate.js'
 

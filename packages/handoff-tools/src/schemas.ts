@@ -11,7 +11,7 @@ import {
   isFocusValue,
   isSeqValue,
   parentRelPathOf,
-} from '../../compact-handoff/hooks/protocol-contents.js'
+} from '../../compact-handoff/hooks/protocol/protocol-contents.js'
 
 const toolList = z.union([z.string(), z.array(z.string())])
 

@@ -1,6 +1,6 @@
 // Validates SKILL.md, handoff and plan files from their markdown tree (remark
 // with remark-frontmatter) and their frontmatter (yaml, then zod). This is the
-// reference the mod's light line scanner (hooks/handoff-format.ts) is held to:
+// reference the mod's light line scanner (hooks/format/handoff-format.ts) is held to:
 // it sees headings exactly as a CommonMark reader does, so a heading inside a
 // code block, a blockquote or a list is not a section.
 import { remark } from 'remark'
@@ -15,8 +15,8 @@ import {
   nonBlankCharsOf,
   phaseNumberOf,
   sectionNameOf,
-} from '../../compact-handoff/hooks/protocol-contents.js'
-import type { FileKind } from '../../compact-handoff/hooks/protocol-paths.js'
+} from '../../compact-handoff/hooks/protocol/protocol-contents.js'
+import type { FileKind } from '../../compact-handoff/hooks/protocol/protocol-paths.js'
 import { diagnostic, START, type Diagnostic, type Position } from './diagnostics.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema, type ValidateContext } from './schemas.js'
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { SWAP_LOG_PATH } from '../../../packages/compact-handoff/hooks/swap-log.js'
+import { SWAP_LOG_PATH } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import type { MockApi, MockRequest, ScriptedReply } from '../mock-api.js'
 import { pollUntil } from '../poll.js'
 import { carriesToolResult } from '../request-messages.js'

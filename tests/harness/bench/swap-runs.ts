@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/swap-text.js'
+import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
 import { handoffFileText, skillTurn } from '../handoff-script.js'
 import { startMockApi, type MockApi, type MockRequest } from '../mock-api.js'
 import { pollUntil } from '../poll.js'

@@ -1,0 +1,154 @@
+// /compact-handoff and /compact-handoffplan: start (now or for review), apply,
+// cancel, status. This runs inside the command hook, where compaction, prompt
+// submission and command runs are all refused, so a start only records the run
+// and leaves the launch to a timer, and an apply leaves the compaction to one.
+import type { CommandRunResult, EngineInterface } from 'claude-code'
+import { stageTextOf, type Phase, type Run } from '../run/run.js'
+import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
+import { SKILL_OF_MODE } from '../protocol/protocol.js'
+import { inFolder } from '../protocol/protocol-paths.js'
+import { folderFactsOf } from '../ownership/folder-steps.js'
+import { statusTextOf } from './status-report.js'
+import { wordsSizeOf } from '../prompts/user-words.js'
+import { skillValuesOf } from '../run/frontmatter-values.js'
+import { problemLinesOf } from '../run/file-check.js'
+import { shownPath } from '../facts/facts.js'
+import { readInteractive, readPhase, readWords, readLastSwap } from '../state.js'
+import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
+import { recentSwapLog } from '../swap-log/swap-log-steps.js'
+import type { Thresholds } from '../thresholds/auto-handoff.js'
+import { closeFollowUp } from '../facts/work-steps.js'
+import { answerResume } from '../resume/resume-steps.js'
+
+type $ = EngineInterface
+
+/** The two commands. They go out together: each is a hop to the engine, and
+ * the session's start waits on them. */
+export async function registerCommands($: $): Promise<void> {
+  await Promise.all([
+    $.command.register({
+      name: HANDOFF_COMMAND,
+      description: 'Write a handoff, check it, and replace the conversation with it',
+      argumentHint: '[review] [focus] | apply | cancel | status | resume [path]',
+    }),
+    $.command.register({
+      name: PLAN_COMMAND,
+      description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
+      argumentHint: '[review] [focus]',
+    }),
+  ])
+}
+
+const RECENT_LOG_LINES = 3
+/** Long enough to tell runs apart in a prompt line, short enough to read. */
+const RUN_TAG_CHARS = 8
+
+function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
+  return `A handoff run is already under way (${stageTextOf(phase)}). Wait for it, or drop it with /compact-handoff cancel.`
+}
+
+type Start = Extract<Intent, { kind: 'start' }>
+
+async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
+  const [usage, cwd, lastSwap] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastSwap($)])
+  // Resolved once, here: every check compares a file's real path with it.
+  const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
+  const parentText = lastSwap.kind === 'swapped' ? await $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined
+  const id = crypto.randomUUID()
+  return {
+    id,
+    mode: intent.mode,
+    focus: intent.focus,
+    startedAtMs: nowMs,
+    cwd,
+    cwdRealPath,
+    ignoresCase,
+    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastSwap, typeof parentText === 'string' ? parentText : undefined),
+    files: [],
+    apply: intent.apply,
+    trigger,
+    held: [],
+    heldCommands: [],
+    repairs: 0,
+    contextPercentBefore: usage?.context.percent ?? null,
+  }
+}
+
+/** Starts a run, from the person's command or the auto handoff; says what
+ * happened, and whether a run started. */
+export async function startRun($: $, intent: Start, trigger: Run['trigger']): Promise<{ text: string; isStarted: boolean }> {
+  const phase = await readPhase($)
+  // Refused before anything is read for a run that would not start; the
+  // machine refuses it again should one have started meanwhile.
+  if (phase.kind !== 'idle') {
+    const { step } = await dispatch($, { kind: 'tick' })
+    if (step.phase.kind !== 'idle') return { text: busyText(step.phase), isStarted: false }
+  }
+  const run = await newRun($, intent, trigger, await $.clock.now())
+  const { step } = await dispatch($, { kind: 'start', run })
+  if (!step.isTaken && step.met.kind !== 'idle') return { text: busyText(step.met), isStarted: false }
+  // The meter counts what the context after a swap re-does, up to the next run.
+  await closeFollowUp($, run.cwd)
+  const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'
+  const then = run.apply === 'review' ? 'you review them before anything is replaced' : 'the conversation is replaced once the files check out'
+  return { text: `Writing ${what} with the ${SKILL_OF_MODE[run.mode]} skill; ${then}. Messages you type meanwhile are held for after the swap. /compact-handoff cancel stops it.`, isStarted: true }
+}
+
+async function cancel($: $): Promise<string> {
+  const { step, heldNote } = await dispatch($, { kind: 'cancel' })
+  if (step.met.kind === 'idle') return 'No handoff run to cancel.'
+  if (!step.isTaken) return 'Too late to cancel: the conversation is being replaced right now. /compact-handoff status shows when it is done.'
+  return `Handoff run cancelled. The conversation is unchanged.${heldNote}`
+}
+
+async function apply($: $): Promise<string> {
+  const phase = await readPhase($)
+  if (phase.kind !== 'reviewed') return 'Nothing to apply: start one with /compact-handoff review [focus] or /compact-handoffplan review [focus].'
+  // The person may have edited the files: the same check as before any swap.
+  const problems = problemLinesOf((await fileReportOnDisk($, phase.run, handoffPathsOf(phase.swap))).report)
+  if (problems.length > 0) {
+    return ['Not applied; the conversation is unchanged. Fix these and run /compact-handoff apply again:', ...problems.map((p) => `- ${p}`)].join('\n')
+  }
+  const { step } = await dispatch($, { kind: 'applied', id: phase.run.id })
+  return step.isTaken ? 'Files check out; replacing the conversation now.' : 'Nothing to apply: the reviewed run was cancelled meanwhile.'
+}
+
+async function status($: $, nudgePercent: number, autoHandoffPercent: number): Promise<string> {
+  // Through the machine, so a stuck run is dropped and reported here too.
+  const { step } = await dispatch($, { kind: 'tick' })
+  const phase = step.phase
+  const usage = await $.session.usage().catch(() => undefined)
+  const cwd = phase.kind === 'idle' ? await $.session.cwd() : phase.run.cwd
+  // Asked for now, the meter's window closes here and its line is logged.
+  const followUp = await closeFollowUp($, cwd)
+  return statusTextOf({
+    ...(followUp !== undefined ? { followUp: { ...followUp, since: followUp.after.kind === 'compacted' ? 'the last compaction' : `the swap to ${shownPath(followUp.after.handoff, cwd)}` } } : {}),
+    phase,
+    nowMs: await $.clock.now(),
+    contextPercent: usage?.context.percent,
+    nudgePercent,
+    autoHandoffPercent,
+    words: wordsSizeOf(await readWords($)),
+    recentLog: await recentSwapLog($, cwd, RECENT_LOG_LINES),
+  })
+}
+
+/** `originKind` is the command's `origin.kind`: 'sdk' when a -p or SDK
+ * session sent it, whatever the state says (the state's flag is put back a
+ * moment after /clear, and a command can come first). */
+export async function answerCommand($: $, command: string, args: string, originKind: string, thresholds: Thresholds): Promise<CommandRunResult> {
+  const intent = intentOf(command, args)
+  switch (intent.kind) {
+    case 'status':
+      return { text: await status($, thresholds.nudgePercent, thresholds.autoHandoffPercent) }
+    case 'cancel':
+      return { text: await cancel($) }
+    case 'apply':
+      return { text: await apply($) }
+    case 'start':
+      if (originKind === 'sdk' || !(await readInteractive($))) return { text: NOT_INTERACTIVE_TEXT, exitCode: 1 }
+      return { text: (await startRun($, intent, 'command')).text }
+    case 'resume':
+      return { text: await answerResume($, intent.path) }
+  }
+}

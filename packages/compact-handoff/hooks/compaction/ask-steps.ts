@@ -1,0 +1,101 @@
+// Applies option askAfterCompaction to the main loop's tool calls. register.ts
+// hooks tool.call only when the option is on, so with it off no tool call
+// waits on the question.
+//
+// The flag itself lives in $.state (state.ts), which survives a hot reload
+// and starts over on /clear. This module keeps a hint beside it so that a tool
+// call with nothing pending costs no engine call (each is a worker hop): once
+// the state was read as clear, calls run until a compaction arms it again. A
+// hint that says more than the state (after /clear) only costs one read.
+import type { EngineInterface } from 'claude-code'
+import { ASK_HEADER, CONTINUE, RUN, STOP, askVerdictOf, questionOf, type ArmingTrigger, type AskVerdict } from './ask.js'
+import { armAsk, takeAsk } from '../state.js'
+
+type $ = EngineInterface
+
+type Gate =
+  /** Just loaded: the state decides at the next call. */
+  | { kind: 'unknown' }
+  /** Nothing pending: calls run without an engine call. */
+  | { kind: 'open' }
+  /** A compaction armed the question: the next call reads and clears the state. */
+  | { kind: 'armed' }
+  /** The question is on screen: calls that arrive meanwhile wait for its answer. */
+  | { kind: 'asking'; verdict: Promise<AskVerdict> }
+  /** The person said stop: every main-loop call is refused until the turn ends. */
+  | { kind: 'stopped'; verdict: AskVerdict }
+
+let gate: Gate = { kind: 'unknown' }
+
+/** At register (a reload runs it again): with the option off nothing arms the
+ * question, so the gate stays open and a swap spends no engine call taking
+ * back a question that cannot be there. */
+export function startAskGate(isAskOn: boolean): void {
+  gate = isAskOn ? { kind: 'unknown' } : { kind: 'open' }
+}
+
+/** After a compaction that was not our swap replaced the main loop's conversation. */
+export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<void> {
+  gate = { kind: 'armed' }
+  await armAsk($, trigger)
+}
+
+/** Our swap replaced the conversation with its stub, which is no summary to
+ * ask about: a question still armed is taken back. The hint opens before the
+ * first await, so a tool call of the turn the swap starts never asks, however
+ * soon it comes. Never throws: the swap must not depend on it. */
+export async function disarmAfterSwap($: $): Promise<void> {
+  if (gate.kind !== 'unknown' && gate.kind !== 'armed') return
+  gate = { kind: 'open' }
+  try {
+    await takeAsk($)
+  } catch {
+    // The flag stays in the state, where only a reload of this mod reads it again.
+  }
+}
+
+/** Asks, if the state says a question is pending; takes it either way. A state
+ * that cannot be read lets the call run: the option must never wedge the tools. */
+async function askIfPending($: $): Promise<AskVerdict> {
+  let flag
+  try {
+    flag = await takeAsk($)
+  } catch {
+    return RUN
+  }
+  if (flag.kind !== 'pending') return RUN
+  try {
+    return askVerdictOf(await $.ui.ask(questionOf(flag.trigger), { options: [CONTINUE, STOP], header: ASK_HEADER }))
+  } catch {
+    // Dismissed, or no one to ask (-p): not a yes.
+    return askVerdictOf(undefined)
+  }
+}
+
+/** What a main-loop tool call does: run, or be refused with the verdict's text. */
+export async function verdictForToolCall($: $): Promise<AskVerdict> {
+  switch (gate.kind) {
+    case 'open':
+      return RUN
+    case 'stopped':
+      return gate.verdict
+    case 'asking':
+      return gate.verdict
+    case 'unknown':
+    case 'armed': {
+      // Set before the first await, so a call arriving meanwhile waits on this one.
+      const verdict = askIfPending($)
+      const asking: Gate = { kind: 'asking', verdict }
+      gate = asking
+      const settled = await verdict
+      // A compaction that armed a new question meanwhile keeps its own gate.
+      if (gate === asking) gate = settled.kind === 'run' ? { kind: 'open' } : { kind: 'stopped', verdict: settled }
+      return settled
+    }
+  }
+}
+
+/** A main-loop turn ended: a stop applied to that turn only. */
+export function askTurnEnded(): void {
+  if (gate.kind === 'stopped') gate = { kind: 'open' }
+}

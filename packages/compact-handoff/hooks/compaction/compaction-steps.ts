@@ -1,0 +1,89 @@
+// The engine's compactions of the main loop (engine-compaction.ts routes them):
+// answered with a fork's handoff, handed to the engine's summariser with our
+// instructions, a precompute vetoed, or passed. After any that replaced the
+// main loop's conversation, the nudge and the auto handoff rearm and the
+// rediscovery meter starts. Our own swap's compaction reaches this hook only
+// when asked from inside one of our hooks (the skill turn's turn.complete; a
+// mod never hears what its own timer starts), and goes on untouched.
+import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
+import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
+import { summaryInstructionsOf } from './summary-instructions.js'
+import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
+import { readLastSwap, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
+import { rearmNudge } from '../thresholds/nudge-steps.js'
+import { watchAfterCompaction } from '../facts/work-steps.js'
+import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
+import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
+import { armingTriggerOf } from './ask.js'
+import { armAfterCompaction } from './ask-steps.js'
+import { isOwnSwap } from '../run/swap-text.js'
+
+type $ = EngineInterface
+type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
+
+/** What register.ts read from the options once. */
+export type CompactionOptions = { compactionHandoff: CompactionHandoff; isAskOn: boolean }
+
+/** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
+async function summaryInstructions($: $, own: string | undefined): Promise<string> {
+  const [words, lastSwap, work, cwd] = await Promise.all([readWords($), readLastSwap($), readWork($), $.session.cwd()])
+  return summaryInstructionsOf(own, { words, lastSwap, facts: work.facts, cwd })
+}
+
+/** A new context window began: what counts per window starts over. */
+async function newWindowBegan($: $): Promise<void> {
+  await Promise.all([rearmNudge($), rearmAutoHandoff($)])
+  await watchAfterCompaction($)
+}
+
+/** After a compaction the engine raised: a new window rearms what counts per
+ * window, and option askAfterCompaction arms its question whatever replaced
+ * the conversation (a summary or a fork's handoff). */
+async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult, isAskOn: boolean): Promise<SessionCompactResult> {
+  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await newWindowBegan($)
+  const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
+  if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
+  return compacted
+}
+
+/** The fork gave no handoff: the engine's summary, with our instructions, and the person told why. */
+async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
+  $.ui.toast(
+    `compact-handoff: no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
+    { timeoutMs: COMPACTION_TOAST_MS },
+  )
+  const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+  const cwd = await $.session.cwd()
+  await appendCompactionLog($, cwd, {
+    trigger: compactionLogTriggerOf(trigger),
+    outcome: 'compaction-summarized',
+    files: [],
+    contextPercentBefore: percent,
+    reason: compacted.skip === undefined ? failed.why : `${failed.why}; the summary was skipped too (${compacted.skip})`,
+    repairs: failed.repairs,
+  })
+  return observed($, e, compacted, isAskOn)
+}
+
+/** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
+ * anything is read, to compact-handoff-answer, the one that answers it. */
+export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: CompactionOptions): Promise<SessionCompactResult> {
+  if (isOwnSwap(e, raisedBy)) return next(e)
+  const { isAskOn } = options
+  const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
+  switch (route.kind) {
+    case 'pass':
+      return observed($, e, await next(e), isAskOn)
+    case 'veto':
+      return { skip: route.skip }
+    case 'summary':
+      return observed($, e, await next({ ...e, instructions: await summaryInstructions($, e.instructions) }), isAskOn)
+    case 'fork': {
+      const usage = await $.session.usage().catch(() => undefined)
+      const percent = usage?.context.percent ?? null
+      const forked = await forkHandoff($, e, route.trigger, route.focus, percent)
+      if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent, isAskOn)
+      return observed($, e, { messages: forked.messages }, isAskOn)
+    }
+  }
+}

@@ -1,0 +1,59 @@
+// What a fork is asked when compact-handoff answers the engine's compaction
+// with a handoff: the one message after the session's own transcript, built
+// from the protocol's one definition of a handoff (protocol-contents.ts). The
+// fork has no tools, so it writes from what it sees; code adds the frontmatter
+// and picks the file name, so the model writes the title and the sections only.
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../protocol/protocol.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/protocol-contents.js'
+
+export type ForkAsk = {
+  /** The person's /compact words; '' when there are none. */
+  focus: string
+  /** The compaction came in the middle of a turn. */
+  isMidTurn: boolean
+}
+
+/** The shape of the reply and the rules each section follows: the same in the
+ * first prompt and in the repair. */
+const SHAPE_LINES: readonly string[] = [
+  'Reply with the handoff and nothing else: its title line "# Handoff: <what the work is>", then these ten sections as level-2 headings ("## Goal" and so on), spelled and ordered exactly so, each one non-empty (write "None" where there is nothing to say):',
+  ...HANDOFF_SECTIONS.map((name) => `- "## ${name}": ${HANDOFF_SECTION_HOLDS[name]}.`),
+  'No frontmatter (compact-handoff adds it), no code fence around the handoff, nothing before the title or after the last section.',
+  'Rules:',
+  '- State: mark an item [verified] only when this session ran a command that proved it, and give the command and its result; everything else is [unverified], however sure it sounded.',
+  "- Constraints: every standing instruction of the user's that still holds, copied verbatim in quotes, one per bullet; leave out the ones they withdrew.",
+  '- Next step: exactly one concrete action (the command to run, or the edit to make and its file). When it needs the user, start it with "Wait for the user:".',
+  '- Verify: only commands that change nothing (git status, a grep, a test run that writes nothing), one per bullet, each with the result it should give.',
+]
+
+/** The prompt of the fork that writes the handoff. */
+export function forkPromptOf(ask: ForkAsk): string {
+  const lines = [
+    FORK_HANDOFF_OPENING,
+    'Claude Code is compacting this conversation, and what you write replaces it: the next context starts from your handoff alone, with none of the conversation above. Write it for that reader: anything you leave out is lost, anything you state as fact will be believed.',
+    'You have no tools in this reply: answer straight away from what is above, without reading or running anything.',
+  ]
+  if (ask.isMidTurn) {
+    lines.push('A turn is under way: its latest tool call and result may be missing from what you see. Say under "In progress" what was being done and that the outcome of its last step must be checked first.')
+  }
+  if (ask.focus !== '') lines.push(`The user asked this compaction to focus on (their words, verbatim): ${ask.focus}`)
+  return [...lines, '', ...SHAPE_LINES].join('\n')
+}
+
+/** The prompt of the one repair fork: the problems the check found, and the
+ * handoff it found them in (a fork sees the transcript, not the fork before). */
+export function forkRepairPromptOf(ask: ForkAsk, problems: readonly string[], body: string): string {
+  return [
+    FORK_REPAIR_OPENING,
+    'Nothing has replaced the conversation yet. Write the whole handoff again, fixing each problem below and changing nothing else; you have no tools in this reply.',
+    ...(ask.focus !== '' ? [`The user asked this compaction to focus on (their words, verbatim): ${ask.focus}`] : []),
+    '',
+    'Problems (a line number counts from the top of the file as saved, whose frontmatter compact-handoff writes):',
+    ...problems.map((problem) => `- ${problem}`),
+    '',
+    ...SHAPE_LINES,
+    '',
+    'The handoff as you wrote it:',
+    body,
+  ].join('\n')
+}

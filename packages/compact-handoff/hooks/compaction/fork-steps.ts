@@ -1,0 +1,154 @@
+// Answers one of the engine's compactions with a handoff a fork writes: the
+// fork, at most one repair fork, the check, the file, and the one message the
+// conversation becomes. Nothing is written until a text passes the check, and
+// a failure at any step before the write leaves the compaction to the engine's
+// summary (compaction-steps.ts), so it is never both.
+import type { EngineInterface, SessionCompactInput, SessionMessage } from 'claude-code'
+import { turnPositionOf, type ForkTrigger } from './engine-compaction.js'
+import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
+import { forkReplyOf } from './fork-reply.js'
+import { FORK_HANDOFF_DIR, composedHandoffOf, forkFailureOf, freeHandoffNameOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
+import { formatProblems } from '../format/handoff-format.js'
+import { inFolder } from '../protocol/protocol-paths.js'
+import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
+import { buildForkStub } from '../run/swap-text.js'
+import { stubFactsOf } from '../facts/facts.js'
+import { stubContextNow } from '../facts/running-steps.js'
+import { redactableOf } from '../facts/text-clip.js'
+import { readLastSwap, readWork, readWords, setLastSwap } from '../state.js'
+import { NO_WORDS } from '../prompts/user-words.js'
+import { NO_WORK } from '../facts/work.js'
+import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
+import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
+import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
+import { messageOf } from '../run/run-steps.js'
+
+type $ = EngineInterface
+
+/** How long a compaction's toast stays: it explains what replaced the conversation. */
+export const COMPACTION_TOAST_MS = 10_000
+/** Problems quoted in a fallback's reason, the rest counted. */
+const SHOWN_PROBLEMS = 3
+
+export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number }
+
+/** What the whole attempt knows before the first fork. */
+type Context = { cwd: string; ask: ForkAsk; values: ForkFileValues; taken: string[] }
+
+type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string }
+
+/** One fork, as far as a handoff goes; a request the engine rejects is a failure too. */
+async function forkOnce($: $, prompt: string): Promise<ForkOutcome | { isAnswered: false; rejected: string }> {
+  try {
+    const result = await $.model.fork({ prompt })
+    if (result.isAnswered) return { isAnswered: true, text: result.text }
+    return result.reason === 'api-error' ? { isAnswered: false, reason: 'api-error', status: result.status, error: result.error } : { isAnswered: false, reason: result.reason }
+  } catch (error) {
+    return { isAnswered: false, rejected: `the fork was refused (${messageOf(error)})` }
+  }
+}
+
+function failureOf(outcome: Exclude<Awaited<ReturnType<typeof forkOnce>>, { isAnswered: true }>): string {
+  return 'rejected' in outcome ? outcome.rejected : forkFailureOf(outcome)
+}
+
+/** The reply as the file it would become: taken out of what surrounds it,
+ * masked (a Verify command can hold a token), named, given its frontmatter,
+ * then checked as the skill's files are. */
+async function draftOf($: $, reply: string, context: Context): Promise<Draft> {
+  const { body } = forkReplyOf(reply)
+  const tooLong = unmaskableProblemOf(body)
+  if (tooLong !== undefined) return { kind: 'problems', problems: [tooLong], body }
+  let masked: string
+  let focus: string
+  try {
+    ;[masked, focus] = await Promise.all([$.session.redact(body), context.values.focus === '' ? '' : $.session.redact(redactableOf(context.values.focus))])
+  } catch (error) {
+    return { kind: 'failed', why: `the handoff could not be masked (${messageOf(error)})` }
+  }
+  const name = freeHandoffNameOf(slugOf(forkReplyOf(masked).title, focus), context.values.created, context.taken)
+  const text = composedHandoffOf({ ...context.values, focus }, name, masked)
+  const problems = formatProblems(text, 'handoff', { projectDir: context.cwd })
+  return problems.length === 0 ? { kind: 'passed', text, name } : { kind: 'problems', problems, body }
+}
+
+function problemsReasonOf(problems: readonly string[]): string {
+  const more = problems.length > SHOWN_PROBLEMS ? `; and ${problems.length - SHOWN_PROBLEMS} more` : ''
+  return `the handoff failed the format check twice (${problems.slice(0, SHOWN_PROBLEMS).join('; ')}${more})`
+}
+
+/** The fork, and one repair fork when its text fails the check: a text that
+ * passed, or why there is none. */
+async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repairs: number }> {
+  const first = await forkOnce($, forkPromptOf(context.ask))
+  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(first) }, repairs: 0 }
+  const draft = await draftOf($, first.text, context)
+  if (draft.kind !== 'problems') return { draft, repairs: 0 }
+  const second = await forkOnce($, forkRepairPromptOf(context.ask, draft.problems, draft.body))
+  if (!second.isAnswered) return { draft: { kind: 'failed', why: `the repair fork gave no handoff: ${failureOf(second)}` }, repairs: 1 }
+  const repaired = await draftOf($, second.text, context)
+  return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
+}
+
+async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
+  const [cwd, lastSwap, nowMs] = await Promise.all([$.session.cwd(), readLastSwap($), $.clock.now()])
+  const [parentText, listed] = await Promise.all([
+    lastSwap.kind === 'swapped' ? $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined,
+    $.fs.list(inFolder(cwd, FORK_HANDOFF_DIR)).catch(() => []),
+  ])
+  const chain = chainValuesOf(lastSwap, typeof parentText === 'string' ? parentText : undefined)
+  return { cwd, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
+}
+
+/** The bookkeeping of a handoff that now stands: each step on its own, since
+ * the file is written and the conversation answered whatever becomes of them. */
+async function recordForkHandoff($: $, cwd: string, relPath: string, text: string, logged: Parameters<typeof appendCompactionLog>[2]): Promise<void> {
+  const steps = [recordOwnFile($, cwd, relPath, text).then(() => markUsed($, cwd, relPath)), setLastSwap($, { kind: 'swapped', handoff: relPath }), appendCompactionLog($, cwd, logged)]
+  for (const settled of await Promise.allSettled(steps)) {
+    if (settled.status === 'rejected') $.ui.log(`could not record ${relPath} (${messageOf(settled.reason)})`, { to: 'debug' })
+  }
+}
+
+/** Answers the compaction `e` with a fork's handoff, or says why it could not;
+ * `contextPercentBefore` is the context's use as the compaction began. */
+export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null): Promise<Forked> {
+  const position = turnPositionOf(e.messages, trigger)
+  let context: Context
+  let passed: { draft: Draft; repairs: number }
+  try {
+    context = await contextOf($, focus, position.kind === 'mid-turn')
+    passed = await passedDraft($, context)
+  } catch (error) {
+    return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
+  }
+  const { draft, repairs } = passed
+  if (draft.kind !== 'passed') return { kind: 'failed', why: draft.kind === 'failed' ? draft.why : problemsReasonOf(draft.problems), repairs }
+  const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
+  const path = inFolder(context.cwd, relPath)
+  // Named from a listing taken before the forks: a file that appeared since is never overwritten.
+  if (await $.fs.stat(path).then(() => true, () => false)) return { kind: 'failed', why: `${relPath} appeared while the fork wrote, and is never overwritten`, repairs }
+  try {
+    await $.fs.write(path, draft.text)
+  } catch (error) {
+    return { kind: 'failed', why: `${relPath} could not be saved (${messageOf(error)})`, repairs }
+  }
+  const bytes = new TextEncoder().encode(draft.text).length
+  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
+  // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
+  const [words, work, stubContext] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK), stubContextNow($).catch(() => ({}))])
+  const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
+  const stub = buildForkStub({
+    handoff: relPath,
+    handoffText: draft.text,
+    words,
+    trigger,
+    isMidTurn: position.kind === 'mid-turn',
+    context: stubContext,
+    ...(factsSection !== undefined ? { factsSection } : {}),
+  })
+  const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
+  $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
+  // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
+  const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
+  return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }
+}

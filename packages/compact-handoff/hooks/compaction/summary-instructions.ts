@@ -1,0 +1,59 @@
+// What the engine's summariser is told on top of the person's instructions when
+// it compacts the main loop instead of a handoff (option compactionHandoff, a
+// run under way, a fork that gave no handoff): where the newest handoff is, the
+// person's own words and the work's facts, which a summary would otherwise
+// paraphrase or drop, worded as a stub words them, and the handoff's section
+// outline, so the summary comes out in the shape the next context knows.
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/protocol-contents.js'
+import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
+import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
+import type { LastSwap } from '../run/swap-text.js'
+
+/** The outline as one block of the instructions: one line per section, from
+ * the protocol's one definition of what each holds. */
+export const OUTLINE = [
+  'Write the summary in the shape of a compact-handoff handoff, these sections in this order, each under its own "## " heading:',
+  ...HANDOFF_SECTIONS.map((name) => `## ${name}: ${HANDOFF_SECTION_HOLDS[name]}.`),
+].join('\n')
+
+/** What this mod's state adds, as it reads it; `cwd` is the session folder
+ * the facts' paths are shown relative to. */
+export type SummaryState = { words: UserWords; lastSwap: LastSwap; facts: Facts; cwd: string }
+
+function handoffPointerOf(lastSwap: LastSwap): string | undefined {
+  if (lastSwap.kind !== 'swapped') return undefined
+  const lines = [
+    'The newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:',
+    `Handoff file: ${lastSwap.handoff}`,
+  ]
+  if (lastSwap.plan !== undefined) lines.push(`Plan file: ${lastSwap.plan}`)
+  return lines.join('\n')
+}
+
+function hasText(own: string | undefined): own is string {
+  return own !== undefined && own.trim() !== ''
+}
+
+/**
+ * The person's instructions followed by what the state adds (the handoff
+ * pointer, their words, the work's facts), or undefined when it adds nothing.
+ * The person's own instructions come first and unchanged: what they typed
+ * after /compact is theirs to lead with.
+ */
+export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string | undefined {
+  const handoffPaths = state.lastSwap.kind === 'swapped' ? [state.lastSwap.handoff, ...(state.lastSwap.plan !== undefined ? [state.lastSwap.plan] : [])] : []
+  const sections = [handoffPointerOf(state.lastSwap), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
+    (section): section is string => section !== undefined,
+  )
+  if (sections.length === 0) return undefined
+  const added = ['compact-handoff adds, so the summary keeps them:', ...sections].join('\n\n')
+  return hasText(own) ? `${own}\n\n${added}` : added
+}
+
+/** The whole instructions of a main-loop compaction the engine summarises:
+ * the person's own first, then what the state adds, then the outline, which
+ * always goes. */
+export function summaryInstructionsOf(own: string | undefined, state: SummaryState): string {
+  const led = summaryAdditionsOf(own, state) ?? (hasText(own) ? own : undefined)
+  return led === undefined ? OUTLINE : `${led}\n\n${OUTLINE}`
+}

@@ -1,0 +1,100 @@
+// Records the work's facts from the main loop's tool calls and runs the
+// rediscovery meter (facts.ts and follow-up.ts decide; this applies).
+import type { EngineInterface } from 'claude-code'
+import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
+import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
+import { inFolder } from '../protocol/protocol-paths.js'
+import { readWork, updateWork } from '../state.js'
+import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
+import { maskedText } from './mask-steps.js'
+import { backgroundTaskIdOf } from './running.js'
+import { recordShellStarted } from './running-steps.js'
+
+type $ = EngineInterface
+
+const UNREAD_TOAST_MS = 10_000
+
+type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?: unknown }
+type ToolOutcome = { deny?: string; isError?: true; text?: string; result?: unknown }
+
+/** After a main-loop tool call: what it did goes into the facts, and into the
+ * meter while one watches, masked (one redact call: this is a hot path).
+ * Decided from the call alone before any `$` call: a subagent's call, a
+ * refused one, or a failed Read or Edit records nothing. */
+export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome): Promise<void> {
+  if (call.agentId !== undefined || outcome.deny !== undefined) return
+  if (call.tool === 'Bash') {
+    if (typeof call.command !== 'string') return
+    const line = clippedCommandOf(await maskedText($, call.command))
+    // Moved to the background, the command was answered at once and goes on: started, not ended.
+    const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
+    const recorded = updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCodeOf(outcome), shellId), followUp: followUpWithCommand(w.followUp, line) }))
+    await Promise.all([recorded, shellId === undefined ? undefined : recordShellStarted($, shellId, line)])
+    return
+  }
+  if (outcome.isError === true || typeof call.file_path !== 'string') return
+  const path = await maskedText($, call.file_path)
+  if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), followUp: followUpWithRead(w.followUp, path) }))
+  else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
+}
+
+/** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
+ * a window still open is closed and logged first. The handoff's path is masked
+ * as the Read that opens it will be, so the two compare. */
+export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
+  const path = await maskedText($, inFolder(cwd, handoff))
+  await watch($, cwd, { kind, handoff: path, time: new Date(await $.clock.now()).toISOString() })
+}
+
+/** Starts the meter after a compaction that was not ours, measured like a swap. */
+export async function watchAfterCompaction($: $): Promise<void> {
+  await watch($, await $.session.cwd(), { kind: 'compacted', time: new Date(await $.clock.now()).toISOString() })
+}
+
+async function watch($: $, cwd: string, after: After): Promise<void> {
+  const before = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
+  if (before.followUp.kind === 'watching') await logFollowUp($, cwd, before.followUp)
+}
+
+function shownAfter(after: After, cwd: string): After {
+  return after.kind === 'compacted' ? after : { ...after, handoff: shownPath(after.handoff, cwd) }
+}
+
+async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
+  await appendAfterSwapLog($, cwd, {
+    outcome: 'follow-up',
+    follows: shownAfter(watched.after, cwd),
+    reReads: watched.reReads.map((p) => shownPath(p, cwd)),
+    repeatedCommands: watched.repeatedCommands,
+  })
+}
+
+/** Closes the meter's window now (a new run starts, or the person asked for
+ * the status) and logs it; returns what it counted, if a window was open. */
+export async function closeFollowUp($: $, cwd: string): Promise<Watched | undefined> {
+  const before = await updateWork($, (w) => ({ ...w, followUp: { kind: 'none' } }))
+  if (before.followUp.kind !== 'watching') return undefined
+  await logFollowUp($, cwd, before.followUp)
+  return before.followUp
+}
+
+/** A main-loop turn ended: the meter counts it; the first turn after a swap
+ * that never read the handoff is said and logged. */
+export async function followUpTurnEnded($: $): Promise<void> {
+  if ((await readWork($)).followUp.kind !== 'watching') return
+  const cwd = await $.session.cwd()
+  let result: ReturnType<typeof followUpAfterTurn> | undefined
+  await updateWork($, (w) => {
+    result = followUpAfterTurn(w.followUp)
+    return { ...w, followUp: result.followUp }
+  })
+  if (result === undefined) return
+  const { isUnread, closed, followUp } = result
+  const watched = closed ?? (followUp.kind === 'watching' ? followUp : undefined)
+  if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
+    const handoff = shownPath(watched.after.handoff, cwd)
+    $.ui.toast(`compact-handoff: the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
+    await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
+  }
+  if (closed !== undefined) await logFollowUp($, cwd, closed)
+}

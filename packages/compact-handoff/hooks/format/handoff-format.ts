@@ -1,0 +1,254 @@
+// The on-disk format check the mod runs before any swap: frontmatter, the
+// required sections in order, a plan's numbered phases, a size floor and cap.
+// A hooks module can import no npm package (engine rule, 2.1.332), so the
+// frontmatter is read by frontmatter.ts' flat YAML reader and the body by markdown-blocks.ts;
+// tests/contract/format-corpus.test.ts and tests/contract/format-differential.test.ts hold this to
+// the remark + zod validator in packages/handoff-tools and fail wherever this
+// accepts a file the validator rejects. Where it cannot tell how the validator
+// reads something, it refuses and says how to write it plainly.
+//
+// It runs in a hook over model-written text: every step is linear in the text
+// (no backtracking regex), since a hook that runs ~5 s without yielding gets
+// the mod unloaded for the rest of the session (seen live, 2.1.332).
+import { readFrontmatter, readFrontmatterOf, type Frontmatter } from './frontmatter.js'
+import {
+  HANDOFF_FRONTMATTER_KEYS,
+  HANDOFF_SECTIONS,
+  HANDOFF_STATUSES,
+  MAX_HANDOFF_BYTES,
+  MIN_NONBLANK_CHARS,
+  NO_PARENT,
+  PLAN_FRONTMATTER_KEYS,
+  PLAN_SECTIONS,
+  isChainValue,
+  isCreatedValue,
+  isFocusValue,
+  isSeqValue,
+  nonBlankCharsOf,
+  parentRelPathOf,
+  type RuleProblem,
+  type SectionName,
+} from '../protocol/protocol-contents.js'
+import type { FileKind } from '../protocol/protocol-paths.js'
+import { readingOf, type Heading, type HeadingReading } from './heading-reading.js'
+import { rootBlocksOf, type RootBlock } from './markdown-blocks.js'
+import { linesOf } from './markdown-lines.js'
+
+/** What the check knows beyond the text: the project (the absolute path of
+ * the folder the session runs in), against which `parent` is read. */
+export type FormatContext = { projectDir: string }
+
+/** A problem as data: `{ rule, line, message }`, rule names shared with
+ * packages/handoff-tools where the validator has the same rule. */
+export type FormatDiagnostic = RuleProblem
+
+/** Values quoted back in a problem are cut here, so a runaway value does not
+ * flood the repair prompt. */
+const MAX_SHOWN_CHARS = 80
+
+/** `value` cut to MAX_SHOWN_CHARS, never between the halves of a surrogate pair. */
+function shown(value: string): string {
+  if (value.length <= MAX_SHOWN_CHARS) return value
+  const last = value.charCodeAt(MAX_SHOWN_CHARS - 1)
+  return `${value.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_SHOWN_CHARS - 1 : MAX_SHOWN_CHARS)}…`
+}
+
+function utf8Bytes(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}
+
+function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
+  const field = (key: string, message: string): FormatDiagnostic => ({ rule: key === 'kind' ? 'kind-mismatch' : 'frontmatter-field', line: keyLines.get(key) ?? 1, message })
+  const keys = kind === 'plan' ? PLAN_FRONTMATTER_KEYS : HANDOFF_FRONTMATTER_KEYS
+  for (const key of keys) {
+    if (!fields.has(key)) problems.push(field(key, `frontmatter lacks "${key}": add it (a ${kind} has ${keys.join(', ')})`))
+  }
+  const value = (key: string) => fields.get(key) ?? ''
+  if (fields.has('kind') && value('kind') !== kind) {
+    problems.push(field('kind', `frontmatter says "kind: ${shown(value('kind'))}" but the file name makes it a ${kind}: set "kind: ${kind}"`))
+  }
+  if (fields.has('created') && !isCreatedValue(value('created'))) {
+    problems.push(field('created', `"created: ${shown(value('created'))}" is not a date or an ISO 8601 time: write it like 2026-11-29T14:05:00Z, or 2026-11-29`))
+  }
+  if (fields.has('chain') && !isChainValue(value('chain'))) {
+    problems.push(field('chain', `"chain: ${shown(value('chain'))}" is not a chain id: use the first handoff's file name without ".md"`))
+  }
+  // Blank in any script counts as empty, as it does for the validator (JS trim).
+  if (fields.has('focus') && !isFocusValue(value('focus'))) problems.push(field('focus', '"focus" is empty: write the focus the handoff was asked for, or "none"'))
+  if (kind === 'plan') return problems
+  if (fields.has('status') && !(HANDOFF_STATUSES as readonly string[]).includes(value('status'))) {
+    problems.push(field('status', `"status: ${shown(value('status'))}" is not one of ${HANDOFF_STATUSES.join(', ')}: pick one`))
+  }
+  const seqOk = isSeqValue(value('seq'))
+  if (fields.has('seq') && !seqOk) problems.push(field('seq', `"seq: ${shown(value('seq'))}" is not a whole number from 1: write 1 for a first handoff`))
+  const parent = parentRelPathOf(value('parent'), context.projectDir)
+  if (fields.has('parent') && parent === undefined) {
+    problems.push(field(
+      'parent',
+      `"parent: ${shown(value('parent'))}" is neither "${NO_PARENT}" nor the path of a handoff in plans/handoffs/ or .claude/handoffs/ of this project, like plans/handoffs/HANDOFF_<slug>_<date>.md`,
+    ))
+  }
+  if (seqOk && parent !== undefined && (value('seq') === '1') !== (parent === NO_PARENT)) {
+    problems.push(field('seq', `"seq: ${value('seq')}" and "parent: ${shown(value('parent'))}" disagree: a first handoff has seq 1 and parent ${NO_PARENT}, a continuation names its parent`))
+  }
+  return problems
+}
+
+function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
+  for (const block of blocks) {
+    if (block.kind === 'unclear') problems.push({ rule: 'markdown-unclear', line: block.line, message: `line ${block.line}: ${block.why}; this check cannot tell how a Markdown reader takes it, so write it plainly` })
+    else if (readings.get(block)?.isUnclear) {
+      problems.push({
+        rule: 'heading-unclear',
+        line: block.line,
+        message: `line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`,
+      })
+    }
+  }
+  return problems
+}
+
+/** A heading and the top-level blocks up to the next heading of its level or higher. */
+type Section = { heading: Heading; content: RootBlock[] }
+
+function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
+  const sections: Section[] = []
+  let open: Section | undefined
+  for (const block of blocks) {
+    if (block.kind === 'heading' && block.depth <= depth) {
+      open = block.depth === depth ? { heading: block, content: [] } : undefined
+      if (open) sections.push(open)
+    } else open?.content.push(block)
+  }
+  return sections
+}
+
+function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
+  const sections = sectionsAt(blocks, 2)
+  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
+  const indexesOf = new Map<SectionName, number[]>()
+  sections.forEach((section, i) => {
+    const name = readings.get(section.heading)?.section
+    if (name === undefined) return
+    const indexes = indexesOf.get(name)
+    if (indexes) indexes.push(i)
+    else indexesOf.set(name, [i])
+  })
+  let previous: { name: string; index: number; line: number } | undefined
+  for (const [position, name] of required.entries()) {
+    const found = indexesOf.get(name) ?? []
+    const index = found[0]
+    if (index === undefined) {
+      const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
+      problems.push({ rule: 'section-missing', line: previous?.line ?? 1, message: `missing section "## ${name}": add it ${where} (write "None" when there is nothing to say)` })
+      continue
+    }
+    const section = sections[index]!
+    const line = section.heading.line
+    if (found.length > 1) problems.push({ rule: 'section-duplicate', line: sections[found[1]!]!.heading.line, message: `section "## ${name}" appears ${found.length} times (lines ${found.map((i) => sections[i]!.heading.line).join(', ')}): merge them into one` })
+    if (previous && index < previous.index) problems.push({ rule: 'section-order', line, message: `section "## ${name}" (line ${line}) comes before "## ${previous.name}": put the sections in the order ${required.join(', ')}` })
+    if (section.content.length === 0) problems.push({ rule: 'section-empty', line, message: `section "## ${name}" (line ${line}) is empty: write its content, or "None"` })
+    if (kind === 'plan' && name === 'Phases') problems.push(...phaseProblems(section, readings))
+    previous = { name, index, line }
+  }
+  return problems
+}
+
+function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+  const problems: FormatDiagnostic[] = []
+  let expected = 1
+  for (const phase of sectionsAt(phases.content, 3)) {
+    const number = readings.get(phase.heading)?.phase
+    if (number === undefined) continue
+    const title = shown(phase.heading.text.trim())
+    if (number !== expected) problems.push({ rule: 'phase-numbering', line: phase.heading.line, message: `"### ${title}" (line ${phase.heading.line}) should be Phase ${expected}: number phases 1, 2, 3… in order` })
+    if (phase.content.length === 0) problems.push({ rule: 'phase-empty', line: phase.heading.line, message: `"### ${title}" (line ${phase.heading.line}) is empty: give its actions, files and how to verify it` })
+    expected++
+  }
+  if (expected === 1) problems.push({ rule: 'phase-missing', line: phases.heading.line, message: '"## Phases" has no "### Phase 1: <title>": add the phases as level-3 headings numbered from 1' })
+  return problems
+}
+
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind): FormatDiagnostic[] {
+  const blocks = rootBlocksOf(lines, from)
+  const readings = new Map<RootBlock, HeadingReading>()
+  for (const block of blocks) if (block.kind === 'heading' && (block.depth === 2 || block.depth === 3)) readings.set(block, readingOf(block))
+  return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind)]
+}
+
+/** At most this many problems are listed; a file with more is rewritten, not
+ * patched, and the list goes into the repair prompt. */
+const MAX_LISTED_PROBLEMS = 30
+
+function cappedProblems(problems: readonly FormatDiagnostic[]): FormatDiagnostic[] {
+  if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems]
+  const more = { rule: 'too-many-problems', line: 1, message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems: rewrite the file in the documented shape` }
+  return [...problems.slice(0, MAX_LISTED_PROBLEMS), more]
+}
+
+/** Every problem that keeps `text` from replacing a conversation as a file
+ * of `kind`, as data; empty when none. Each message says what is wrong and
+ * how to fix it. */
+export function formatDiagnostics(text: string, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
+  const bytes = utf8Bytes(text)
+  if (bytes > MAX_HANDOFF_BYTES) return [{ rule: 'file-too-large', line: 1, message: `is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs` }]
+  const problems: FormatDiagnostic[] = []
+  const body = text.replace(/^\uFEFF/, '')
+  const nonBlank = nonBlankCharsOf(text)
+  if (nonBlank < MIN_NONBLANK_CHARS) problems.push({ rule: 'too-short', line: 1, message: `holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed` })
+  const lines = linesOf(body)
+  const frontmatter = readFrontmatter(lines, problems)
+  if (frontmatter) problems.push(...frontmatterProblems(frontmatter, kind, context))
+  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
+  return cappedProblems(problems)
+}
+
+/** formatDiagnostics' messages, one line each: what the repair prompt lists. */
+export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
+  return formatDiagnostics(text, kind, context).map((d) => d.message)
+}
+
+/** Each level-2 section's text, keyed by the section it names (the first of a
+ * name wins), read by the same block reader as the format check: a heading
+ * inside an HTML block, a fence or a list is no section, here as there, and an
+ * HTML block (a comment a preview hides) is left out of the text. The resume
+ * prompt quotes from here, so no second reader of a handoff exists. Linear:
+ * each line is taken once. */
+export function sectionTextsOf(text: string): Map<SectionName, string> {
+  const { lines } = linesOf(text.replace(/^\uFEFF/, ''))
+  const { frontmatter } = readFrontmatterOf(text)
+  const blocks = rootBlocksOf(lines, frontmatter?.bodyStart ?? 0)
+  const texts = new Map<SectionName, string>()
+  let open: { name: SectionName; parts: string[] } | undefined
+  const close = () => {
+    if (open !== undefined && !texts.has(open.name)) texts.set(open.name, open.parts.join('\n').trim())
+  }
+  blocks.forEach((block, i) => {
+    const end = (blocks[i + 1]?.line ?? lines.length + 1) - 1
+    if (block.kind === 'heading' && block.depth <= 2) {
+      close()
+      const name = block.depth === 2 ? readingOf(block).section : undefined
+      open = name === undefined ? undefined : { name, parts: [] }
+      // A setext heading's text spans its lines, and its underline one more.
+      const textEnd = ATX_HEADING_RE.test(lines[block.line - 1]?.slice(0, 10) ?? '') ? block.line : block.line + block.text.split('\n').length
+      if (open !== undefined && textEnd < end) open.parts.push(lines.slice(textEnd, end).join('\n'))
+    } else if (open !== undefined && !(block.kind === 'other' && block.isHtml === true)) open.parts.push(lines.slice(block.line - 1, end).join('\n'))
+  })
+  close()
+  return texts
+}
+
+const ATX_HEADING_RE = /^ {0,3}#{1,6}(?:[ \t]|$)/

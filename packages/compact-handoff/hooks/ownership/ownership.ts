@@ -1,0 +1,107 @@
+// Which handoff and plan files are the person's own: a record of each one this
+// person's sessions wrote (seen written by the main loop's Write/Edit, or
+// written by the mod), with a fingerprint of what was written. A file is own
+// only while a record matches it: git's "untracked" is no proof (a submodule,
+// a repository git refuses to read, a missing git, an unpacked archive all
+// look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
+import { OFFER_WITHIN_MS, RESUMABLE_STATUSES } from '../resume/resume.js'
+import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
+
+/** Records kept, newest written first out; ~200 bytes each, far under the store's 4 MiB. */
+export const MAX_OWN_RECORDS = 500
+
+export type OwnRecord = {
+  /** ownershipKeyOf the file: the one spelling records are matched by. */
+  key: string
+  /** The absolute path as written, for finding a project's records again. */
+  path: string
+  /** SHA-256 of the text's UTF-8 bytes, lowercase hex. */
+  sha256: string
+  bytes: number
+  writtenAtMs: number
+  /** The frontmatter's status when it was written (a handoff's), so the offer
+   * can choose without reading files that will not be offered. */
+  status?: string
+  /** When it was swapped in or resumed: the start offer never names it again. */
+  usedAtMs?: number
+}
+
+/** The key a file's record is kept under. The one place that decides which
+ * spellings of a path are the same file. */
+export function ownershipKeyOf(cwd: string, relPath: string): string {
+  return inFolder(cwd, relPath).replace(/\\/g, '/')
+}
+
+function isRecord(value: unknown): value is OwnRecord {
+  if (typeof value !== 'object' || value === null) return false
+  const r = value as Record<string, unknown>
+  return (
+    typeof r.key === 'string' &&
+    typeof r.path === 'string' &&
+    typeof r.sha256 === 'string' &&
+    typeof r.bytes === 'number' &&
+    typeof r.writtenAtMs === 'number' &&
+    (r.status === undefined || typeof r.status === 'string') &&
+    (r.usedAtMs === undefined || typeof r.usedAtMs === 'number')
+  )
+}
+
+/** The records in what the store holds; anything else there (a hand edit, an
+ * older shape) is dropped, never trusted. */
+export function recordsOf(stored: unknown): OwnRecord[] {
+  return Array.isArray(stored) ? stored.filter(isRecord) : []
+}
+
+/** The records with `record` in place of any older one for its file, newest
+ * last, and only the newest MAX_OWN_RECORDS kept. */
+export function withRecord(records: readonly OwnRecord[], record: OwnRecord): OwnRecord[] {
+  return [...records.filter((r) => r.key !== record.key), record].slice(-MAX_OWN_RECORDS)
+}
+
+/** The records with the one for `key` marked used at `nowMs`. */
+export function withUse(records: readonly OwnRecord[], key: string, nowMs: number): OwnRecord[] {
+  return records.map((r) => (r.key === key ? { ...r, usedAtMs: nowMs } : r))
+}
+
+/** Whose a file is: the person's own (a record matches what is there now),
+ * changed since one of their sessions wrote it, or never written in them. */
+export type Ownership = 'own' | 'changed' | 'not-written-here'
+
+export function ownershipOf(records: readonly OwnRecord[], key: string, sha256: string): Ownership {
+  const record = records.find((r) => r.key === key)
+  if (record === undefined) return 'not-written-here'
+  return record.sha256 === sha256 ? 'own' : 'changed'
+}
+
+/** Why a file that is not own is asked about, in the person's terms. */
+export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string {
+  return ownership === 'changed'
+    ? 'it changed since it was written in one of your sessions'
+    : 'it was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
+}
+
+/** The one handoff the start-of-session offer may name, decided from the
+ * records alone, so no file is read or listed for it: the newest own handoff
+ * of this project with work left, written within OFFER_WITHIN_MS and never
+ * used. The steps then check that the file on disk still matches its record. */
+export function offerRecordOf(records: readonly OwnRecord[], cwd: string, nowMs: number): { record: OwnRecord; relPath: string } | undefined {
+  let best: { record: OwnRecord; relPath: string } | undefined
+  for (const record of records) {
+    if (record.usedAtMs !== undefined || record.status === undefined || !RESUMABLE_STATUSES.includes(record.status)) continue
+    if (record.writtenAtMs > nowMs || nowMs - record.writtenAtMs > OFFER_WITHIN_MS) continue
+    const file = classifyHandoffPath(record.path, cwd)
+    if (file?.kind !== 'handoff' || ownershipKeyOf(cwd, file.relPath) !== record.key) continue
+    if (best === undefined || record.writtenAtMs > best.record.writtenAtMs) best = { record, relPath: file.relPath }
+  }
+  return best
+}
+
+/** SHA-256 of the text's UTF-8 bytes as lowercase hex (crypto.subtle: the
+ * module environment has it, and so has Node for the unit tests). */
+export async function fingerprintOf(text: string): Promise<{ sha256: string; bytes: number }> {
+  const data = new TextEncoder().encode(text)
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data))
+  let hex = ''
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0')
+  return { sha256: hex, bytes: data.length }
+}

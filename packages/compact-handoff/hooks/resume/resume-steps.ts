@@ -1,0 +1,192 @@
+// /compact-handoff resume [path] and the start-of-session offer (resume.ts
+// and ownership.ts decide). The command hook checks and answers; the question
+// and the prompt go out from a timer, since a prompt submitted inside a
+// command hook is refused.
+import type { EngineInterface } from 'claude-code'
+import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type HandoffPath } from '../protocol/protocol-paths.js'
+import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
+import { sectionTextsOf } from '../format/handoff-format.js'
+import { frontmatterOf } from '../format/frontmatter.js'
+import { isReadable, resumeProblemsOf } from '../run/file-check.js'
+import {
+  FRONTMATTER_READ_BYTES,
+  MAX_CANDIDATES,
+  foreignQuestionOf,
+  foreignRefusalOf,
+  foreignResumePromptOf,
+  newestResumable,
+  offerTextOf,
+  rankMsOf,
+  resumePromptOf,
+  type Candidate,
+} from './resume.js'
+import { fingerprintOf, offerRecordOf, ownershipReasonOf } from '../ownership/ownership.js'
+import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
+import { readInteractive, readPhase, setLastSwap } from '../state.js'
+import { appendResumeLog } from '../swap-log/swap-log-steps.js'
+import { watchAfter } from '../facts/work-steps.js'
+import { folderFactsOf } from '../ownership/folder-steps.js'
+import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
+import { withRunningSection } from '../facts/running.js'
+import { runningNow } from '../facts/running-steps.js'
+
+type $ = EngineInterface
+
+const OFFER_TOAST_MS = 12_000
+const RESUME_CHOICE = 'Resume from it'
+/** What of a field is handed to the engine's masking (it takes at most
+ * 100,000 characters); far more than any prompt or question shows of it. */
+const MASKED_INPUT_CHARS = 8_000
+
+type Listed = { relPath: string; kind: 'handoff' | 'plan'; mtimeMs: number }
+
+/** Handoff and plan files in the handoff folders, as listed (name, time). */
+async function listHandoffFiles($: $, cwd: string): Promise<Listed[]> {
+  const listed: Listed[] = []
+  for (const dir of HANDOFF_DIRS) {
+    const entries = await $.fs.list(inFolder(cwd, dir)).catch(() => [])
+    for (const entry of entries) {
+      const kind = entry.kind === 'file' ? fileKindOfName(entry.name) : undefined
+      if (kind !== undefined) listed.push({ relPath: `${dir}/${entry.name}`, kind, mtimeMs: entry.mtimeMs })
+    }
+  }
+  return listed
+}
+
+/** The top of a file, where its frontmatter sits: all a status or chain needs. */
+async function frontmatterAt($: $, path: string): Promise<ReadonlyMap<string, string> | undefined> {
+  const head = await $.fs.read(path, { offset: 0, length: FRONTMATTER_READ_BYTES }).catch(() => undefined)
+  return typeof head === 'string' ? frontmatterOf(head) : undefined
+}
+
+/** The newest handoffs with what their frontmatter says of their status. */
+async function candidatesOf($: $, cwd: string, listed: readonly Listed[], nowMs: number): Promise<Candidate[]> {
+  const handoffs = listed
+    .filter((f) => f.kind === 'handoff')
+    .sort((a, b) => rankMsOf(b.mtimeMs, nowMs) - rankMsOf(a.mtimeMs, nowMs))
+    .slice(0, MAX_CANDIDATES)
+  const fields = await Promise.all(handoffs.map((f) => frontmatterAt($, inFolder(cwd, f.relPath))))
+  return handoffs.map((f, i) => ({ relPath: f.relPath, mtimeMs: f.mtimeMs, status: fields[i]?.get('status') }))
+}
+
+/** What git says of `relPath` (git-answer.ts): tracked and by whom, not tracked, or that it could not say. */
+async function trackingOf($: $, cwd: string, relPath: string): Promise<Tracking> {
+  const listed = listingOf(await $.process.run(listArgvOf(relPath), { cwd }).catch(() => undefined))
+  if (listed.kind !== 'tracked') return listed
+  return { kind: 'tracked', by: committerOf(await $.process.run(lastCommitArgvOf(relPath), { cwd }).catch(() => undefined)) }
+}
+
+/** The plan of the handoff's chain in the same folder, if there is one. */
+async function planOf($: $, cwd: string, listed: readonly Listed[], handoff: string, chain: string | undefined): Promise<string | undefined> {
+  if (chain === undefined) return undefined
+  const folder = handoff.slice(0, handoff.lastIndexOf('/'))
+  for (const plan of listed.filter((f) => f.kind === 'plan' && f.relPath.startsWith(`${folder}/`))) {
+    if ((await frontmatterAt($, inFolder(cwd, plan.relPath)))?.get('chain') === chain) return plan.relPath
+  }
+  return undefined
+}
+
+/** A piece of the file's text masked by the engine's own rules before it is shown or sent. */
+function masked($: $, text: string): Promise<string> {
+  return $.session.redact(text.slice(0, MASKED_INPUT_CHARS))
+}
+
+type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string }
+
+/** The file named, or the newest with work left in the handoff folders. */
+async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
+  if (pathArg !== '') {
+    const file = classifyHandoffPath(pathArg, cwd, ignoresCase)
+    return file?.kind === 'handoff' ? file : `Not resumed: ${pathArg} is not a HANDOFF_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project.`
+  }
+  const nowMs = await $.clock.now()
+  const newest = newestResumable(await candidatesOf($, cwd, listed, nowMs), nowMs)
+  return newest !== undefined
+    ? { kind: 'handoff', relPath: newest.relPath }
+    : 'No handoff to resume: none in plans/handoffs/ or .claude/handoffs/ has status in-progress or waiting-for-user. Name one: /compact-handoff resume <path>.'
+}
+
+/** The command: checks the file as a swap's would be checked, learns whether
+ * it is the person's own, and answers; anything else is asked about first. */
+export async function answerResume($: $, pathArg: string): Promise<string> {
+  const phase = await readPhase($)
+  if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
+  const cwd = await $.session.cwd()
+  const listed = await listHandoffFiles($, cwd)
+  const folder = await folderFactsOf($, cwd)
+  const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
+  if (typeof file === 'string') return file
+  const path = inFolder(cwd, file.relPath)
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
+  const read = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
+  const text = typeof read === 'string' ? read : undefined
+  const problems = resumeProblemsOf({ file, stat, ...folder, text }, cwd)
+  if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
+
+  const fields = frontmatterOf(text)
+  const sections = sectionTextsOf(text)
+  const plan = await planOf($, cwd, listed, file.relPath, fields?.get('chain'))
+  const nextStep = await masked($, sections.get('Next step') ?? '')
+  const ownership = await ownershipOnDisk($, cwd, file.relPath, text)
+  const base = { cwd, handoff: file.relPath, bytes: stat?.size ?? 0 }
+  if (ownership === 'own') {
+    const status = fields?.get('status') ?? 'unknown'
+    const created = fields?.get('created') ?? 'at an unknown time'
+    const prompt = resumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), status, created, nextStep })
+    schedule($, { ...base, prompt, isOwn: true })
+    return `Resuming from ${file.relPath}.`
+  }
+  const reasons = [ownershipReasonOf(ownership)]
+  // Nobody to ask, and no git call where nobody is at the prompt.
+  if (!(await readInteractive($))) return foreignRefusalOf(file.relPath, reasons)
+  const doubt = doubtOf(await trackingOf($, cwd, file.relPath))
+  if (doubt !== undefined) reasons.push(`it ${doubt}`)
+  const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''))
+  const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), nextStep })
+  schedule($, { ...base, prompt, isOwn: false, question })
+  return `${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`
+}
+
+function schedule($: $, picked: Picked): void {
+  $.clock.after(0, () => void sendResume($, picked))
+}
+
+/** Timer: asks first when the file is not the person's own, then submits the
+ * continue-prompt as the person's and records the resume. The prompt names
+ * what this session still runs in the background, read as it goes out. */
+async function sendResume($: $, picked: Picked): Promise<void> {
+  if (picked.question !== undefined) {
+    // Dismissed, or refused where nobody can be asked: both are a no.
+    const answer = await $.ui.ask(picked.question, [RESUME_CHOICE, 'Do not resume']).catch(() => undefined)
+    if (answer !== RESUME_CHOICE) {
+      $.ui.toast(`compact-handoff: not resumed from ${picked.handoff}; nothing was sent.`)
+      return
+    }
+  }
+  await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
+  const usage = await $.session.usage().catch(() => undefined)
+  await setLastSwap($, { kind: 'swapped', handoff: picked.handoff })
+  if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)
+  await appendResumeLog($, picked.cwd, picked.handoff, picked.bytes, usage?.context.percent ?? null)
+  await watchAfter($, picked.cwd, 'resumed', picked.handoff)
+}
+
+/** At the start of a new conversation: one toast naming the newest own
+ * handoff with work left, when recent and not yet used. Bounded whatever the
+ * folders hold: the records decide which one file could be offered, and only
+ * that one is read (its size checked first), to see it still matches. No git. */
+export async function offerResume($: $, isInteractive: boolean): Promise<void> {
+  if (!isInteractive) return
+  // A conversation that was resumed already has its work in front of it.
+  const messages = await $.session.messages({ last: 1 })
+  if (!Array.isArray(messages) || messages.length > 0) return
+  const [cwd, nowMs, records] = await Promise.all([$.session.cwd(), $.clock.now(), readOwnRecords($)])
+  const offer = offerRecordOf(records, cwd, nowMs)
+  if (offer === undefined) return
+  const path = inFolder(cwd, offer.relPath)
+  const stat = await $.fs.stat(path).catch(() => undefined)
+  if (stat?.kind !== 'file' || stat.size !== offer.record.bytes || stat.size > MAX_HANDOFF_BYTES) return
+  const text = await $.fs.read(path).catch(() => undefined)
+  if (typeof text !== 'string' || (await fingerprintOf(text)).sha256 !== offer.record.sha256) return
+  $.ui.toast(offerTextOf(offer.relPath, nowMs - offer.record.writtenAtMs), { timeoutMs: OFFER_TOAST_MS })
+}

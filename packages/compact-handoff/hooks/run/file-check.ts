@@ -1,0 +1,94 @@
+// Decides whether a handoff or plan file on disk may replace the conversation.
+// The wiring gathers the facts ($.fs.stat with resolve, $.fs.read); this
+// judges them, so every refusal is testable without an engine. Two kinds of
+// problem: a refusal is about safety (where the file really is, who wrote it,
+// its size) and ends the run; a fix is about the text, and the skill is asked
+// to repair it in place (repair-prompt.ts).
+import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
+import { isInHandoffFolder, type HandoffPath } from '../protocol/protocol-paths.js'
+import { formatProblems } from '../format/handoff-format.js'
+import type { Run } from './run.js'
+
+export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
+
+export type FileFacts = {
+  file: HandoffPath
+  /** undefined when the path does not exist (stat rejected). */
+  stat: FileStat | undefined
+  /** The session folder's own real path (stat with resolve). */
+  cwdRealPath: string
+  /** Whether its file system ignores letter case (protocol-paths.ts folderIgnoresCase). */
+  ignoresCase: boolean
+  /** undefined when not read (missing, too large) or unreadable. */
+  text: string | undefined
+}
+
+/** One file's problems that a repair turn may fix, each saying how. */
+export type FileFix = { path: string; problems: string[] }
+
+export type FileReport = { refusals: string[]; fixes: FileFix[] }
+
+/** Whether the file must be read at all: only a regular file within the cap. */
+export function isReadable(stat: FileStat | undefined): boolean {
+  return stat !== undefined && stat.kind === 'file' && stat.size <= MAX_HANDOFF_BYTES
+}
+
+const NOTHING: FileReport = { refusals: [], fixes: [] }
+
+function refused(why: string): FileReport {
+  return { refusals: [why], fixes: [] }
+}
+
+function toFix(path: string, problems: string[]): FileReport {
+  return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
+}
+
+/** Where the file really is and whether it can be used at all: a refusal, or
+ * undefined. Safety, never repaired. */
+function placeRefusalOf(facts: FileFacts): string | undefined {
+  const { stat } = facts
+  const name = facts.file.relPath
+  if (stat === undefined) return undefined
+  if (stat.kind !== 'file') return `${name} is not a regular file`
+  if (stat.realPath === undefined || !isInHandoffFolder(stat.realPath, facts.cwdRealPath, facts.ignoresCase)) {
+    return `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
+  }
+  if (stat.size > MAX_HANDOFF_BYTES) return `${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`
+  return undefined
+}
+
+/** Everything wrong with one file; empty lists when it may be used. */
+export function fileReportOf(facts: FileFacts, run: Run): FileReport {
+  const { file, stat } = facts
+  const name = file.relPath
+  if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
+  const place = placeRefusalOf(facts)
+  if (place !== undefined) return refused(place)
+  const isRecorded = run.files.some((f) => f.relPath === name)
+  if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
+  if (facts.text === undefined) return refused(`${name} could not be read`)
+  // Only what the skill's own main-loop Write/Edit produced is swapped in: a
+  // file made by a shell command or a subagent was never seen being written.
+  const notWritten = isRecorded ? [] : ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool']
+  return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind, { projectDir: run.cwd })])
+}
+
+/** Everything that keeps a handoff from being resumed in a fresh session: the
+ * same place and format checks as a swap, with nobody to repair it. */
+export function resumeProblemsOf(facts: FileFacts, projectDir: string): string[] {
+  const name = facts.file.relPath
+  if (facts.stat === undefined) return [`${name} does not exist`]
+  const place = placeRefusalOf(facts)
+  if (place !== undefined) return [place]
+  if (facts.text === undefined) return [`${name} could not be read`]
+  return formatProblems(facts.text, facts.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
+}
+
+export function mergedReport(reports: readonly FileReport[]): FileReport {
+  return { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }
+}
+
+/** Every problem as one line each, refusals first: what an abort or a refused apply lists. */
+export function problemLinesOf(report: FileReport): string[] {
+  return [...report.refusals, ...report.fixes.flatMap((f) => f.problems.map((p) => `${f.path}: ${p}`))]
+}

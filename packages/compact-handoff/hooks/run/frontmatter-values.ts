@@ -1,0 +1,36 @@
+// The frontmatter values code writes, which the model cannot know: when the
+// handoff was created (the model has no clock unless it runs one) and where it
+// sits in its chain. The skill is told them and copies them (protocol.ts
+// SkillValues); a fork's file is written with them (fork-handoff.ts).
+import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
+import { NO_PARENT } from '../protocol/protocol-contents.js'
+import { frontmatterOf } from '../format/frontmatter.js'
+import type { LastSwap } from './swap-text.js'
+
+/** ISO 8601 in UTC to the second, the form the skills write. */
+export function createdValueOf(nowMs: number): string {
+  return `${new Date(nowMs).toISOString().slice(0, 19)}Z`
+}
+
+const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
+
+/** Where a new handoff sits in its chain (the frontmatter's `chain`, `seq`,
+ * `parent`). The parent is this session's last swap or resume, when its file
+ * still says which chain it belongs to and where in it; otherwise the new
+ * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it).
+ * `parentText` is the parent's text (undefined when there is no swap or it
+ * could not be read). */
+export function chainValuesOf(lastSwap: LastSwap, parentText: string | undefined): Pick<SkillValues, 'chain' | 'seq' | 'parent'> {
+  const first = { chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
+  if (lastSwap.kind !== 'swapped' || parentText === undefined) return first
+  const fields = frontmatterOf(parentText)
+  const chain = fields?.get('chain')
+  const seq = fields?.get('seq') ?? ''
+  if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
+  return { chain, seq: Number(seq) + 1, parent: lastSwap.handoff }
+}
+
+/** The frontmatter values the skill copies: the run's tag, the time, and the chain. */
+export function skillValuesOf(tag: string, nowMs: number, lastSwap: LastSwap, parentText: string | undefined): SkillValues {
+  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastSwap, parentText) }
+}

@@ -1,0 +1,56 @@
+// Which Write/Edit calls compact-handoff lets run without a permission dialog:
+// exactly the handoff skill's write of its own file while a run is writing.
+// Claude Code asks before any write under `.claude/` (a sensitive folder, even
+// in accept-edits mode), so an auto handoff would otherwise wait for a person
+// who may not be there while the run's stuck clock runs. Every other call keeps
+// the session's own verdict. Pure: permission-steps.ts gathers the facts.
+import { classifyHandoffPath, inFolder, mayBeHandoffPath, relativeToCwd, isSameName, type HandoffPath } from '../protocol/protocol-paths.js'
+import type { Phase, Run } from './run.js'
+
+/** A `tool.check` question as the engine asks it (the fields decided on). */
+export type CheckedCall = { tool: string; input: unknown; agentId?: string; tool_use_id?: string; ceiling?: string; op?: string }
+
+/** The path of a call that may be the skill's write of its own file, decided
+ * from the call alone, before any `$` call (every Write/Edit passes here):
+ * the model's own Write or Edit (`origin` is the engine) on the main loop, a
+ * real call rather than a plugin's query, under no organization ceiling, of a
+ * path that looks like a handoff path. */
+export function ownWriteCandidateOf(call: CheckedCall, origin: string): string | undefined {
+  if (call.tool !== 'Write' && call.tool !== 'Edit') return undefined
+  if (origin !== 'engine' || call.agentId !== undefined || call.tool_use_id === undefined || call.ceiling !== undefined || call.op !== undefined) return undefined
+  const path = typeof call.input === 'object' && call.input !== null ? (call.input as { file_path?: unknown }).file_path : undefined
+  return typeof path === 'string' && mayBeHandoffPath(path) ? path : undefined
+}
+
+/** The handoff or plan file `path` names, when a run is writing and the path
+ * is directly in a handoff folder of the run's own folder. */
+export function ownWriteTargetOf(phase: Phase, path: string): HandoffPath | undefined {
+  return phase.kind === 'writing' ? classifyHandoffPath(path, phase.run.cwd, phase.run.ignoresCase) : undefined
+}
+
+/** A part of the target's path inside the project: the file, its folder, the folder's parent. */
+export type PathPart = { relPath: string; path: string }
+
+/** The parts of `file`'s path to look for on disk, deepest first: the first
+ * that exists must really be where it says (no link leads it elsewhere). */
+export function partsOnDiskOf(run: Run, file: HandoffPath): PathPart[] {
+  const segments = file.relPath.split('/')
+  return segments.map((_, i) => segments.slice(0, segments.length - i).join('/')).map((relPath) => ({ relPath, path: inFolder(run.cwd, relPath) }))
+}
+
+/** What `$.fs.stat` with resolve said of the deepest part that exists. */
+export type FoundPart = { relPath: string; kind: 'file' | 'dir' | 'other'; realPath?: string }
+
+/** Whether the write is the run's own, given the deepest part of its path that
+ * exists (undefined: none does, and the write makes them all inside the
+ * project's real folder). That part must really be that part of the project:
+ * a link in the way could send the write anywhere. An existing file must be
+ * one this run wrote: a handoff someone else left is not overwritten unasked. */
+export function isOwnWrite(run: Run, file: HandoffPath, found: FoundPart | undefined): boolean {
+  if (found === undefined) return true
+  if (found.realPath === undefined) return false
+  const realRel = relativeToCwd(found.realPath, run.cwdRealPath, run.ignoresCase)
+  if (realRel === undefined || !isSameName(realRel, found.relPath, run.ignoresCase)) return false
+  if (found.relPath !== file.relPath) return found.kind === 'dir'
+  return found.kind === 'file' && run.files.some((f) => f.relPath === file.relPath)
+}

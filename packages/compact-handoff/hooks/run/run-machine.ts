@@ -1,0 +1,279 @@
+// The run as one state machine: `transition(phase, event, nowMs)` gives the
+// next phase and the effects to perform. state.ts applies it inside a single
+// `update` of the state atom, so every move is computed from the phase it
+// finds, never from a copy read before an `await`: a prompt held or a cancel
+// typed between two steps of a check or a swap is never overwritten (the timing
+// of a typed prompt varies live, 2.1.332). Pure: no `$`.
+import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { classifyHandoffPath } from '../protocol/protocol-paths.js'
+import { verdictOf, type TurnEnd } from './turn-verdict.js'
+import { problemLinesOf, type FileReport } from './file-check.js'
+import { repairPromptOf } from './repair-prompt.js'
+import type { UserWords } from '../prompts/user-words.js'
+import type { StubContext } from './swap-text.js'
+
+export type RunEvent =
+  | { kind: 'start'; run: Run }
+  | { kind: 'cancel' }
+  /** The launch timer found the skill's command (or its fallback) and runs it now. */
+  | { kind: 'launch'; id: string }
+  | { kind: 'launch-failed'; id: string; why: string }
+  | { kind: 'turn-started'; turnId: string; text: string }
+  | { kind: 'file-written'; path: string }
+  | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
+  /** The check's verdict on the files, with the stub's other parts read beside
+   * it (`words`, `context`): a swap compacts at once, with no read in between. */
+  | { kind: 'checked'; id: string; report: FileReport; facts?: string; words: UserWords; context: StubContext }
+  | { kind: 'repair-failed'; id: string; why: string }
+  /** /compact-handoff apply found the reviewed files still good. */
+  | { kind: 'applied'; id: string }
+  | { kind: 'compact-begin'; id: string }
+  | { kind: 'compact-refused'; id: string; error: string }
+  | { kind: 'compact-skipped'; id: string; why: string }
+  | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean }
+  /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
+  | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
+  /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
+  | { kind: 'session-ended'; reason: string }
+  /** A look that changes nothing itself: the stuck-run rule still applies. */
+  | { kind: 'tick' }
+
+/** Where a dropped run's held messages go: the prompt box (else sent as
+ * typed), the prompt box of a session going on after /clear or /resume (else
+ * kept), or kept for the next session in the project, when there is no box. */
+export type GiveBack = 'box' | 'box-or-keep' | 'keep'
+
+export type Effect =
+  /** Back to idle without touching the conversation: give back what was held,
+   * log it, and, with `toast`, tell the person why. `isCompactionPending`: the
+   * engine's compaction had not returned, so the conversation may still change. */
+  | { kind: 'drop'; run: Run; reason: string; toast?: string; giveBack: GiveBack; isCompactionPending?: true }
+  | { kind: 'launch-later'; id: string }
+  /** Carries what the move into checking decided, so the check reads no phase. */
+  | { kind: 'check-files'; run: Run; chosen: Chosen }
+  | { kind: 'send-repair'; id: string; text: string }
+  /** The compaction, asked at once from the hook the check ran in (the skill
+   * turn's turn.complete, where the engine allows it); the stub is built from
+   * `swap` and the parts the check read. */
+  | { kind: 'compact'; id: string; swap: Swap; words: UserWords; context: StubContext }
+  | { kind: 'compact-later'; id: string; delayMs: number }
+  | { kind: 'show-review'; swap: Swap; words: UserWords; context: StubContext }
+  | { kind: 'log'; text: string }
+  | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
+  /** The compaction returned for a run that is gone (dropped as stuck while
+   * the engine call hung): the conversation was replaced all the same. */
+  | { kind: 'late-swap'; swap: Swap }
+  | { kind: 'held'; text: string }
+  /** A prompt with attachments went through instead of being held (see 'hold'). */
+  | { kind: 'let-through'; attachments: readonly string[] }
+
+export type Step = {
+  phase: Phase
+  effects: Effect[]
+  /** The phase the event met, after the stuck-run rule: callers word their
+   * answer from it (a cancel that came too late, a second run refused). */
+  met: Phase
+  /** Whether the event moved the run or changed it. */
+  isTaken: boolean
+}
+
+/** The skill is launched from a timer: inside the command hook `$.command.run`
+ * is refused (it would wait on the turn the hook holds), and a timer that fires
+ * while its hook is still settling is held to the same rule. The apply's
+ * compaction waits the same time for the same reason. */
+export const FROM_COMMAND_HOOK_DELAY_MS = 100
+/** Compaction is refused while a turn runs; a refusal is retried this often... */
+export const COMPACT_RETRY_MS = 500
+/** ...this many times in all, about 20 s, before the run gives up. */
+export const MAX_COMPACT_TRIES = 40
+
+const MINUTE_MS = 60_000
+
+/** How long a run may sit at one stage before the next event drops it. A lost
+ * timer (a worker restart) or a skill command that never starts a turn would
+ * otherwise hold the person's prompts for good. A running skill turn gets long:
+ * a real model may write for minutes, and the person can cancel. A compaction
+ * in flight is counted from its start (a lost worker never answers it), and
+ * what it returns is never judged stuck (`isCompactionResult`). */
+export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
+  switch (phase.kind) {
+    case 'launching':
+    case 'checking':
+      return MINUTE_MS
+    case 'writing':
+      return phase.turnId === undefined ? 2 * MINUTE_MS : 20 * MINUTE_MS
+    case 'swapping':
+      return phase.isCompacting ? 5 * MINUTE_MS : 3 * MINUTE_MS
+    case 'reviewed':
+      return 30 * MINUTE_MS
+  }
+}
+
+function minutesText(ms: number): string {
+  const minutes = Math.round(ms / MINUTE_MS)
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`
+}
+
+const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isTaken: false })
+
+type DropHow = { toast?: string; giveBack?: GiveBack }
+
+/** Back to idle. A run dropped while the engine's compaction is in flight
+ * (stuck, or its session ending) is told apart: that compaction may still
+ * return and replace the conversation. */
+function dropped(met: Phase, run: Run, reason: string, how: DropHow = {}): Step {
+  const isCompactionPending = met.kind === 'swapping' && met.isCompacting
+  const drop: Effect = { kind: 'drop', run, reason, ...how, giveBack: how.giveBack ?? 'box', ...(isCompactionPending ? { isCompactionPending } : {}) }
+  return { phase: { kind: 'idle' }, effects: [drop], met, isTaken: true }
+}
+
+/** Ends the run on what an event reported, the compaction's own result included. */
+function aborted(met: Phase, run: Run, why: string): Step {
+  return { ...dropped(IDLE, run, why, { toast: why }), met }
+}
+
+function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
+  return { phase, effects, met, isTaken: true }
+}
+
+function swapOf(chosen: Chosen, facts: string | undefined): Swap {
+  return {
+    handoff: chosen.handoff.relPath,
+    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
+    continuePrompt: chosen.continuePrompt,
+    refusals: 0,
+    ...(facts !== undefined ? { facts } : {}),
+  }
+}
+
+function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extract<RunEvent, { kind: 'checked' }>, nowMs: number): Step {
+  const { run, chosen } = phase
+  const { report, facts, words, context } = checked
+  const problems = problemLinesOf(report)
+  if (report.refusals.length > 0) return aborted(phase, run, problems.join('; '))
+  if (report.fixes.length > 0) {
+    if (run.repairs >= MAX_REPAIRS) return aborted(phase, run, `after ${MAX_REPAIRS} repair turns the files still fail the check: ${problems.join('; ')}`)
+    const repaired: Run = { ...run, repairs: run.repairs + 1 }
+    return moved(phase, { kind: 'writing', run: repaired, sinceMs: nowMs, previous: chosen }, [
+      { kind: 'log', text: `the handoff files need fixes; asking the skill to repair them in place (repair ${repaired.repairs} of ${MAX_REPAIRS}): ${problems.join('; ')}` },
+      { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
+    ])
+  }
+  const swap = swapOf(chosen, facts)
+  const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
+  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap, words, context }])
+  // Straight into compacting: the compaction is asked next, from the same
+  // hook, so a cancel from here on is too late, as once the engine has it.
+  return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: true }, [...notices, { kind: 'compact', id: run.id, swap, words, context }])
+}
+
+function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, nowMs: number): Step {
+  const verdict = verdictOf(end, phase.run, phase.previous)
+  if (verdict.kind === 'abort') return aborted(phase, phase.run, verdict.why)
+  const { kind: _, ...chosen } = verdict
+  return moved(phase, { kind: 'checking', run: phase.run, sinceMs: nowMs, chosen }, [{ kind: 'check-files', run: phase.run, chosen }])
+}
+
+/** The event applied to a phase already past the stuck-run rule. One case per
+ * event, kept in one switch on purpose: the whole table of moves reads in one
+ * place, and each case is a line or two. */
+function take(phase: Phase, event: RunEvent, nowMs: number): Step {
+  switch (event.kind) {
+    case 'start':
+      return phase.kind === 'idle' ? moved(phase, { kind: 'launching', run: event.run, sinceMs: nowMs }, [{ kind: 'launch-later', id: event.run.id }]) : unchanged(phase)
+    case 'cancel':
+      if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting)) return unchanged(phase)
+      return dropped(phase, phase.run, 'cancelled')
+    case 'launch':
+      return isAt(phase, 'launching', event.id) ? moved(phase, { kind: 'writing', run: phase.run, sinceMs: nowMs }) : unchanged(phase)
+    case 'launch-failed':
+    case 'repair-failed':
+      return isAt(phase, 'writing', event.id) ? aborted(phase, phase.run, event.why) : unchanged(phase)
+    case 'turn-started': {
+      // Only the turn that carries this run's tag is the skill's (or a repair's):
+      // a prompt from another plugin or a task notification may come first.
+      const isOurs = phase.kind === 'writing' && phase.turnId === undefined && event.text.includes(`run=${phase.run.values.run}`)
+      return isOurs ? moved(phase, { ...phase, sinceMs: nowMs, turnId: event.turnId }) : unchanged(phase)
+    }
+    case 'file-written': {
+      if (phase.kind !== 'writing') return unchanged(phase)
+      const file = classifyHandoffPath(event.path, phase.run.cwd, phase.run.ignoresCase)
+      if (file === undefined || phase.run.files.some((f) => f.relPath === file.relPath)) return unchanged(phase)
+      return moved(phase, { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } })
+    }
+    case 'turn-ended':
+      return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)
+    case 'checked':
+      return isAt(phase, 'checking', event.id) ? afterCheck(phase, event, nowMs) : unchanged(phase)
+    case 'applied':
+      return isAt(phase, 'reviewed', event.id)
+        ? moved(phase, { kind: 'swapping', run: phase.run, sinceMs: nowMs, swap: phase.swap, isCompacting: false }, [
+            { kind: 'compact-later', id: event.id, delayMs: FROM_COMMAND_HOOK_DELAY_MS },
+          ])
+        : unchanged(phase)
+    case 'compact-begin':
+      // The stuck clock restarts here: the compaction's own time is its limit.
+      return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? moved(phase, { ...phase, sinceMs: nowMs, isCompacting: true }) : unchanged(phase)
+    case 'compact-refused': {
+      if (!isAt(phase, 'swapping', event.id)) return unchanged(phase)
+      const refusals = phase.swap.refusals + 1
+      if (refusals >= MAX_COMPACT_TRIES) return aborted(phase, phase.run, `compaction was refused ${refusals} times (last: ${event.error})`)
+      return moved(phase, { ...phase, isCompacting: false, swap: { ...phase.swap, refusals } }, [
+        { kind: 'compact-later', id: event.id, delayMs: COMPACT_RETRY_MS },
+      ])
+    }
+    case 'compact-skipped':
+      return isAt(phase, 'swapping', event.id) ? aborted(phase, phase.run, `the compaction was skipped (${event.why})`) : unchanged(phase)
+    case 'compacted':
+      // Finished only by the run that asked for it, with what it holds now.
+      if (isAt(phase, 'swapping', event.id)) {
+        return moved(phase, { kind: 'idle' }, [{ kind: 'finish-swap', run: phase.run, swap: phase.swap, isSummarized: event.isSummarized }])
+      }
+      return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
+    case 'tick':
+      return unchanged(phase)
+    case 'session-ended': {
+      if (phase.kind === 'idle') return unchanged(phase)
+      // After /clear or /resume the process goes on with a prompt box; after
+      // an exit (or a -p run's end) there is none to give anything back to.
+      const isGoingOn = event.reason === 'clear' || event.reason === 'resume'
+      const why = `the session ended (${event.reason})`
+      return dropped(phase, phase.run, why, isGoingOn ? { giveBack: 'box-or-keep', toast: `${why}, and the handoff run with it` } : { giveBack: 'keep' })
+    }
+    case 'hold': {
+      if (!isHoldingPrompts(phase) || phase.kind === 'idle') return unchanged(phase)
+      // Attachments are readable only while their prompt.submit is in flight,
+      // a plugin's prompt never carries any (its `attachments` are the
+      // engine's to set, and pasted images are not expanded for it), and
+      // `$.fs.write` writes text only: a held prompt would lose them. So it
+      // goes through now, whole, and the person is told.
+      if (event.attachments !== undefined && event.attachments.length > 0) {
+        return { phase, effects: [{ kind: 'let-through', attachments: event.attachments }], met: phase, isTaken: false }
+      }
+      const run: Run = event.isCommand
+        ? { ...phase.run, heldCommands: [...phase.run.heldCommands, event.text] }
+        : { ...phase.run, held: [...phase.run.held, event.text] }
+      return moved(phase, { ...phase, run }, [{ kind: 'held', text: event.text }])
+    }
+  }
+}
+
+/** Whether `event` is what the run's compaction call returned: progress,
+ * however long the engine took, never a reason to call the run stuck. */
+function isCompactionResult(phase: Phase, event: RunEvent): boolean {
+  const isResult = event.kind === 'compacted' || event.kind === 'compact-refused' || event.kind === 'compact-skipped'
+  return isResult && isAt(phase, 'swapping', event.id) && phase.isCompacting
+}
+
+export function transition(phase: Phase, event: RunEvent, nowMs: number): Step {
+  if (phase.kind !== 'idle' && !isCompactionResult(phase, event)) {
+    const stuckMs = nowMs - phase.sinceMs
+    if (stuckMs > stuckAfterMs(phase)) {
+      const why = `the handoff run was stuck at "${stageTextOf(phase)}" for over ${minutesText(stuckAfterMs(phase))} and has been dropped`
+      const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, { toast: why })
+      const next = take(drop.phase, event, nowMs)
+      return { phase: next.phase, effects: [...drop.effects, ...next.effects], met: next.met, isTaken: next.isTaken }
+    }
+  }
+  return take(phase, event, nowMs)
+}

@@ -1,0 +1,296 @@
+// The effects of a handoff run. Every move of the run goes through `dispatch`:
+// the event is applied to the phase found in the state atom (state.ts,
+// run-machine.ts), then the effects of that move are performed here. Each step
+// takes `$` from the wiring (a closure inside `register` may not receive `$`:
+// the module would not load).
+import type { EngineInterface } from 'claude-code'
+import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
+import { NUDGE_ARMED } from '../thresholds/nudge.js'
+import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
+import { inFolder, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
+import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
+import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
+import { withUserMessage } from '../prompts/user-words.js'
+import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastSwap, setNudge, updateWords } from '../state.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
+import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
+import { letThroughTextOf } from '../prompts/held-messages.js'
+import { watchAfter } from '../facts/work-steps.js'
+import { stubFactsOf } from '../facts/facts.js'
+import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
+import { disarmAfterSwap } from '../compaction/ask-steps.js'
+import { stubContextNow } from '../facts/running-steps.js'
+
+type $ = EngineInterface
+
+const LONG_TOAST_MS = 10_000
+const HOLD_TOAST_MS = 6_000
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Applies `event` and performs what it set off. Returns what the person
+ * should hear of their held messages when the run was dropped ('' otherwise),
+ * and the phase the event found (a run dropped as stuck still shows there). */
+export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; found: Phase; heldNote: string }> {
+  const { step, found } = await applyEvent($, event)
+  let heldNote = ''
+  for (const effect of step.effects) heldNote += await perform($, effect)
+  return { step, found, heldNote }
+}
+
+async function perform($: $, effect: Effect): Promise<string> {
+  switch (effect.kind) {
+    case 'drop': {
+      // Given back first: at a session's end the whole chain has ~1.5 s.
+      const given = await giveBackHeld($, effect.run, effect.giveBack)
+      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${given.logNote}`)
+      if (effect.toast !== undefined) $.ui.toast(`compact-handoff: ${effect.toast}.${contextNoteOf(effect)}${given.note}`, { timeoutMs: LONG_TOAST_MS })
+      return given.note
+    }
+    case 'launch-later':
+      $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
+      return ''
+    case 'check-files':
+      await checkFiles($, effect.run, effect.chosen)
+      return ''
+    case 'send-repair':
+      // Not awaited: the prompt starts its turn once this turn.complete hook is done.
+      $.prompt.submit({ text: effect.text }).catch((error: unknown) =>
+        dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
+      )
+      return ''
+    case 'compact':
+      await compactWith($, effect.id, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
+      return ''
+    case 'compact-later':
+      $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
+      return ''
+    case 'show-review':
+      showReview($, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
+      return ''
+    case 'log':
+      $.ui.log(effect.text)
+      return ''
+    case 'finish-swap':
+      finishSwap($, effect.run, effect.swap, effect.isSummarized)
+      return ''
+    case 'late-swap':
+      await lateSwap($, effect.swap)
+      return ''
+    case 'held':
+      $.ui.toast('compact-handoff: a handoff swap is under way; your message is held and will be delivered right after it. /compact-handoff cancel stops the run and gives it back.', {
+        timeoutMs: HOLD_TOAST_MS,
+      })
+      $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
+      return ''
+    case 'let-through':
+      $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })
+      return ''
+  }
+}
+
+/** What a drop did to the conversation: nothing, unless the engine's
+ * compaction was still in flight; a session's end says nothing of it. */
+function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
+  if (drop.isCompactionPending) return ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.'
+  return drop.giveBack === 'box' ? ' Context unchanged.' : ''
+}
+
+/** A launch the engine refused is tried again this often, this many times in
+ * all: the timer can fire while the command hook that set it is still settling
+ * (seen live under load), and the engine refuses a command run from there. */
+export const LAUNCH_RETRY_MS = 250
+export const MAX_LAUNCH_TRIES = 8
+
+/** Timer: moves the run to writing (recording starts before the skill's turn
+ * can write anything), then starts the skill's turn. */
+export async function launchSkill($: $, id: string): Promise<void> {
+  if (!isAt(await readPhase($), 'launching', id)) return
+  if ((await dispatch($, { kind: 'launch', id })).step.isTaken) await startSkillTurn($, id, 1)
+}
+
+/** Runs the skill for the run's mode, else asks Claude to; a refusal is tried
+ * again, and the run aborts when every try was refused. */
+async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
+  const phase = await readPhase($)
+  if (!isAt(phase, 'writing', id)) return
+  const { run } = phase
+  const name = skillCommandOf(await $.command.list().catch(() => []), run.mode)
+  const args = formatSkillArgs(run.values, run.focus)
+  let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
+  if (name !== undefined) {
+    try {
+      await $.command.run({ command: name, args })
+      return
+    } catch (error) {
+      why = `running /${name} failed (${messageOf(error)})`
+    }
+  }
+  try {
+    await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, args) })
+    $.ui.log(`${why}; asked Claude to run the skill instead.`)
+  } catch (error) {
+    if (tries < MAX_LAUNCH_TRIES) {
+      $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
+      return
+    }
+    await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
+  }
+}
+
+type WriteCall = { file_path: string; agentId?: string }
+type ToolOutcome = { deny?: string; isError?: true }
+
+/** Write/Edit, after the tool ran: remembers the handoff files the skill wrote,
+ * and records every handoff or plan written as the person's own. */
+export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): Promise<void> {
+  const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
+  // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
+  if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
+  await dispatch($, { kind: 'file-written', path: call.file_path })
+  // In a run or not: the normal-mode skill's handoffs are the person's own too.
+  await recordWrittenFile($, call.file_path)
+}
+
+/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
+ * so every other turn is passed by before any `$` call. */
+export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
+  if (!start.text.includes('run=')) return
+  await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
+}
+
+async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
+  const path = inFolder(run.cwd, file.relPath)
+  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
+  const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
+  return { file, stat, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase, text: typeof text === 'string' ? text : undefined }
+}
+
+/** Every problem that keeps the files from replacing the conversation, read
+ * from disk now: the same check before a swap and before an apply. The
+ * handoff's text comes back too, for the stub's facts. */
+export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
+  // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
+  const facts = await Promise.all(files.map((file) => factsOf($, file, run)))
+  return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
+}
+
+export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
+  return [
+    { kind: 'handoff', relPath: swap.handoff },
+    ...(swap.plan !== undefined ? [{ kind: 'plan' as const, relPath: swap.plan }] : []),
+  ]
+}
+
+/** The check reads only: what it decides is applied to the phase found once it
+ * is done. The stub's facts are taken now, from the handoff just read, and its
+ * other parts beside the files, so a swap compacts with no read in between:
+ * the words and what runs are read while the run holds every prompt typed,
+ * which is held, never recorded as words. */
+async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
+  const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
+  const [{ report, handoffText }, work, words, context] = await Promise.all([fileReportOnDisk($, run, files), readWork($), readWords($), stubContextNow($).catch(() => ({}))])
+  const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
+  await dispatch($, { kind: 'checked', id: run.id, report, words, context, ...(facts !== undefined ? { facts } : {}) })
+}
+
+/** `$.ui.log` draws one transcript line per call (a newline shows as a stray
+ * glyph), so the review goes out line by line. */
+function showReview($: $, swap: Swap, stub: string): void {
+  for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
+}
+
+/** Timer: one compaction attempt after a refusal or an apply; refusals are
+ * retried, a skip aborts. Raised from a timer, it never reaches this mod's own
+ * hooks: compact-handoff-answer answers it. The stub is built now, so it
+ * carries what runs in the background at this moment. */
+export async function compactNow($: $, id: string): Promise<void> {
+  // The words and what runs are read beside the move into compacting, not
+  // after it (one hop less): a prompt typed while the run swaps is held, not
+  // recorded as words.
+  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
+  if (!begun.isTaken || begun.phase.kind !== 'swapping') return
+  const { swap } = begun.phase
+  await compactWith($, id, swap, buildStub(swap, words, swap.facts, context))
+}
+
+/** One compaction with `stub`, for the run `id` found compacting; what it
+ * returns is applied to the phase found then. */
+async function compactWith($: $, id: string, swap: Swap, stub: string): Promise<void> {
+  let result
+  try {
+    result = await $.session.compact({ instructions: compactInstructionsOf(stub) })
+  } catch (error) {
+    await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
+    return
+  }
+  if (result.skip !== undefined) {
+    await dispatch($, { kind: 'compact-skipped', id, why: result.skip })
+    return
+  }
+  await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined })
+}
+
+/** After the compaction, for the run found still waiting on it: everything it
+ * held goes out with the continue-prompt. The prompt goes first, since the
+ * person waits on it, and is not awaited: it resolves when its turn starts,
+ * which waits on the skill turn's turn.complete hook this may run in. The
+ * bookkeeping follows once that turn has started, off the way to its request
+ * (each write is a hop the engine serves while it builds that request). */
+function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): void {
+  const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
+  // Started before the prompt: the turn it starts must not ask about a summary.
+  const disarmed = disarmAfterSwap($)
+  void $.prompt
+    .submit({ text: prompt, asUser: true })
+    .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
+    .then(() => afterSwap($, run, swap, isSummarized, disarmed))
+    .catch(() => undefined)
+}
+
+async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
+  const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
+  $.ui.toast(`compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${why}). ${where} ask Claude to read ${swap.handoff}.`, {
+    timeoutMs: LONG_TOAST_MS,
+  })
+}
+
+/** What a swap leaves for later turns: the nudge, the auto handoff and the
+ * question rearmed, the words and the log, the file marked used, the meter. */
+async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>): Promise<void> {
+  await Promise.all([
+    disarmed,
+    setNudge($, NUDGE_ARMED),
+    rearmAutoHandoff($),
+    setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
+    // Held prompts reach the model inside the continue-prompt, so they count as said.
+    updateWords($, (words) => run.held.reduce(withUserMessage, words)),
+  ])
+  if (isSummarized) {
+    $.ui.toast(
+      'compact-handoff: compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
+      { timeoutMs: LONG_TOAST_MS },
+    )
+  }
+  if (run.heldCommands.length > 0) {
+    // A command typed against the old conversation is the person's to run again, not ours.
+    await appendToBox($, run.heldCommands.join('\n'))
+    $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
+  }
+  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
+  await markUsed($, run.cwd, swap.handoff)
+  await watchAfter($, run.cwd, 'swapped', swap.handoff)
+}
+
+async function lateSwap($: $, swap: Swap): Promise<void> {
+  await disarmAfterSwap($)
+  const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
+  $.ui.toast(
+    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
+    { timeoutMs: LONG_TOAST_MS },
+  )
+}

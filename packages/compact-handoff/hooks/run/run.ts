@@ -1,0 +1,118 @@
+// A handoff run's data: the run itself and the phase it is in. The phase lives
+// in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
+// `register` and empties module variables, does not lose a run half-way.
+// run-machine.ts decides every move between phases; this file only names them.
+import type { SkillValues } from '../protocol/protocol.js'
+import type { HandoffPath } from '../protocol/protocol-paths.js'
+
+/** The two kinds of run, named by what they write: a handoff run writes a
+ * handoff; a plan run writes a handoff and a phased plan (protocol.ts
+ * SKILL_OF_MODE names the skill of each). Not "resume", which is
+ * /compact-handoff resume, picking a handoff up without writing one. */
+export type Mode = 'handoff' | 'plan'
+
+export type Run = {
+  /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */
+  id: string
+  mode: Mode
+  focus: string
+  /** From `$.clock.now()`, awaited. */
+  startedAtMs: number
+  /** The session's folder when the run started; handoff paths are relative to it. */
+  cwd: string
+  /** That folder with its links resolved, as `$.fs.stat` reports a file's real path. */
+  cwdRealPath: string
+  /** Whether that folder's file system ignores letter case (protocol-paths.ts
+   * folderIgnoresCase): every comparison of a path with it folds case then. */
+  ignoresCase: boolean
+  /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
+  values: SkillValues
+  /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */
+  files: HandoffPath[]
+  /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
+  apply: 'now' | 'review'
+  /** Who started it: the person's command, or the auto handoff. */
+  trigger: 'command' | 'auto-handoff'
+  /** Prompts the person typed while the run was under way, held for the continue-prompt. */
+  held: string[]
+  /** Slash commands (skills, prompt commands) typed meanwhile, held for the prompt box. */
+  heldCommands: string[]
+  /** Repair turns asked for so far. */
+  repairs: number
+  /** Context use when the run started, for the swap log; null when unknown. */
+  contextPercentBefore: number | null
+}
+
+/** What the checks settled on, and what the swap will install. */
+export type Swap = {
+  handoff: string
+  plan?: string
+  /** From the skill's block, or the fallback; held prompts are added when it is sent. */
+  continuePrompt: string
+  /** Compaction attempts refused so far. */
+  refusals: number
+  /** The work's facts for the stub (facts.ts), taken when the files were checked. */
+  facts?: string
+}
+
+/** Every phase but idle says since when (`sinceMs`) it has been at its stage,
+ * which is what the stuck-run rule measures. */
+export type Phase =
+  | { kind: 'idle' }
+  /** Started; a timer is about to run the skill (never from the command hook: refused there). */
+  | { kind: 'launching'; run: Run; sinceMs: number }
+  /** The skill's turn (or a repair turn) is asked for or running; `turnId` once
+   * its turn.start was seen, so no other turn is taken for it. A repair turn
+   * keeps what the turn before it chose, for an answer that names nothing. */
+  | { kind: 'writing'; run: Run; sinceMs: number; turnId?: string; previous?: Chosen }
+  /** The skill's turn ended; the files are being checked on disk. */
+  | { kind: 'checking'; run: Run; sinceMs: number; chosen: Chosen }
+  /** Checked, and stopped for the person to review and edit the files. */
+  | { kind: 'reviewed'; run: Run; sinceMs: number; swap: Swap }
+  /** Checked; the compaction is asked (`isCompacting` while the engine call is
+   * in flight: too late to cancel), or waits on a timer after a refusal or an apply. */
+  | { kind: 'swapping'; run: Run; sinceMs: number; swap: Swap; isCompacting: boolean }
+
+/** The files a finished turn named (or wrote) and the prompt to continue with. */
+export type Chosen = {
+  handoff: HandoffPath
+  plan?: HandoffPath
+  continuePrompt: string
+  /** Said to the person, but not a reason to stop. */
+  notices: string[]
+}
+
+export const IDLE: Phase = { kind: 'idle' }
+
+export type Stage = Exclude<Phase['kind'], 'idle'>
+
+export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
+  launching: 'starting the handoff skill',
+  writing: 'the handoff skill is writing',
+  checking: 'checking the handoff files',
+  reviewed: 'waiting for /compact-handoff apply',
+  swapping: 'replacing the conversation',
+}
+
+/** The status line's words for `phase`; a repair turn says which. */
+export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
+  if (phase.kind === 'writing' && phase.run.repairs > 0) return `the handoff skill is fixing its files (repair ${phase.run.repairs} of ${MAX_REPAIRS})`
+  return STAGE_TEXT[phase.kind]
+}
+
+/** Repair turns a run may ask for before it gives up with every reason. */
+export const MAX_REPAIRS = 2
+
+/** Whether `phase` still belongs to run `id` at `stage`: what every timer and
+ * late hook asks before it acts, since a cancel may have come in between. */
+export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase is Extract<Phase, { kind: S }> {
+  return phase.kind === stage && phase.run.id === id
+}
+
+/** Whether a prompt the person types now must be held rather than run: from the
+ * start of a run until its continue-prompt is sent, a prompt would be answered
+ * and then erased by the swap (seen live in 2.1.332). A reviewed run waits for
+ * the person, who may talk to Claude meanwhile. */
+export function isHoldingPrompts(phase: Phase): boolean {
+  return phase.kind !== 'idle' && phase.kind !== 'reviewed'
+}

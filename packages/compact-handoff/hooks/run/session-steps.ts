@@ -1,0 +1,30 @@
+// A session's start and end, as they concern a run: whether a person is at the
+// prompt, and what a run under way held when the session ends.
+import type { EngineInterface } from 'claude-code'
+import { readInteractive, readPhase, setInteractive } from '../state.js'
+import { dispatch } from './run-steps.js'
+import { restoreKept } from '../prompts/held-steps.js'
+
+type $ = EngineInterface
+
+/** At every session.start (a hot reload runs it again): notes whether a person
+ * is at the prompt, and gives back, once the prompt box is up, what an earlier
+ * session in this folder held when it ended. */
+export async function noteSessionStart($: $, isInteractive: boolean): Promise<void> {
+  await setInteractive($, isInteractive)
+  if (isInteractive) $.clock.after(0, () => void restoreKept($).catch(() => undefined))
+}
+
+/** At session.end, before the engine's end step: /clear starts the session's
+ * state over (seen live, 2.1.332), so a run under way would be lost with what
+ * it held. The machine ends it; `reason` says where its messages go. Returns
+ * whether a person is at the prompt, read before the state is gone. */
+export async function endSession($: $, reason: string): Promise<boolean> {
+  const [phase, isInteractive] = await Promise.all([readPhase($), readInteractive($)])
+  if (phase.kind !== 'idle') await dispatch($, { kind: 'session-ended', reason })
+  // The process goes on after /clear (or /resume) under a fresh state, with no
+  // session.start: the flag is put back once that state is in place (checked
+  // live for /clear in an SDK session).
+  if (reason === 'clear' || reason === 'resume') $.clock.after(0, () => void setInteractive($, isInteractive).catch(() => undefined))
+  return isInteractive
+}

@@ -1,0 +1,144 @@
+// The texts a swap installs: the stub that replaces the conversation (carried
+// to the answer mod behind the marker line) and the fallback continue-prompt.
+import { MARKER } from '../protocol/protocol.js'
+import type { Mode } from './run.js'
+import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
+import { runningSectionOf, transcriptLineOf, type Running } from '../facts/running.js'
+
+export type SwapFiles = { handoff: string; plan?: string }
+
+/** The newest swap of this session (a fork's handoff at a compaction counts):
+ * the next handoff's parent, and the handoff a summary's instructions name. */
+export type LastSwap = { kind: 'none' } | ({ kind: 'swapped' } & SwapFiles)
+
+export const NO_SWAP: LastSwap = { kind: 'none' }
+
+/** How every stub begins; tests and tools find the stub in a request by it. */
+export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
+
+/** What the session has beyond the conversation at the moment a stub is built:
+ * what still runs in the background, and the replaced conversation's
+ * transcript file (`$.session.info().transcriptPath`, read before the compaction). */
+export type StubContext = { running?: Running; transcriptPath?: string }
+
+/** The lines every stub ends its body with for `context`: what still runs,
+ * then where the earlier conversation is; none when neither is known. */
+export function stubContextLinesOf(context: StubContext): string[] {
+  const lines: string[] = []
+  const running = context.running === undefined ? undefined : runningSectionOf(context.running)
+  if (running !== undefined) lines.push('', running, '')
+  const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
+  if (transcript !== undefined) lines.push(transcript)
+  return lines
+}
+
+/** `factsSection` is the work's facts recorded by code (facts.ts), placed
+ * after the person's words; `context` what runs and where the transcript is. */
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
+  const lines = [
+    `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
+    `Handoff file: ${files.handoff}`,
+  ]
+  if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
+  const wordsSection = userWordsSectionOf(words)
+  if (wordsSection !== undefined) lines.push('', wordsSection, '')
+  if (factsSection !== undefined) lines.push('', factsSection, '')
+  lines.push(...stubContextLinesOf(context))
+  lines.push('Nothing else from before was kept. The next message says what to do.')
+  return lines.join('\n')
+}
+
+/** What a fork handoff's stub is built from. */
+export type ForkStubFacts = {
+  /** The saved file, relative to the session folder. */
+  handoff: string
+  /** Its text as saved (masked), inlined so the next request needs no Read. */
+  handoffText: string
+  words: UserWords
+  /** The work's facts recorded by code (facts.ts stubFactsOf). */
+  factsSection?: string
+  /** Who compacted: the engine at its threshold, or the person's /compact. */
+  trigger: 'auto' | 'manual'
+  /** The compaction came in the middle of a turn, which goes on from this message. */
+  isMidTurn: boolean
+  /** What still runs in the background and where the replaced transcript is. */
+  context?: StubContext
+}
+
+/** The one message a compaction answered with a fork's handoff becomes: the
+ * person's words and the work's facts by code, then the handoff inline. */
+export function buildForkStub(facts: ForkStubFacts): string {
+  const by = facts.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
+  const lines = [
+    `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
+    `Handoff file: ${facts.handoff} (its whole text is below: no need to read it)`,
+  ]
+  for (const section of [userWordsSectionOf(facts.words), facts.factsSection]) {
+    if (section !== undefined) lines.push('', section)
+  }
+  lines.push(...stubContextLinesOf(facts.context ?? {}))
+  lines.push('', `The handoff, as saved in ${facts.handoff}:`, facts.handoffText.trimEnd(), '')
+  lines.push(
+    facts.isMidTurn
+      ? "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
+      : 'Nothing else from before was kept. The next message says what to do.',
+  )
+  return lines.join('\n')
+}
+
+/** What `$.session.compact` is given: the answer mod recognises the marker line
+ * and installs the rest as the only message. */
+export function compactInstructionsOf(stub: string): string {
+  return `${MARKER}\n${stub}`
+}
+
+/** This mod's name, as the host's `next.origin.plugin` names it. */
+export const OWN_PLUGIN = 'compact-handoff'
+
+/** Whether a compaction is this mod's own swap: asked from inside the skill
+ * turn's turn.complete hook, it reaches this mod's own session.compact hook.
+ * `raisedBy` is the host's `next.origin.plugin`, which no other plugin can
+ * set, and only the swap compacts from this mod. */
+export function isOwnSwap(compaction: { instructions?: string; agentId?: string }, raisedBy: string): boolean {
+  return raisedBy === OWN_PLUGIN && compaction.agentId === undefined && compaction.instructions?.startsWith(`${MARKER}\n`) === true
+}
+
+/** Used when the skill printed no continue-prompt block. */
+export function fallbackContinuePromptOf(mode: Mode, files: SwapFiles): string {
+  if (mode === 'plan' && files.plan !== undefined) {
+    return [
+      `The handoff skill has already run; do not run it again. Read the plan ${files.plan} and the handoff ${files.handoff}.`,
+      'Check the Verify commands against the repository before editing (the repository wins over the notes), then start Phase 1 of the plan.',
+    ].join(' ')
+  }
+  return [
+    `The handoff skill has already run; do not run it again. Read the handoff ${files.handoff} and continue from its Next step.`,
+    'First check its Verify commands against the repository (the repository wins over the note), summarize in a few lines where things stand, and wait for my go-ahead before changing anything.',
+  ].join(' ')
+}
+
+/** The continue-prompt with the prompts the person typed while the handoff was
+ * being written and applied, which were held back so the swap would not erase them. */
+export function continuePromptWithHeld(prompt: string, held: readonly string[]): string {
+  if (held.length === 0) return prompt
+  return [
+    prompt,
+    '',
+    'The user wrote the following while the handoff was being written and applied. It comes first if it changes the plan:',
+    ...held.map((text, i) => `[held message ${i + 1}]\n${text}`),
+  ].join('\n')
+}
+
+/** What a review shows, one transcript line each: the files, the stub and the
+ * continue-prompt that would be used, and how to go on. */
+export function reviewLinesOf(swap: SwapFiles & { continuePrompt: string }, stub: string): string[] {
+  const files = swap.plan === undefined ? swap.handoff : `${swap.handoff}, ${swap.plan}`
+  return [
+    `review, then apply. Files: ${files}. You may edit them now.`,
+    'The conversation would become this stub:',
+    ...stub.split('\n').map((line) => `  ${line}`),
+    'and this would be sent next:',
+    ...swap.continuePrompt.split('\n').map((line) => `  ${line}`),
+    '/compact-handoff apply re-checks the files and swaps; /compact-handoff cancel drops the run.',
+  ]
+}

@@ -1,0 +1,248 @@
+// One JSON line per swap or abort in the project's .claude/handoffs/, so a
+// person can see afterwards what each run did. Bounded: each line, by clipping
+// its long texts; the log, by keeping its newest whole lines.
+import type { Mode } from '../run/run.js'
+
+export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
+export const MAX_LOG_LINES = 1_000
+/** The log's cap in bytes (UTF-8, as on disk): past it only its newest whole
+ * lines are kept, and only that much of its end is read. Well under the 4 MiB
+ * one `$.fs.read` may copy, above which the read rejects. */
+export const MAX_LOG_BYTES = 1_048_576
+/** A written line never passes this many characters (of its JSON text): its
+ * paths and commands are clipped to fit. */
+export const MAX_LOG_LINE_CHARS = 8_000
+/** A reason keeps this many characters of its JSON text at most: it can quote
+ * the skill's sentinel, and a runaway one is hundreds of kilobytes. */
+export const MAX_LOG_REASON_CHARS = 1_000
+/** Files named in one line at most: a run writes one handoff and one plan, a
+ * few more at worst; the bound keeps the line's share for each path above zero. */
+export const MAX_LOG_FILES = 20
+
+const CLIP_MARK = ' […]'
+
+/** `compaction-handoff`: the engine's compaction was answered with a handoff a
+ * fork wrote; `compaction-summarized`: the fork gave none that passed, and the
+ * engine's summary replaced the conversation instead. */
+export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized'
+
+/** The two compactions a fork answers, by who asked: the engine at its
+ * threshold, or the person's /compact. Not `auto`, which lines written before
+ * the auto handoff was named `auto-handoff` use for it (logTriggerOf). */
+export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
+
+/** The log's trigger for a compaction a fork was asked to answer: the engine's
+ * `auto`, or the person's `manual` /compact. */
+export function compactionLogTriggerOf(trigger: 'auto' | 'manual'): CompactionTrigger {
+  return trigger === 'auto' ? 'automatic-compaction' : 'compact-command'
+}
+
+const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
+  'automatic-compaction': 'at the automatic compaction',
+  'compact-command': 'at /compact',
+}
+
+export type LogTrigger = 'command' | 'apply' | 'auto-handoff' | CompactionTrigger
+
+export type LogEntry = {
+  time: string
+  sessionId: string
+  /** The kind of run (run.ts Mode; a compaction a fork answered writes a
+   * handoff); absent on a line of /compact-handoff resume, which runs nothing. Lines written before the kinds were named by what they write
+   * say 'resume' for a handoff run (logModeOf reads them). */
+  mode?: Mode
+  /** How the swap was asked for: straight from the command, /compact-handoff
+   * apply after a review, the auto handoff, or one of the engine's compactions.
+   * Lines written before the auto handoff was named say 'auto' for it (logTriggerOf reads them). */
+  trigger: LogTrigger
+  files: { path: string; bytes: number }[]
+  contextPercentBefore: number | null
+  outcome: Outcome
+  reason?: string
+  messagesHeld: number
+  /** Repair turns the run asked for before it swapped or gave up. */
+  repairs: number
+}
+
+/** What the new context did again after a swap or a resume (follow-up.ts), or
+ * that its first turn ended without reading the handoff (handoff-unread). */
+export type AfterSwapEntry = {
+  time: string
+  sessionId: string
+  follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
+} & ({ outcome: 'follow-up'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
+
+/** The code units read at `i` as one character, and how many characters
+ * JSON.stringify writes for it: a pair stays whole, a lone surrogate and a
+ * control character become `\\uXXXX`, a quote or backslash is escaped. */
+function jsonCostAt(text: string, i: number): { units: number; chars: number } {
+  const code = text.charCodeAt(i)
+  if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return { units: 2, chars: 2 }
+  if (code >= 0xd800 && code <= 0xdfff) return { units: 1, chars: 6 }
+  if (code === 0x22 || code === 0x5c) return { units: 1, chars: 2 }
+  if (code < 0x20) return { units: 1, chars: code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 2 : 6 }
+  return { units: 1, chars: 1 }
+}
+
+/** `text` whole when its JSON form (quotes aside) fits in `maxChars`, else its
+ * head with a visible mark, the two together within `maxChars`; never splits
+ * a surrogate pair. Linear in the text. */
+export function jsonClippedOf(text: string, maxChars: number): string {
+  const room = Math.max(0, maxChars - CLIP_MARK.length)
+  let chars = 0
+  let cut = -1
+  for (let i = 0; i < text.length; ) {
+    const cost = jsonCostAt(text, i)
+    if (cut < 0 && chars + cost.chars > room) cut = i
+    chars += cost.chars
+    if (chars > maxChars) return `${text.slice(0, cut)}${CLIP_MARK}`
+    i += cost.units
+  }
+  return text
+}
+
+type Entry = LogEntry | AfterSwapEntry
+
+/** `entry` with every path and command passed through `clip`. */
+function withTextsClipped(entry: Entry, clip: (text: string) => string): Entry {
+  if (entry.outcome !== 'follow-up' && entry.outcome !== 'handoff-unread') return { ...entry, files: entry.files.map((f) => ({ ...f, path: clip(f.path) })) }
+  const follows = 'handoff' in entry.follows ? { ...entry.follows, handoff: clip(entry.follows.handoff) } : entry.follows
+  if (entry.outcome === 'handoff-unread') return { ...entry, follows }
+  return { ...entry, follows, reReads: entry.reReads.map(clip), repeatedCommands: entry.repeatedCommands.map(clip) }
+}
+
+function textCountOf(entry: Entry): number {
+  if (entry.outcome !== 'follow-up' && entry.outcome !== 'handoff-unread') return entry.files.length
+  return 1 + (entry.outcome === 'follow-up' ? entry.reReads.length + entry.repeatedCommands.length : 0)
+}
+
+/** The entry's JSON line, at most MAX_LOG_LINE_CHARS: the reason clipped to
+ * MAX_LOG_REASON_CHARS, and, when the line is still too long, every path and
+ * command to an equal share of what is left. */
+export function logLineOf(entry: Entry): string {
+  let bounded: Entry = entry
+  if ('reason' in bounded && bounded.reason !== undefined) bounded = { ...bounded, reason: jsonClippedOf(bounded.reason, MAX_LOG_REASON_CHARS) }
+  if ('files' in bounded) bounded = { ...bounded, files: bounded.files.slice(0, MAX_LOG_FILES) }
+  const line = JSON.stringify(bounded)
+  if (line.length <= MAX_LOG_LINE_CHARS) return line
+  const frame = JSON.stringify(withTextsClipped(bounded, () => '')).length
+  const share = Math.floor((MAX_LOG_LINE_CHARS - frame) / Math.max(1, textCountOf(bounded)))
+  return JSON.stringify(withTextsClipped(bounded, (text) => jsonClippedOf(text, share)))
+}
+
+const ASCII_RE = /^[\x00-\x7f]*$/
+
+/** Bytes `text` takes as UTF-8 (a lone surrogate is written as U+FFFD, 3 bytes). */
+function utf8BytesOf(text: string): number {
+  // Log lines are nearly always ASCII: one character, one byte, counted natively.
+  if (ASCII_RE.test(text)) return text.length
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}
+
+/** The log's text with `entry` appended: its newest whole lines, at most
+ * MAX_LOG_LINES of them and MAX_LOG_BYTES in all. */
+export function logTextWith(existing: string, entry: Entry): string {
+  const lines = existing.split('\n').filter((line) => line.trim() !== '')
+  lines.push(logLineOf(entry))
+  let first = Math.max(0, lines.length - MAX_LOG_LINES)
+  let chars = 0
+  for (let i = first; i < lines.length; i++) chars += lines[i]!.length + 1
+  // UTF-8 takes at most 3 bytes for a UTF-16 code unit: a log that fits by
+  // that count needs no byte counted.
+  if (chars * 3 <= MAX_LOG_BYTES) return `${lines.slice(first).join('\n')}\n`
+  let bytes = 0
+  for (let i = lines.length - 1; i >= first; i--) {
+    bytes += utf8BytesOf(lines[i]!) + 1
+    if (bytes > MAX_LOG_BYTES) {
+      first = i + 1
+      break
+    }
+  }
+  return `${lines.slice(first).join('\n')}\n`
+}
+
+/** Where to read a log of `size` bytes from: all of it while it fits the cap,
+ * else its last MAX_LOG_BYTES and the byte before them, so the line that
+ * reading starts inside can be told and dropped (tailLinesOf). */
+export function logReadRangeOf(size: number): { offset: number; length: number } | undefined {
+  return size <= MAX_LOG_BYTES ? undefined : { offset: size - MAX_LOG_BYTES - 1, length: MAX_LOG_BYTES + 1 }
+}
+
+/** The whole lines of a log's tail read from `logReadRangeOf`: what comes
+ * before its first line break is the end of a line cut by the read (or,
+ * when the read began on a line break, nothing) and goes. */
+export function tailLinesOf(tail: string): string {
+  const lineBreak = tail.indexOf('\n')
+  return lineBreak < 0 ? '' : tail.slice(lineBreak + 1)
+}
+
+/** One line per recent entry, newest last, for /compact-handoff status. Lines
+ * that are not entries (a hand edit) are skipped. */
+export function recentLogLinesOf(text: string, count: number): string[] {
+  const out: string[] = []
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const parsed = JSON.parse(line) as Partial<LogEntry> | Partial<AfterSwapEntry>
+      if (typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') continue
+      if (parsed.outcome === 'follow-up' || parsed.outcome === 'handoff-unread') {
+        out.push(afterSwapLineOf(parsed as Partial<AfterSwapEntry>))
+        continue
+      }
+      const e = parsed as Partial<LogEntry>
+      const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
+      const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
+      const trigger = logTriggerOf(e.trigger)
+      const at = trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, trigger) ? ` ${COMPACTION_TRIGGER_TEXT[trigger as CompactionTrigger]}` : ''
+      const what = at === '' ? whatRanOf(e) : `${e.outcome}${at}`
+      out.push(`${e.time} ${what}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
+    } catch {
+      continue
+    }
+  }
+  // slice(-0) would be the whole log: asked for none, give none.
+  return count > 0 ? out.slice(-count) : []
+}
+
+/** The kind of run a log line's `mode` names: 'resume' is how lines written
+ * before the kinds were named by what they write spelled a handoff run. */
+export function logModeOf(mode: unknown): Mode | undefined {
+  if (mode === 'handoff' || mode === 'resume') return 'handoff'
+  return mode === 'plan' ? 'plan' : undefined
+}
+
+const LOG_TRIGGERS: readonly LogTrigger[] = ['command', 'apply', 'auto-handoff', 'automatic-compaction', 'compact-command']
+
+/** The trigger a log line's `trigger` names: 'auto' is how lines written
+ * before the auto handoff was named spelled it, never the engine's automatic
+ * compaction ('automatic-compaction'). */
+export function logTriggerOf(trigger: unknown): LogTrigger | undefined {
+  if (trigger === 'auto') return 'auto-handoff'
+  return LOG_TRIGGERS.find((known) => known === trigger)
+}
+
+/** What a log line says the entry was: the kind of run and its outcome, or
+ * only the outcome for a resume. */
+function whatRanOf(e: Partial<LogEntry>): string {
+  if (e.outcome === 'resumed') return 'resumed'
+  const mode = logModeOf(e.mode)
+  return `${mode === undefined ? '?' : `${mode} run`} ${e.outcome}`
+}
+
+function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
+  const follows = e.follows === undefined ? '?' : 'handoff' in e.follows ? e.follows.handoff : `a ${e.follows.kind} at ${e.follows.time}`
+  if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
+  const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
+  const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []
+  return `${e.time} follow-up of ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
+}

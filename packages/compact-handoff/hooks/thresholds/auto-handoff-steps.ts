@@ -1,0 +1,25 @@
+// The auto handoff's effects; the decisions are in auto-handoff.ts.
+import type { EngineInterface } from 'claude-code'
+import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from './auto-handoff.js'
+import { readAutoHandoff, readInteractive, spendAutoHandoff } from '../state.js'
+import { startRun } from '../commands/command-steps.js'
+import type { TurnEnd } from '../run/turn-verdict.js'
+
+type $ = EngineInterface
+
+const AUTO_HANDOFF_TOAST_MS = 10_000
+
+/** After an idle main-loop turn: starts the run /compact-handoff starts (a
+ * handoff run, no focus) when this turn reached the threshold. Whether it did. */
+export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoHandoffPercent: number): Promise<boolean> {
+  // Most turns end here, before any engine call.
+  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer') return false
+  const [usage, agents, isInteractive] = await Promise.all([$.session.usage().catch(() => undefined), $.agent.list().catch(() => []), readInteractive($)])
+  const percent = usage?.context.percent
+  const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
+  if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
+  if (!(await spendAutoHandoff($))) return false
+  const started = await startRun($, { kind: 'start', mode: 'handoff', focus: '', apply: 'now' }, 'auto-handoff')
+  if (started.isStarted) $.ui.toast(autoHandoffStartTextOf(percent ?? autoHandoffPercent), { timeoutMs: AUTO_HANDOFF_TOAST_MS })
+  return started.isStarted
+}

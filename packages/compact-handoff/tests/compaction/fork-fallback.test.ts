@@ -1,0 +1,94 @@
+// A fork that gives no handoff that passes: the engine's summary with our
+// instructions instead, never both, no file, and a toast that says why.
+import { describe, expect, test, type Engine } from 'claude-code/testing'
+import type { On } from 'claude-code'
+import { world, swapLogEntries, type ForkAnswer, type WorldOptions } from '../support/world.js'
+import { ENGINE_SUMMARY, FIRST_WORDS, REPLY, compactAuto, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../hooks/protocol/protocol.js'
+import { OUTLINE } from '../../hooks/compaction/summary-instructions.js'
+
+const SLOW = { timeoutMs: 30_000 }
+
+/** A reply that lost its Decisions section: the check sends it back. */
+const NO_DECISIONS = REPLY.replace(/## Decisions\n[^\n]*\n/, '')
+
+/** Raises an automatic compaction with the forks answering `forks`, and
+ * checks what every fallback holds: the engine's own summary, reached once
+ * with our instructions, and no handoff file. */
+async function fallsBack($: Engine, on: On, forks: ForkAnswer[], options: WorldOptions = {}) {
+  const w = world(on, { forks, ...options })
+  await sessionWithWork($)
+  const result = await compactAuto($)
+  expect(result.messages, "the engine's summary replaces the conversation").toEqual([ENGINE_SUMMARY])
+  expect(w.seen.compactions, 'the engine is reached once').toHaveLength(1)
+  const instructions = w.seen.compactions[0]!.instructions ?? ''
+  expect(instructions).toContain(`[user message 1]\n${FIRST_WORDS}`)
+  expect(instructions).toContain('Files read: src/parser.ts')
+  expect(instructions.endsWith(OUTLINE)).toBe(true)
+  expect(handoffFiles(w), 'no handoff file is written').toEqual([])
+  expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'automatic-compaction', outcome: 'compaction-summarized', files: [] })
+  const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+  expect(toast).toContain("Claude Code's own summary replaces the conversation instead")
+  return { w, toast }
+}
+
+describe('the fork gives no text', () => {
+  for (const [what, answer, said] of [
+    ['nothing to fork yet', { reason: 'nothing-to-fork' }, 'there was nothing to fork yet'],
+    ['an empty reply', { reason: 'empty-reply' }, 'the fork replied with no text'],
+    ['a turn interrupted', { reason: 'aborted' }, 'the fork was cut short: the turn was interrupted'],
+    ['an API error', { reason: 'api-error', status: 529, error: 'overloaded' }, "the fork's request failed (HTTP 529, overloaded)"],
+    ['a prompt too long', { reason: 'api-error', status: 400, error: 'invalid_request' }, 'the conversation is likely too long for one more request'],
+    ['a request the engine refuses', 'reject', 'the fork was refused'],
+  ] as const) {
+    test(`${what}: the engine summarises, and the toast says why`, SLOW, async ($, on) => {
+      const { w, toast } = await fallsBack($, on, [answer])
+      expect(toast).toContain(said)
+      expect(w.seen.forkPrompts, 'no repair for a fork that gave no text').toHaveLength(1)
+      expect(swapLogEntries(w).at(-1)?.reason).toContain(said)
+    })
+  }
+})
+
+describe('the check', () => {
+  test('a failing reply gets one repair fork that names the problems; the repaired text is saved', SLOW, async ($, on) => {
+    const w = world(on, { forks: [NO_DECISIONS, REPLY] })
+    await sessionWithWork($)
+    const result = await compactAuto($)
+    expect(w.seen.forkPrompts.map((p) => p.split('\n')[0])).toEqual([FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING])
+    expect(w.seen.forkPrompts[1]).toContain('- missing section "## Decisions"')
+    expect(w.seen.forkPrompts[1]).toContain(`The handoff as you wrote it:\n${NO_DECISIONS}`)
+    expect(w.seen.compactions).toEqual([])
+    expect(handoffFiles(w)).toHaveLength(1)
+    expect(result.messages?.[0]?.text).toContain('## Decisions')
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'compaction-handoff', repairs: 1 })
+  })
+
+  test('a reply that fails twice is never written: the engine summarises', SLOW, async ($, on) => {
+    const { w, toast } = await fallsBack($, on, [NO_DECISIONS, NO_DECISIONS])
+    expect(w.seen.forkPrompts).toHaveLength(2)
+    expect(toast).toContain('the handoff failed the format check twice (missing section "## Decisions"')
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ repairs: 1 })
+  })
+
+  test('a repair fork that gives no text: the engine summarises', SLOW, async ($, on) => {
+    const { toast } = await fallsBack($, on, [NO_DECISIONS, { reason: 'api-error', status: 500, error: 'server_error' }])
+    expect(toast).toContain("the repair fork gave no handoff: the fork's request failed (HTTP 500, server_error)")
+  })
+
+  test('a reply with no handoff in it at all is repaired like any other', SLOW, async ($, on) => {
+    const { w } = await fallsBack($, on, ['I would rather not.', 'Still no.'])
+    expect(w.seen.forkPrompts[1]).toContain('- missing section "## Goal"')
+  })
+})
+
+describe('masking', () => {
+  test('a handoff the engine cannot mask is never written: the engine summarises', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY], refuseRedact: true })
+    await sessionWithWork($)
+    const result = await compactAuto($)
+    expect(result.messages).toEqual([ENGINE_SUMMARY])
+    expect(handoffFiles(w)).toEqual([])
+    expect(w.seen.toasts.some((t) => t.includes('the handoff could not be masked'))).toBe(true)
+  })
+})

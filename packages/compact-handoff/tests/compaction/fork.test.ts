@@ -1,0 +1,131 @@
+// The engine's automatic compaction answered with a handoff a fork writes:
+// the file, the one message the conversation becomes, and the handoff's place
+// in the chain afterwards.
+import { describe, expect, test } from 'claude-code/testing'
+import { CWD, world, swapLogEntries } from '../support/world.js'
+import { endTurn, typeCommand } from '../support/engine-calls.js'
+import { skillWritesHandoff, typeAndLaunch } from '../support/flow.js'
+import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, fileFacts, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
+import { STUB_OPENING } from '../../hooks/run/swap-text.js'
+
+const SLOW = { timeoutMs: 30_000 }
+
+describe('an automatic compaction in the middle of a tool-call turn', () => {
+  test('becomes a checked handoff file and one user message, with no summariser request', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY], contextPercent: 91 })
+    await sessionWithWork($)
+    const result = await compactAuto($, MID_TURN)
+    expect(w.seen.compactions, 'the engine is never reached').toEqual([])
+    expect(w.seen.forkPrompts).toHaveLength(1)
+    expect(w.seen.forkPrompts[0]!.split('\n')[0]).toBe(FORK_HANDOFF_OPENING)
+    expect(w.seen.forkPrompts[0]).toContain('A turn is under way')
+    expect(handoffFiles(w)).toEqual([FORK_FILE])
+    const text = fileText(w, FORK_FILE)
+    const { fields, problems } = fileFacts(text)
+    expect(problems, 'the saved file passes the format check').toEqual([])
+    expect(fields).toEqual({ kind: 'handoff', created: '1970-01-01T00:16:40Z', status: 'in-progress', chain: 'HANDOFF_parser-rewrite_1970-01-01', seq: '1', parent: 'none', focus: 'none' })
+    expect(text!.endsWith(REPLY)).toBe(true)
+    expect(result.messages).toHaveLength(1)
+    const [stub] = result.messages ?? []
+    expect(stub).toEqual({ role: 'user', text: expect.any(String), toolUses: [] })
+    expect(stub!.text.startsWith(STUB_OPENING)).toBe(true)
+    expect(stub!.text).toContain(`[user message 1]\n${FIRST_WORDS}\n`)
+    expect(stub!.text).toContain('Files read: src/parser.ts')
+    expect(stub!.text).toContain('- fail pnpm vitest run parser  → exit 1')
+    expect(stub!.text).toContain(`Handoff file: ${FORK_FILE}`)
+    expect(stub!.text).toContain(text!.trimEnd())
+    expect(stub!.text).toMatch(/A turn was under way when the conversation was compacted[^\n]*carry on from the handoff's Next step/)
+    expect(w.seen.toasts.at(-1)).toContain(`the automatic compaction became a handoff`)
+  })
+})
+
+describe('a prompt typed at the moment of the compaction', () => {
+  test('stays the last user message, as it came, with its handle, after the stub', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    const result = await compactAuto($, AT_PROMPT)
+    expect(result.messages).toHaveLength(2)
+    expect(result.messages?.[1]).toEqual(TYPED)
+    expect(result.messages?.[0]?.text).toContain(`The handoff, as saved in ${FORK_FILE}:`)
+    expect(result.messages?.[0]?.text, 'no turn was under way').not.toMatch(/turn was under way/)
+    expect(w.seen.forkPrompts[0]).not.toContain('A turn is under way')
+  })
+})
+
+describe("a fork's handoff is part of the chain", () => {
+  test("is recorded as the person's own, logged, shown in status, rearms the nudge and starts the meter", SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY], contextPercent: 91 })
+    await sessionWithWork($)
+    await endTurn($, 'first')
+    expect(w.seen.toasts.filter((t) => t.includes('/compact-handoff is recommended'))).toHaveLength(1)
+    await compactAuto($)
+    const records = w.store.get('ownedFiles') as { path: string; bytes: number }[]
+    expect(records.map((r) => r.path)).toEqual([`${CWD}/${FORK_FILE}`])
+    const bytes = new TextEncoder().encode(fileText(w, FORK_FILE)).length
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ mode: 'handoff', trigger: 'automatic-compaction', outcome: 'compaction-handoff', files: [{ path: FORK_FILE, bytes }], contextPercentBefore: 91, repairs: 0, messagesHeld: 0 })
+    await endTurn($, 'second')
+    expect(w.seen.toasts.filter((t) => t.includes('/compact-handoff is recommended')), 'a new window nudges again').toHaveLength(2)
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).toContain(`compaction-handoff at the automatic compaction: ${FORK_FILE}`)
+    expect(status).toContain('Since the last compaction:')
+  })
+
+  test('the next /compact-handoff continues its chain (lastSwap)', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    await compactAuto($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    expect(parseSkillArgs(w.seen.commandRuns.at(-1)?.args ?? '')?.values).toMatchObject({ chain: 'HANDOFF_parser-rewrite_1970-01-01', seq: 2, parent: FORK_FILE })
+  })
+
+  test("continues the chain of the session's last swap", SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    await compactAuto($)
+    expect(fileFacts(fileText(w, FORK_FILE)).fields).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: '2', parent: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' })
+    expect(fileFacts(fileText(w, FORK_FILE)).problems).toEqual([])
+  })
+
+  test('never overwrites a file: a name taken gets the next number', SLOW, async ($, on) => {
+    const old = { text: 'an older handoff of the same name', mtimeMs: 1 }
+    const w = world(on, { forks: [REPLY], files: { [`${CWD}/${FORK_FILE}`]: old } })
+    await sessionWithWork($)
+    await compactAuto($)
+    const next = FORK_FILE.replace('.md', '_2.md')
+    expect(handoffFiles(w).sort()).toEqual([FORK_FILE, next])
+    expect(fileText(w, FORK_FILE)).toBe(old.text)
+    expect(fileFacts(fileText(w, next)).fields.chain).toBe('HANDOFF_parser-rewrite_1970-01-01_2')
+  })
+})
+
+describe("what a fork wraps around the handoff is left out of the file", () => {
+  for (const [what, reply] of [
+    ['a code fence', `\`\`\`markdown\n${REPLY}\`\`\`\n`],
+    ['a preamble', `Here is the handoff for the next session.\n\n${REPLY}`],
+    ['text after the last section', `${REPLY}\nLet me know if anything is missing.\n`],
+    ['all three', `Sure.\n\`\`\`md\n${REPLY}\`\`\`\nDone.`],
+  ] as const) {
+    test(`${what}`, SLOW, async ($, on) => {
+      const w = world(on, { forks: [reply] })
+      await sessionWithWork($)
+      await compactAuto($)
+      expect(w.seen.forkPrompts, 'no repair was needed').toHaveLength(1)
+      expect(fileText(w, FORK_FILE)?.endsWith(`---\n\n${REPLY}`)).toBe(true)
+    })
+  }
+})
+
+describe('a token in the handoff', () => {
+  test('is masked before the file is written and the stub inlines it', SLOW, async ($, on) => {
+    const reply = REPLY.replace('## Verify\n', '## Verify\n- `export GITHUB_TOKEN=ghx_secret123 && gh auth status` → logged in\n')
+    const w = world(on, { forks: [reply] })
+    await sessionWithWork($)
+    const result = await compactAuto($)
+    expect(fileText(w, FORK_FILE)).toContain('export GITHUB_TOKEN=[REDACTED]')
+    expect(fileText(w, FORK_FILE)).not.toContain('ghx_secret123')
+    expect(result.messages?.[0]?.text).not.toContain('ghx_secret123')
+  })
+})

@@ -1,0 +1,126 @@
+// The start-of-session offer: only the person's own handoff (written through a
+// Write the mod heard, unchanged since), recent and never used; none where
+// nobody is at the prompt; one file read, whatever the folders hold.
+import { describe, expect, test } from 'claude-code/testing'
+import type { Engine } from 'claude-code/testing'
+import { CWD, swapLogEntries, world, type World } from '../support/world.js'
+import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
+import { skillWrite, typeCommand } from '../support/engine-calls.js'
+import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
+import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from '../support/resume-support.js'
+
+const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
+
+/** An earlier session wrote the handoff, `ageMs` passes, and a new session starts. */
+async function writtenThenNewSession($: Engine, w: World, ageMs: number, isInteractive = true) {
+  await skillWritesFile($, w, MINE, withStatus('in-progress'))
+  await w.clock.advance(ageMs)
+  w.seen.reads.length = 0
+  await $.session.start({ cwd: CWD, surface: isInteractive ? 'terminal' : null, isInteractive })
+  await settleOffer(w)
+}
+
+function offers(w: World): string[] {
+  return w.seen.toasts.filter((t) => t.includes('is waiting'))
+}
+
+describe('the start-of-session offer', () => {
+  test('names the newest own recent handoff with work left, once', async ($, on) => {
+    const w = world(on)
+    await writtenThenNewSession($, w, 2 * HOUR_MS)
+    expect(w.seen.toasts).toEqual([`compact-handoff: a handoff from about 2 hour(s) ago is waiting: ${MINE}. /compact-handoff resume picks it up.`])
+    expect(w.seen.gitCalls).toEqual([])
+  })
+
+  test('never names a handoff placed from elsewhere, however recent', async ($, on) => {
+    const w = world(on)
+    placeOnDisk(w, [{ name: 'HANDOFF_unpacked_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
+    await startSession($)
+    await settleOffer(w)
+    expect(w.seen.toasts).toEqual([])
+    expect(w.seen.gitCalls).toEqual([])
+  })
+
+  test('stays quiet for an own handoff over 24 hours old', async ($, on) => {
+    const w = world(on)
+    await writtenThenNewSession($, w, 25 * HOUR_MS)
+    expect(w.seen.toasts).toEqual([])
+  })
+
+  test('stays quiet once the file was resumed', async ($, on) => {
+    const w = world(on)
+    await writtenThenNewSession($, w, HOUR_MS)
+    expect(offers(w).length).toBe(1)
+    await typeCommand($, 'compact-handoff', 'resume')
+    await settle(w)
+    await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+    await settleOffer(w)
+    expect(offers(w).length).toBe(1)
+  })
+
+  test('stays quiet once the file was swapped in', { plugins: [ANSWER_STAND_IN], timeoutMs: 15_000 }, async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    expect(swapLogEntries(w).at(-1)?.outcome).toBe('swapped')
+    await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+    await settleOffer(w)
+    expect(offers(w)).toEqual([])
+  })
+
+  test('stays quiet once the file changed since it was written', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await skillWritesFile($, w, MINE, withStatus('in-progress'))
+    w.writeFile(MINE, withStatus('in-progress').replace('42 passed', '43 passed'))
+    await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+    await settleOffer(w)
+    expect(w.seen.toasts).toEqual([])
+  })
+
+  test('is made again after /clear, which starts a fresh conversation without a session start', async ($, on) => {
+    const w = world(on)
+    await writtenThenNewSession($, w, 10)
+    await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
+    await settleOffer(w)
+    expect(offers(w).length).toBe(2)
+  })
+
+  test('stays quiet when the conversation was resumed, not new', async ($, on) => {
+    const w = world(on, { messageCount: 4 })
+    await writtenThenNewSession($, w, 10)
+    expect(w.seen.toasts).toEqual([])
+  })
+
+  test('is not made where nobody is at the prompt (-p, the SDK), at start or after /clear', async ($, on) => {
+    const w = world(on)
+    await writtenThenNewSession($, w, 10, false)
+    await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { sessionId: 'session-1' } as never })
+    await settleOffer(w)
+    expect(w.seen.toasts).toEqual([])
+    expect(w.seen.reads).toEqual([])
+  })
+
+  test('reads one file, whatever else the folders hold', { timeoutMs: 15_000 }, async ($, on) => {
+    const w = world(on)
+    placeOnDisk(w, Array.from({ length: 300 }, (_, i) => ({ name: `HANDOFF_other-${i}_2026-11-30.md`, status: 'in-progress', ageMs: i })))
+    await writtenThenNewSession($, w, 10)
+    expect(offers(w).length).toBe(1)
+    expect(w.seen.reads.map((r) => r.path)).toEqual([`${CWD}/${MINE}`])
+  })
+})
+
+describe('the records of own files', () => {
+  test('keep both files of one turn\'s parallel Writes (a handoff and its plan): neither write loses the other\'s record', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    const plan = `${DIR}/PLAN_recent_2026-11-30.md`
+    w.writeFile(MINE, withStatus('in-progress'))
+    w.writeFile(plan, withStatus('in-progress'))
+    await Promise.all([skillWrite($, MINE, withStatus('in-progress')), skillWrite($, plan, withStatus('in-progress'))])
+    await settleOffer(w)
+    const keys = ((w.store.get('ownedFiles') ?? []) as { key: string }[]).map((r) => r.key).sort()
+    expect(keys).toEqual([`${CWD}/${MINE}`, `${CWD}/${plan}`].sort())
+  })
+})

@@ -1,0 +1,72 @@
+// What the engine's summariser is told when it compacts the main loop instead
+// of a fork's handoff: the person's instructions first, then the newest
+// handoff, their words and the work's facts as a stub says them, then the
+// outline from the protocol's one definition of a handoff.
+import { describe, expect, test } from 'vitest'
+import { OUTLINE, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+
+const CWD = '/srv/app'
+const HANDOFF = 'plans/handoffs/HANDOFF_x_2026-11-29.md'
+const PLAN = 'plans/handoffs/PLAN_x_2026-11-29.md'
+const NOTHING: SummaryState = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_FACTS, cwd: CWD }
+const FACTS = {
+  changed: [
+    { path: `${CWD}/src/upload.ts`, count: 2 },
+    { path: `${CWD}/plans/handoffs/HANDOFF_x_2026-11-29.md`, count: 1 },
+  ],
+  read: [`${CWD}/src/retry.ts`, '/etc/hosts'],
+  commands: [{ line: 'pnpm test upload', exitCode: 1 }],
+}
+const EVERYTHING: SummaryState = { lastSwap: { kind: 'swapped', handoff: HANDOFF, plan: PLAN }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
+
+describe('the outline', () => {
+  test("names a handoff's sections in order, each with what it holds, one line each", () => {
+    const lines = OUTLINE.split('\n')
+    expect(lines).toHaveLength(HANDOFF_SECTIONS.length + 1)
+    expect(lines.slice(1)).toEqual(HANDOFF_SECTIONS.map((name) => `## ${name}: ${HANDOFF_SECTION_HOLDS[name]}.`))
+    expect(OUTLINE).toMatch(/^## Constraints: .*copied verbatim/m)
+    expect(OUTLINE).toMatch(/^## State: .*\[verified\].*\[unverified\]/m)
+  })
+})
+
+describe('summaryInstructionsOf', () => {
+  test('is the outline alone when neither the person nor the state adds anything', () => {
+    expect(summaryInstructionsOf(undefined, NOTHING)).toBe(OUTLINE)
+    expect(summaryInstructionsOf('  \n', NOTHING)).toBe(OUTLINE)
+  })
+
+  test("keeps the person's instructions first and byte for byte", () => {
+    const own = '  keep the benchmarks\r\n  and the TODO list  '
+    expect(summaryInstructionsOf(own, NOTHING)).toBe(`${own}\n\n${OUTLINE}`)
+    expect(summaryInstructionsOf(own, EVERYTHING).startsWith(`${own}\n\ncompact-handoff adds, so the summary keeps them:\n\n`)).toBe(true)
+  })
+
+  test("says the person's words and the facts exactly as a stub does, between the handoff and the outline", () => {
+    const text = summaryInstructionsOf('keep the benchmarks', EVERYTHING)
+    const facts = factsSectionOf({ changed: [{ path: 'src/upload.ts', count: 2 }], read: ['src/retry.ts', '/etc/hosts'], commands: FACTS.commands })!
+    const at = ['keep the benchmarks', `Handoff file: ${HANDOFF}\nPlan file: ${PLAN}`, userWordsSectionOf(EVERYTHING.words)!, facts, OUTLINE].map((part) => text.indexOf(part))
+    expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true)
+    expect(at).toEqual([...at].sort((a, b) => a - b))
+    expect(text).toContain('[3 earlier message(s) after this one were dropped')
+    expect(text.endsWith(OUTLINE)).toBe(true)
+  })
+
+  test("leaves the chain's own handoff files out of the files changed", () => {
+    expect(summaryInstructionsOf(undefined, EVERYTHING)).toContain('Files changed: src/upload.ts (2×)\n')
+  })
+})
+
+describe('summaryAdditionsOf', () => {
+  test('adds nothing when nothing was recorded and nothing swapped', () => {
+    expect(summaryAdditionsOf('keep the plan', NOTHING)).toBeUndefined()
+  })
+
+  test('points at the handoff, and at the plan only when there is one', () => {
+    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastSwap: { kind: 'swapped', handoff: HANDOFF } })).toBe(
+      `compact-handoff adds, so the summary keeps them:\n\nThe newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:\nHandoff file: ${HANDOFF}`,
+    )
+  })
+})

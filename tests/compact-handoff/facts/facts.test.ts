@@ -1,0 +1,157 @@
+// The work's facts recorded by code, their bounds, the stub's section, the
+// files a handoff never mentions, and the rediscovery meter.
+import { describe, expect, test } from 'vitest'
+import {
+  MAX_CHANGED_FILES,
+  MAX_COMMANDS,
+  MAX_COMMAND_CHARS,
+  MAX_FACTS_SECTION_CHARS,
+  MAX_READ_FILES,
+  NO_FACTS,
+  changedNotInHandoff,
+  clippedCommandOf,
+  factsSectionOf,
+  exitCodeOf,
+  shownPath,
+  withChange,
+  withCommand,
+  withRead,
+} from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { FOLLOW_UP_TURNS, NOT_WATCHING, followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/facts/follow-up.js'
+import { forAll } from '../../support/property.js'
+
+const CWD = '/srv/app'
+
+describe('recording', () => {
+  test('counts changes per file and moves the newest to the end', () => {
+    let e = withChange(NO_FACTS, `${CWD}/a.ts`)
+    e = withChange(e, `${CWD}/b.ts`)
+    e = withChange(e, `${CWD}/a.ts`)
+    expect(e.changed).toEqual([
+      { path: `${CWD}/b.ts`, count: 1 },
+      { path: `${CWD}/a.ts`, count: 2 },
+    ])
+  })
+
+  test('keeps only the newest entries of each list', () => {
+    let e = NO_FACTS
+    for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/f${i}`), `/r${i}`), `cmd ${i}`, 0)
+    expect(e.changed.length).toBe(MAX_CHANGED_FILES)
+    expect(e.read.length).toBe(MAX_READ_FILES)
+    expect(e.commands.length).toBe(MAX_COMMANDS)
+    expect(e.commands.at(-1)?.line).toBe('cmd 99')
+    expect(e.changed[0]?.path).toBe(`/f${100 - MAX_CHANGED_FILES}`)
+  })
+
+  test('clips a long command visibly, never inside a surrogate pair', () => {
+    forAll(
+      (rand) => 'x'.repeat(rand.int(MAX_COMMAND_CHARS + 5)) + '😀'.repeat(rand.int(150)),
+      (line) => {
+        const clipped = clippedCommandOf(line)
+        expect(clipped.length).toBeLessThanOrEqual(MAX_COMMAND_CHARS + 4)
+        expect(clipped, 'no lone surrogate').not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+        if (line.trim().length > MAX_COMMAND_CHARS) expect(clipped.endsWith(' […]')).toBe(true)
+      },
+    )
+  })
+
+  test('reads the exit status: 0 without error, the code an error names, or unknown', () => {
+    expect(exitCodeOf({})).toBe(0)
+    expect(exitCodeOf({ isError: true, text: 'Exit code 2\nnpm ERR!' })).toBe(2)
+    expect(exitCodeOf({ isError: true, text: 'killed' })).toBeNull()
+  })
+
+  test('shows paths inside the session folder relative to it', () => {
+    expect(shownPath(`${CWD}/src/a.ts`, CWD)).toBe('src/a.ts')
+    expect(shownPath('/etc/hosts', CWD)).toBe('/etc/hosts')
+  })
+
+  test('shows a Windows path relative to a Windows folder, in any drive-letter case or separators, and one outside as given', () => {
+    const folder = 'C:\\Users\\me\\proj'
+    expect(shownPath('c:\\Users\\me\\proj\\src\\a.ts', folder)).toBe('src/a.ts')
+    expect(shownPath('C:/Users/me/proj/src\\a.ts', folder)).toBe('src/a.ts')
+    expect(shownPath('D:\\data\\b.ts', folder)).toBe('D:\\data\\b.ts')
+    expect(shownPath('C:\\Users\\me\\proj2\\b.ts', folder)).toBe('C:\\Users\\me\\proj2\\b.ts')
+  })
+})
+
+describe("the stub's facts section", () => {
+  test('lists changed files, read files and commands, newest first, with exit status', () => {
+    let e = withChange(withChange(NO_FACTS, 'src/a.ts'), 'src/a.ts')
+    e = withChange(e, 'src/b.ts')
+    e = withRead(withRead(e, 'README.md'), 'src/c.ts')
+    e = withCommand(withCommand(e, 'pnpm test', 1), 'git status', 0)
+    expect(factsSectionOf(e, ['src/b.ts'])?.split('\n')).toEqual([
+      'What this session did, recorded by code from its tool calls (facts, not notes):',
+      'Changed this session, not in the handoff: src/b.ts',
+      'Files changed: src/b.ts, src/a.ts (2×)',
+      'Files read: src/c.ts, README.md',
+      'Last commands, newest first:',
+      '- git status  → exit 0',
+      '- pnpm test  → exit 1',
+    ])
+  })
+
+  test('is absent when nothing was recorded', () => {
+    expect(factsSectionOf(NO_FACTS)).toBeUndefined()
+  })
+
+  test('stays within its size bound however much was recorded', () => {
+    let e = NO_FACTS
+    for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`), clippedCommandOf('y'.repeat(500)), i)
+    const section = factsSectionOf(e) ?? ''
+    expect(section.length).toBeLessThanOrEqual(MAX_FACTS_SECTION_CHARS + 60)
+    expect(section).toContain('[more was recorded than fits here]')
+  })
+})
+
+describe('files changed but not in the handoff', () => {
+  const handoff = ['## Goal', 'x', '## Files', '- src/parser.ts', '- tokenizer.ts (whole file)', '## Next step', 'src/other.ts is mentioned here only'].join('\n')
+
+  test('names only those the Files section mentions by neither path nor name', () => {
+    let e = NO_FACTS
+    for (const p of ['src/parser.ts', 'src/lib/tokenizer.ts', 'src/other.ts', 'plans/handoffs/HANDOFF_a.md']) e = withChange(e, p)
+    expect(changedNotInHandoff(e, handoff, ['plans/handoffs/HANDOFF_a.md'])).toEqual(['src/other.ts'])
+  })
+
+  test('finds the name of a Windows path outside the folder after its last backslash', () => {
+    const e = withChange(withChange(NO_FACTS, 'D:\\shared\\tokenizer.ts'), 'D:\\shared\\elsewhere.ts')
+    expect(changedNotInHandoff(e, handoff, [])).toEqual(['D:\\shared\\elsewhere.ts'])
+  })
+})
+
+describe('the rediscovery meter', () => {
+  const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
+  const after = { kind: 'swapped' as const, handoff: '/h.md', time: 't' }
+
+  test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {
+    let f = watchingAfter(after, before)
+    for (const p of ['/a', '/a', '/c', '/h.md']) f = followUpWithRead(f, p)
+    for (const c of ['pnpm test', 'pnpm test', 'ls']) f = followUpWithCommand(f, c)
+    expect(f).toMatchObject({ reReads: ['/a'], repeatedCommands: ['pnpm test'], handoffRead: true })
+  })
+
+  test('closes after FOLLOW_UP_TURNS turns with its counts', () => {
+    let f = followUpWithRead(watchingAfter(after, before), '/b')
+    for (let i = 1; i < FOLLOW_UP_TURNS; i++) {
+      const step = followUpAfterTurn(f)
+      expect(step.closed).toBeUndefined()
+      f = step.followUp
+    }
+    const last = followUpAfterTurn(f)
+    expect(last.followUp).toEqual(NOT_WATCHING)
+    expect(last.closed?.reReads).toEqual(['/b'])
+  })
+
+  test('says the first turn went by without reading the handoff, once', () => {
+    const first = followUpAfterTurn(watchingAfter(after, before))
+    expect(first.isUnread).toBe(true)
+    expect(followUpAfterTurn(first.followUp).isUnread).toBe(false)
+    expect(followUpAfterTurn(followUpWithRead(watchingAfter(after, before), '/h.md')).isUnread).toBe(false)
+  })
+
+  test('counts nothing when not watching', () => {
+    expect(followUpWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
+    expect(followUpAfterTurn(NOT_WATCHING)).toEqual({ followUp: NOT_WATCHING, isUnread: false })
+  })
+})

@@ -1,0 +1,171 @@
+// What still runs when a conversation is replaced: the background shells and
+// subagents named in every stub (each running, none with an exit status), the
+// bounds of that section, and the line naming the replaced transcript.
+import { describe, expect, test } from 'vitest'
+import {
+  MAX_RUNNING_AGENTS,
+  MAX_RUNNING_SECTION_CHARS,
+  MAX_RUNNING_SHELLS,
+  NOTHING_RUNNING,
+  backgroundTaskIdOf,
+  runningAgentsOf,
+  runningSectionOf,
+  shellsStillRunning,
+  transcriptLineOf,
+  withRunningSection,
+  withShellStarted,
+  type RunningShell,
+} from '../../../packages/compact-handoff/hooks/facts/running.js'
+import { NO_FACTS, factsSectionOf, withCommand } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { buildStub } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
+import { NO_WORDS } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+
+const STARTED_MS = Date.UTC(2026, 10, 30, 12, 0, 5)
+const SHELL: RunningShell = { id: 'b7k2', command: 'sleep 45; echo done', startedAtMs: STARTED_MS }
+const TRANSCRIPT = '/home/me/.claude/projects/-srv-app/0f3c.jsonl'
+
+function agent(id: string, status: string, extra: Partial<{ startTime: number; parentId: string; spawnedBy: string; description: string }> = {}) {
+  return { id, description: `review ${id}`, type: 'general-purpose', status, startTime: STARTED_MS, ...extra }
+}
+
+describe('a background command', () => {
+  test("is known by the task id its result names, and a finished command's result names none", () => {
+    expect(backgroundTaskIdOf({ stdout: '', stderr: '', interrupted: false, backgroundTaskId: 'b7k2' })).toBe('b7k2')
+    expect(backgroundTaskIdOf({ stdout: 'done\n', stderr: '', interrupted: false })).toBeUndefined()
+    expect(backgroundTaskIdOf('Exit code 1')).toBeUndefined()
+    expect(backgroundTaskIdOf(undefined)).toBeUndefined()
+    expect(backgroundTaskIdOf({ backgroundTaskId: '' })).toBeUndefined()
+  })
+
+  test('is a started command in the facts, never one with an exit status', () => {
+    const facts = withCommand(withCommand(NO_FACTS, 'pnpm test', 0), SHELL.command, 0, SHELL.id)
+    expect(facts.commands.at(-1)).toEqual({ line: SHELL.command, exitCode: null, shellId: 'b7k2' })
+    const section = factsSectionOf(facts) ?? ''
+    expect(section).toContain('- sleep 45; echo done  → started in the background as shell b7k2\n- pnpm test  → exit 0')
+    expect(section).not.toContain('echo done  → exit')
+  })
+})
+
+describe('the recorded shells', () => {
+  test('keep the newest, a reused id once', () => {
+    let shells: readonly RunningShell[] = []
+    for (let i = 0; i < MAX_RUNNING_SHELLS + 5; i++) shells = withShellStarted(shells, { ...SHELL, id: `b${i}` })
+    shells = withShellStarted(shells, { ...SHELL, id: 'b10', command: 'again' })
+    expect(shells.length).toBe(MAX_RUNNING_SHELLS)
+    expect(shells.at(-1)).toEqual({ ...SHELL, id: 'b10', command: 'again' })
+    expect(shells.filter((s) => s.id === 'b10').length).toBe(1)
+    expect(shells.some((s) => s.id === 'b0')).toBe(false)
+  })
+
+  test("drop the ones a turn's end no longer lists in flight, and none when the list is left out", () => {
+    const shells = [SHELL, { ...SHELL, id: 'b8' }]
+    expect(shellsStillRunning(shells, [{ id: 'b8' }, { id: 'agent-1' }])).toEqual([{ ...SHELL, id: 'b8' }])
+    expect(shellsStillRunning(shells, [])).toEqual([])
+    expect(shellsStillRunning(shells, undefined)).toEqual(shells)
+  })
+})
+
+describe('the running subagents', () => {
+  test("are the main loop's that have not ended, oldest first", () => {
+    const listed = [
+      agent('a-done', 'completed'),
+      agent('a-late', 'running', { startTime: STARTED_MS + 1_000 }),
+      agent('a-wait', 'waiting'),
+      agent('a-idle', 'idle'),
+      agent('a-child', 'running', { parentId: 'a-late' }),
+      agent('a-plugin', 'running', { spawnedBy: 'other-mod' }),
+      agent('a-new', 'pending', { startTime: STARTED_MS + 2_000 }),
+    ]
+    expect(runningAgentsOf(listed).map((a) => a.id)).toEqual(['a-wait', 'a-late', 'a-new'])
+    expect(runningAgentsOf(listed)[0]).toEqual({ id: 'a-wait', task: 'review a-wait', type: 'general-purpose', startedAtMs: STARTED_MS })
+  })
+
+  test(`are at most ${MAX_RUNNING_AGENTS}, the newest`, () => {
+    const listed = Array.from({ length: MAX_RUNNING_AGENTS + 3 }, (_, i) => agent(`a${i}`, 'running', { startTime: STARTED_MS + i }))
+    const ids = runningAgentsOf(listed).map((a) => a.id)
+    expect(ids.length).toBe(MAX_RUNNING_AGENTS)
+    expect(ids[0]).toBe('a3')
+  })
+})
+
+describe('runningSectionOf', () => {
+  test('is absent when nothing runs', () => {
+    expect(runningSectionOf(NOTHING_RUNNING)).toBeUndefined()
+  })
+
+  test('names each shell and subagent by id, as running, with what it was asked and when it started, newest first', () => {
+    const later = { ...SHELL, id: 'b9', command: 'pnpm dev', startedAtMs: STARTED_MS + 60_000 }
+    const section = runningSectionOf({ shells: [SHELL, later], agents: [{ id: 'a1', task: 'Review the parser', type: 'Explore', startedAtMs: STARTED_MS }] }) ?? ''
+    expect(section.split('\n')).toEqual([
+      expect.stringMatching(/^Still running in the background at this moment, newest first, recorded by code \(none has finished or has an exit status yet/),
+      '- background shell b9, running, started 2026-11-30T12:01:05Z: pnpm dev',
+      '- subagent a1 (Explore), running, started 2026-11-30T12:00:05Z: Review the parser',
+      '- background shell b7k2, running, started 2026-11-30T12:00:05Z: sleep 45; echo done',
+    ])
+    expect(section).not.toMatch(/exit \d/)
+  })
+
+  test('puts a multi-line task on one clipped line, and says an unknown start time', () => {
+    const task = `first line\nsecond line ${'x'.repeat(400)}`
+    const section = runningSectionOf({ shells: [], agents: [{ id: 'a1', task, type: 'general-purpose', startedAtMs: 0 }] }) ?? ''
+    const line = section.split('\n')[1] ?? ''
+    expect(line).toMatch(/^- subagent a1 \(general-purpose\), running, start time unknown: first line second line x+ \[…\]$/)
+    expect(line.length).toBeLessThan(300)
+  })
+
+  test(`never grows past ${MAX_RUNNING_SECTION_CHARS} characters, and says so`, () => {
+    const shells = Array.from({ length: MAX_RUNNING_SHELLS }, (_, i) => ({ id: `b${i}`, command: `${'y'.repeat(300)} ${i}`, startedAtMs: STARTED_MS + 1_000 + i }))
+    const agents = Array.from({ length: MAX_RUNNING_AGENTS }, (_, i) => ({ id: `a${i}`, task: 'z'.repeat(300), type: 'general-purpose', startedAtMs: STARTED_MS }))
+    const section = runningSectionOf({ shells, agents }) ?? ''
+    expect(section.length).toBeLessThanOrEqual(MAX_RUNNING_SECTION_CHARS + '\n[more is running than fits here]'.length)
+    expect(section.endsWith('[more is running than fits here]')).toBe(true)
+    expect(section).toContain(`- background shell b${MAX_RUNNING_SHELLS - 1}, running`)
+    expect(section).not.toContain('- background shell b0, running')
+  })
+
+  test('is linear in a task of 250,000 characters', () => {
+    const task = `${' \t'.repeat(125_000)}x`
+    const started = performance.now()
+    runningSectionOf({ shells: [{ ...SHELL, command: task }], agents: [{ id: 'a', task, type: task, startedAtMs: 1 }] })
+    expect(performance.now() - started).toBeLessThan(1_000)
+  })
+})
+
+describe('transcriptLineOf', () => {
+  test('names the file and says when and how to search it, never to read it whole', () => {
+    const line = transcriptLineOf(TRANSCRIPT) ?? ''
+    expect(line).toContain(TRANSCRIPT)
+    expect(line).toMatch(/detail the handoff lacks/)
+    expect(line).toMatch(/grep/)
+    expect(line).toMatch(/never read it whole/)
+    expect(line).not.toContain('\n')
+  })
+
+  test('keeps a Windows path as written', () => {
+    expect(transcriptLineOf('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')).toContain('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')
+  })
+
+  test('is absent when the session keeps no transcript here', () => {
+    expect(transcriptLineOf('')).toBeUndefined()
+  })
+})
+
+describe('the stub and the resume prompt', () => {
+  test('the stub carries what runs and the transcript line before its closing line', () => {
+    const stub = buildStub({ handoff: 'plans/handoffs/HANDOFF_x_2026-11-30.md' }, NO_WORDS, undefined, { running: { shells: [SHELL], agents: [] }, transcriptPath: TRANSCRIPT })
+    const lines = stub.split('\n')
+    expect(lines.at(-1)).toBe('Nothing else from before was kept. The next message says what to do.')
+    expect(lines.at(-2)).toBe(transcriptLineOf(TRANSCRIPT))
+    expect(stub).toContain(`\n\n${runningSectionOf({ shells: [SHELL], agents: [] })}\n\n`)
+  })
+
+  test('a stub with nothing running and no transcript is as before', () => {
+    const files = { handoff: 'plans/handoffs/HANDOFF_x_2026-11-30.md' }
+    expect(buildStub(files, NO_WORDS, undefined, { running: NOTHING_RUNNING, transcriptPath: '' })).toBe(buildStub(files, NO_WORDS))
+  })
+
+  test('the resume prompt gains the section only when something runs', () => {
+    expect(withRunningSection('Resume the work.', NOTHING_RUNNING)).toBe('Resume the work.')
+    expect(withRunningSection('Resume the work.', { shells: [SHELL], agents: [] })).toBe(`Resume the work.\n\n${runningSectionOf({ shells: [SHELL], agents: [] })}`)
+  })
+})

@@ -1,0 +1,182 @@
+// Judging the facts the wiring gathered about a handoff or plan file on disk:
+// every problem names the file, a good file written in this run passes, and
+// safety refusals are told apart from the fixes a repair turn may make.
+import { describe, expect, test } from 'vitest'
+import { runFixture } from '../../support/run-fixture.js'
+import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
+import { MAX_HANDOFF_BYTES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import type { Run } from '../../../packages/compact-handoff/hooks/run/run.js'
+import { handoffTextOf, planTextOf } from '../../support/handoff-text.js'
+
+const CWD_REAL = '/home/dev/proj'
+const STARTED_MS = 50_000
+const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' }
+const PLAN: HandoffPath = { kind: 'plan', relPath: '.claude/handoffs/PLAN_parser_2026-11-29.md' }
+
+function runWith(files: HandoffPath[]): Run {
+  return runFixture({ startedAtMs: STARTED_MS, files })
+}
+
+/** Every problem as one line, as an abort lists them. */
+function fileProblemsOf(facts: FileFacts, run: Run): string[] {
+  return problemLinesOf(fileReportOf(facts, run))
+}
+
+function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {
+  return { kind: 'file', size: 2_000, mtimeMs: STARTED_MS + 10, realPath: `${CWD_REAL}/${file.relPath}`, ...changes }
+}
+
+function factsOf(file: HandoffPath, changes: Partial<FileFacts> = {}): FileFacts {
+  return { file, stat: statOf(file), cwdRealPath: CWD_REAL, ignoresCase: false, text: file.kind === 'plan' ? planTextOf() : handoffTextOf(), ...changes }
+}
+
+describe('fileProblemsOf on a good file', () => {
+  test('finds nothing wrong with a handoff written in this run', () => {
+    expect(fileProblemsOf(factsOf(HANDOFF), runWith([HANDOFF]))).toEqual([])
+  })
+
+  test('finds nothing wrong with a plan written in this run', () => {
+    expect(fileProblemsOf(factsOf(PLAN), runWith([PLAN]))).toEqual([])
+  })
+
+  test('accepts a recorded file whose time stamp is older than the run', () => {
+    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 60_000 }) })
+    expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([])
+  })
+
+  test('asks for an unrecorded file changed during the run to be written with Write: only what the skill wrote is swapped in', () => {
+    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
+    expect(fileReportOf(facts, runWith([]))).toEqual({
+      refusals: [],
+      fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool'] }],
+    })
+  })
+
+  test('accepts a session folder given with a trailing slash or backslashes', () => {
+    expect(fileProblemsOf(factsOf(HANDOFF, { cwdRealPath: `${CWD_REAL}/` }), runWith([HANDOFF]))).toEqual([])
+    const windows = factsOf(HANDOFF, {
+      cwdRealPath: 'C:\\dev\\proj',
+      stat: statOf(HANDOFF, { realPath: 'C:\\dev\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md' }),
+    })
+    expect(fileProblemsOf(windows, runWith([HANDOFF]))).toEqual([])
+  })
+})
+
+describe('fileProblemsOf where the file system ignores letter case', () => {
+  const outside = `${HANDOFF.relPath} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
+  const windowsFacts = (realPath: string) => factsOf(HANDOFF, { cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath }) })
+
+  test('on Windows, takes a real path of another drive-letter or folder case, and still refuses every other place', () => {
+    expect(fileProblemsOf(windowsFacts('c:\\users\\ME\\proj\\Plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf(windowsFacts('\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF])), 'a long-form real path').toEqual([])
+    for (const elsewhere of [
+      'C:\\Users\\me\\proj2\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      'D:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      '\\\\?\\C:\\Users\\me\\proj\\plans\\..\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+      '\\\\server\\share\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
+    ]) expect(fileProblemsOf(windowsFacts(elsewhere), runWith([HANDOFF])), elsewhere).toEqual([outside])
+  })
+
+  test('on macOS by default, takes a real path of another folder case; a file system that keeps case does not', () => {
+    const mac = factsOf(HANDOFF, { cwdRealPath: '/Users/me/proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath: '/Users/me/Proj/plans/handoffs/HANDOFF_parser_2026-11-29.md' }) })
+    expect(fileProblemsOf(mac, runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf({ ...mac, ignoresCase: false }, runWith([HANDOFF]))).toEqual([outside])
+  })
+})
+
+describe('fileProblemsOf on a file that must not be used', () => {
+  const name = HANDOFF.relPath
+  const outside = `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
+
+  test('asks for a missing file to be written', () => {
+    expect(fileReportOf(factsOf(HANDOFF, { stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({
+      refusals: [],
+      fixes: [{ path: name, problems: ['does not exist: write it with the Write tool'] }],
+    })
+  })
+
+  test('counts where a file is, who wrote it and its size as refusals, never as fixes', () => {
+    const unsafe: FileFacts[] = [
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { kind: 'dir' }) }),
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: '/etc/passwd' }) }),
+      factsOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined }),
+    ]
+    for (const facts of unsafe) expect(fileReportOf(facts, runWith([HANDOFF])).fixes).toEqual([])
+    const old = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    expect(fileReportOf(old, runWith([])).fixes).toEqual([])
+  })
+
+  test('counts format problems as fixes', () => {
+    const text = handoffTextOf().replace(/## Verify[\s\S]*$/, '')
+    const report = fileReportOf(factsOf(HANDOFF, { text }), runWith([HANDOFF]))
+    expect(report.refusals).toEqual([])
+    expect(report.fixes[0]?.problems.length).toBeGreaterThan(0)
+  })
+
+  test.each(['dir', 'other'] as const)('refuses a %s in place of a file', (kind) => {
+    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { kind }) }), runWith([HANDOFF]))).toEqual([`${name} is not a regular file`])
+  })
+
+  test.each([
+    ['a symlink to a file elsewhere', '/etc/passwd'],
+    ['a symlink to another project', '/home/dev/other/plans/handoffs/HANDOFF_parser_2026-11-29.md'],
+    ['a folder whose name only starts like the project', '/home/dev/proj2/plans/handoffs/HANDOFF_parser_2026-11-29.md'],
+    ['a nested subfolder of a handoff folder', `${CWD_REAL}/plans/handoffs/old/HANDOFF_parser_2026-11-29.md`],
+    ['the project folder itself', `${CWD_REAL}/HANDOFF_parser_2026-11-29.md`],
+  ])('refuses %s', (_name, realPath) => {
+    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath }) }), runWith([HANDOFF]))).toEqual([outside])
+  })
+
+  test('refuses a file whose real path is unknown', () => {
+    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: undefined }) }), runWith([HANDOFF]))).toEqual([outside])
+  })
+
+  test('refuses an unrecorded file older than the run', () => {
+    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    expect(fileProblemsOf(facts, runWith([]))).toEqual([`${name} was not written during this run (it is older than the run)`])
+  })
+
+  test('refuses a file over the size cap without reading it', () => {
+    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined })
+    expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([`${name} is ${MAX_HANDOFF_BYTES + 1} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`])
+  })
+
+  test('refuses a file that could not be read', () => {
+    expect(fileProblemsOf(factsOf(HANDOFF, { text: undefined }), runWith([HANDOFF]))).toEqual([`${name} could not be read`])
+  })
+
+  test('refuses a file too short to carry a session, each problem naming the file', () => {
+    const problems = fileProblemsOf(factsOf(HANDOFF, { text: '# Handoff\n\nAll fine.\n' }), runWith([HANDOFF]))
+    expect(problems.length).toBeGreaterThan(0)
+    for (const problem of problems) expect(problem.startsWith(`${name}: `), problem).toBe(true)
+    expect(problems.some((p) => p.includes('non-blank characters')), problems.join('\n')).toBe(true)
+  })
+
+  test('refuses a handoff missing a required section', () => {
+    const text = handoffTextOf().replace(/## Verify[\s\S]*$/, '')
+    expect(fileProblemsOf(factsOf(HANDOFF, { text }), runWith([HANDOFF]))).toContain(
+      `${name}: missing section "## Verify": add it after "## Next step" (write "None" when there is nothing to say)`,
+    )
+  })
+
+  test('refuses a plan text saved under a handoff name', () => {
+    const problems = fileProblemsOf(factsOf(HANDOFF, { text: planTextOf() }), runWith([HANDOFF]))
+    expect(problems.length).toBeGreaterThan(0)
+    for (const problem of problems) expect(problem.startsWith(`${name}: `), problem).toBe(true)
+  })
+})
+
+describe('isReadable', () => {
+  test('reads a regular file up to the cap', () => {
+    expect(isReadable(statOf(HANDOFF, { size: 0 }))).toBe(true)
+    expect(isReadable(statOf(HANDOFF, { size: MAX_HANDOFF_BYTES }))).toBe(true)
+  })
+
+  test('does not read a missing file, a folder or a file over the cap', () => {
+    expect(isReadable(undefined)).toBe(false)
+    expect(isReadable(statOf(HANDOFF, { kind: 'dir' }))).toBe(false)
+    expect(isReadable(statOf(HANDOFF, { kind: 'other' }))).toBe(false)
+    expect(isReadable(statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }))).toBe(false)
+  })
+})

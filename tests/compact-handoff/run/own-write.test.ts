@@ -1,0 +1,91 @@
+// Which Write/Edit calls the mod lets run without a permission dialog: only the
+// writing run's own handoff or plan file, new or written by the run, reached
+// through no link; every other call keeps the session's own verdict.
+import { describe, expect, test } from 'vitest'
+import { runFixture } from '../../support/run-fixture.js'
+import { isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, partsOnDiskOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
+import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import { IDLE, type Phase } from '../../../packages/compact-handoff/hooks/run/run.js'
+
+const CWD = '/srv/proj'
+const HANDOFF: HandoffPath = { kind: 'handoff', relPath: '.claude/handoffs/HANDOFF_parser_2026-11-29.md' }
+const ABS = `${CWD}/${HANDOFF.relPath}`
+
+function writeOf(changes: Partial<CheckedCall> = {}, path = ABS): CheckedCall {
+  return { tool: 'Write', input: { file_path: path, content: 'x' }, tool_use_id: 'tu-1', ...changes }
+}
+
+function writing(files: HandoffPath[] = [], changes: Partial<ReturnType<typeof runFixture>> = {}): Phase {
+  return { kind: 'writing', run: runFixture({ files, ...changes }), sinceMs: 0 }
+}
+
+describe('ownWriteCandidateOf: from the call alone', () => {
+  test('takes the model\'s main-loop Write and Edit of a handoff path', () => {
+    expect(ownWriteCandidateOf(writeOf(), 'engine')).toBe(ABS)
+    expect(ownWriteCandidateOf(writeOf({ tool: 'Edit', input: { file_path: ABS, old_string: 'a', new_string: 'b' } }), 'engine')).toBe(ABS)
+  })
+
+  test('passes by every other call', () => {
+    expect(ownWriteCandidateOf(writeOf({ tool: 'Bash', input: { command: `echo > ${ABS}` } }), 'engine'), 'another tool').toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ agentId: 'a1' }), 'engine'), "a subagent's call").toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf(), 'other-plugin'), "another plugin's call").toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ tool_use_id: undefined }), 'engine'), 'a query, no call').toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ ceiling: 'deny' }), 'engine'), "the organization's ceiling").toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ op: 'fs.write' }), 'engine'), "a plugin's file call").toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({}, `${CWD}/src/parser.ts`), 'engine'), 'an ordinary path').toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({}, `${CWD}/.claude/settings.json`), 'engine'), 'another file under .claude').toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ input: { content: 'x' } }), 'engine'), 'no path').toBeUndefined()
+    expect(ownWriteCandidateOf(writeOf({ input: null }), 'engine'), 'no input').toBeUndefined()
+  })
+})
+
+describe('ownWriteTargetOf: a writing run and a handoff path of its folder', () => {
+  test('names the file while the run writes', () => {
+    expect(ownWriteTargetOf(writing(), ABS)).toEqual(HANDOFF)
+    expect(ownWriteTargetOf(writing(), `${CWD}/plans/handoffs/PLAN_x_2026-11-29.md`)).toEqual({ kind: 'plan', relPath: 'plans/handoffs/PLAN_x_2026-11-29.md' })
+  })
+
+  test('names nothing with no run, at another stage, or outside the run\'s folder', () => {
+    expect(ownWriteTargetOf(IDLE, ABS), 'no run').toBeUndefined()
+    const run = runFixture()
+    expect(ownWriteTargetOf({ kind: 'launching', run, sinceMs: 0 }, ABS), 'launching').toBeUndefined()
+    expect(ownWriteTargetOf({ kind: 'reviewed', run, sinceMs: 0, swap: { handoff: HANDOFF.relPath, continuePrompt: 'go', refusals: 0 } }, ABS), 'reviewed').toBeUndefined()
+    expect(ownWriteTargetOf(writing(), `/srv/other/${HANDOFF.relPath}`), 'another project').toBeUndefined()
+    expect(ownWriteTargetOf(writing(), `${CWD}/.claude/handoffs/sub/HANDOFF_x_2026-11-29.md`), 'a deeper folder').toBeUndefined()
+    expect(ownWriteTargetOf(writing(), `${CWD}/.claude/handoffs/../settings/HANDOFF_x_2026-11-29.md`), 'dots out of the folder').toBeUndefined()
+  })
+
+  test('reads a Windows session folder by Windows rules', () => {
+    const phase = writing([], { cwd: 'C:\\Users\\me\\proj', cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true })
+    expect(ownWriteTargetOf(phase, 'c:\\users\\ME\\proj\\.CLAUDE\\handoffs\\HANDOFF_x_2026-11-29.md')).toEqual({ kind: 'handoff', relPath: '.claude/handoffs/HANDOFF_x_2026-11-29.md' })
+  })
+})
+
+describe('isOwnWrite: what is on disk', () => {
+  const run = (files: HandoffPath[] = []) => runFixture({ files })
+
+  test('looks at the file, its folder and the folder above it, deepest first', () => {
+    expect(partsOnDiskOf(run(), HANDOFF).map((p) => p.path)).toEqual([ABS, `${CWD}/.claude/handoffs`, `${CWD}/.claude`])
+  })
+
+  test('allows a new file in the real handoff folder, or where no folder exists yet', () => {
+    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'dir', realPath: `${CWD}/.claude/handoffs` })).toBe(true)
+    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude', kind: 'dir', realPath: `${CWD}/.claude` })).toBe(true)
+    expect(isOwnWrite(run(), HANDOFF, undefined)).toBe(true)
+  })
+
+  test('allows a file this run wrote, and no existing file it did not', () => {
+    const found = { relPath: HANDOFF.relPath, kind: 'file' as const, realPath: ABS }
+    expect(isOwnWrite(run([HANDOFF]), HANDOFF, found)).toBe(true)
+    expect(isOwnWrite(run(), HANDOFF, found), 'a handoff someone else left').toBe(false)
+  })
+
+  test('refuses a path a link sends elsewhere, or a part that is not a folder', () => {
+    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'dir', realPath: '/home/me/.claude/agents' }), 'a linked folder').toBe(false)
+    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude', kind: 'dir', realPath: '/home/me/.claude' }), 'a linked .claude').toBe(false)
+    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { relPath: HANDOFF.relPath, kind: 'file', realPath: '/home/me/.bashrc' }), 'a linked file').toBe(false)
+    expect(isOwnWrite(run(), HANDOFF, { relPath: HANDOFF.relPath, kind: 'file' }), 'a dangling link').toBe(false)
+    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'file', realPath: `${CWD}/.claude/handoffs` }), 'a file in place of the folder').toBe(false)
+    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { relPath: HANDOFF.relPath, kind: 'dir', realPath: ABS }), 'a folder in place of the file').toBe(false)
+  })
+})
