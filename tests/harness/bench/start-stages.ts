@@ -31,6 +31,8 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
 export interface StartStages {
   box: number
   ready: number
+  /** The session's screen mounted: its own start-up work, which the engine's walk of a mod's imports shares the main thread with. */
+  mounted?: number
   spawned?: number
   loaded?: number
   raised?: number
@@ -98,10 +100,12 @@ function startHookedOf(log: string, modIds: readonly string[]): string[] {
  * `modIds` are the user mods (`<name>@inline`), loaded in the hooks worker.
  */
 export function startStagesOf(log: string, launchedAtMs: number, modIds: readonly string[]): Omit<StartStages, 'box' | 'ready'> {
-  if (modIds.length === 0) return {}
-  const startHooked = startHookedOf(log, modIds)
   const since = (t: number | undefined): number | undefined => (t === undefined ? undefined : t - launchedAtMs)
+  const mounted = since(timeOf(log, /^(\S+Z) \[DEBUG\] \[REPL:mount\] REPL mounted/m))
+  if (modIds.length === 0) return mounted === undefined ? {} : { mounted }
+  const startHooked = startHookedOf(log, modIds)
   const stages = {
+    mounted,
     spawned: since(timeOf(log, /^(\S+Z) \[DEBUG\] hooks worker spawned/m)),
     loaded: since(lastOf(log, modIds, 'loaded ')),
     raised: since(timeOf(log, /^(\S+Z) \[DEBUG\] session\.start: raised/m)),
