@@ -76,7 +76,7 @@ export function startTable(start: StartTimes): string[] {
       `The mods' own \`session.start\` (raised → settled): ${ms(ownStep('mods'))}, against ${ms(ownStep('trivial'))} for a hook that only passes the event on. ` +
       `The hooks worker spawned against the session's screen mount (median; minus is before it): ${MOD_VARIANTS.map((v) => `${signed(spawnAfterMount(v))} ${SPAWN_NAMES[v]}`).join(', ')}. ` +
       `Before it spawns the worker the engine opens every module a mod imports, following the imports from \`register.ts\`, on the thread that also draws the session: ` +
-      `a walk that ends after the screen mounted waits behind the session's own start-up, and it grows with the import graph (the emptied graph, none of the code) and with the code's size (the one large module). ` +
+      `a walk that ends after the screen mounted waits behind the session's own start-up. The emptied graph (none of the code) against one tiny module is what the shape of compact-handoff's imports costs; the two mods against the emptied graph (the same imports) is what the engine's reading of the code in them adds. ` +
       `Ready after the prompt box: ${ms(afterBox('sameGraph'))} for the emptied graph against ${ms(afterBox('mods'))} for the two mods and ${ms(afterBox('trivial'))} for the one-module do-nothing mod.`,
   )
   out.push('')
