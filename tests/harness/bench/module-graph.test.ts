@@ -19,8 +19,8 @@ function folder(files: Record<string, string>): string {
 
 const HOOKS = {
   'register.ts': "import type { Register } from 'claude-code'\nimport { a } from './a.js'\nimport type { B } from './b.js'\nexport const register: Register = () => {}\n",
-  'a.ts': "export { c } from './c.js'\nimport { c as again } from './c.js'\nexport const a = again\n",
-  'b.ts': "import { a } from './a.js'\nexport type B = typeof a\n",
+  'a.ts': "export { c } from './c.js'\nexport const a = 1\n",
+  'b.ts': "import { a } from './a.js'\nimport { a as again } from './a.js'\nexport type B = typeof a | typeof again\n",
   'c.ts': "import { a } from './a.js'\nexport const c = () => a\n",
   'notes.md': "import { x } from './x.js'\n",
 }
