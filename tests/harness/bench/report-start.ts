@@ -25,13 +25,24 @@ type Pick = (s: StartStages) => number | undefined
 
 const ROWS: ReadonlyArray<[string, Pick]> = [
   ['Prompt box drawn', (s) => s.box],
-  ['Hooks worker spawned (debug log)', (s) => s.spawned],
+  ["The session's screen mounted (debug log: the engine's own start-up, before the prompt box)", (s) => s.mounted],
+  ['Hooks worker spawned (debug log; the engine first walks each mod\'s imports from `register.ts`)', (s) => s.spawned],
   ["Every mod's module loaded in it (the engine reads, checks and runs each module's top level and `register`)", (s) => s.loaded],
   ['`session.start` raised (engine: the mod folders watched, commands and skills loaded again, types written into each `--plugin-dir` mod)', (s) => s.raised],
   ["Every mod's `session.start` settled (the mods' own hooks)", (s) => s.settled],
   ['Ready: the prompt box and every `session.start` settled', (s) => s.ready],
   ["Ready, after the session's own prompt box", (s) => s.ready - s.box],
 ]
+
+const MOD_VARIANTS = START_VARIANTS.filter((v) => v !== 'bare')
+const SPAWN_NAMES: Readonly<Record<StartVariant, string>> = {
+  bare: '',
+  trivial: 'for one tiny module',
+  manyModules: 'for the tiny modules',
+  bigModule: 'for the one large module',
+  sameGraph: "for compact-handoff's import graph emptied",
+  mods: 'for the two mods',
+}
 
 function valuesOf(start: StartTimes, variant: StartVariant, pick: Pick): number[] {
   return start[variant].flatMap((s) => {
@@ -54,13 +65,19 @@ export function startTable(start: StartTimes): string[] {
   out.push('')
   const loadedOf = (v: StartVariant): number => med(start, v, (s) => s.loaded)
   const engineStep = (v: StartVariant): number => med(start, v, (s) => (s.raised === undefined || s.loaded === undefined ? undefined : s.raised - s.loaded))
+  const spawnAfterMount = (v: StartVariant): number => med(start, v, (s) => (s.spawned === undefined || s.mounted === undefined ? undefined : s.spawned - s.mounted))
+  const afterBox = (v: StartVariant): number => med(start, v, (s) => s.ready - s.box)
   const ownStep = (v: StartVariant): number => med(start, v, (s) => (s.settled === undefined || s.raised === undefined ? undefined : s.settled - s.raised))
   out.push(
     'From the launch of the tmux pane, polled every 20 ms for the prompt box; the other stages are the debug log\'s own time stamps ("hooks worker spawned", each mod\'s "hooks module … loaded", "session.start: raised", each mod\'s "session.start settled"). The first launch of each variant is a discarded warm-up. ' +
-      `The do-nothing mods hook \`session.start\` and pass it on; one is a single module, one is ${count} tiny modules (compact-handoff's hooks folder holds ${count}), one is a single module of ${Math.round(bytes / 1024)} KiB (that folder's size). ` +
+      `The do-nothing mods hook \`session.start\` and pass it on; one is a single module, one is ${count} tiny modules all imported by its \`register.ts\` (compact-handoff's hooks folder holds ${count}), one is a single module of ${Math.round(bytes / 1024)} KiB (that folder's size), one is that folder's files and imports with every body emptied (the same graph, none of the code). ` +
       `Medians: from its module loaded to \`session.start\` raised the engine took ${ms(engineStep('trivial'))} with the do-nothing mod and ${ms(engineStep('mods'))} with the two mods: the engine's own loading, which no mod shortens. ` +
-      `Modules loaded, against the do-nothing mod: ${signed(loadedOf('manyModules') - loadedOf('trivial'))} for ${count} tiny modules, ${signed(loadedOf('bigModule') - loadedOf('trivial'))} for one module of that size, ${signed(loadedOf('mods') - loadedOf('trivial'))} for the two mods. ` +
-      `The mods' own \`session.start\` (raised → settled): ${ms(ownStep('mods'))}, against ${ms(ownStep('trivial'))} for a hook that only passes the event on.`,
+      `Modules loaded, against the do-nothing mod: ${signed(loadedOf('manyModules') - loadedOf('trivial'))} for ${count} tiny modules, ${signed(loadedOf('bigModule') - loadedOf('trivial'))} for one module of that size, ${signed(loadedOf('sameGraph') - loadedOf('trivial'))} for the emptied graph, ${signed(loadedOf('mods') - loadedOf('trivial'))} for the two mods. ` +
+      `The mods' own \`session.start\` (raised → settled): ${ms(ownStep('mods'))}, against ${ms(ownStep('trivial'))} for a hook that only passes the event on. ` +
+      `The hooks worker spawned against the session's screen mount (median; minus is before it): ${MOD_VARIANTS.map((v) => `${signed(spawnAfterMount(v))} ${SPAWN_NAMES[v]}`).join(', ')}. ` +
+      `Before it spawns the worker the engine opens every module a mod imports, following the imports from \`register.ts\`, on the thread that also draws the session: ` +
+      `a walk that ends after the screen mounted waits behind the session's own start-up. The emptied graph (none of the code) against one tiny module is what the shape of compact-handoff's imports costs; the two mods against the emptied graph (the same imports) is what the engine's reading of the code in them adds. ` +
+      `Ready after the prompt box: ${ms(afterBox('sameGraph'))} for the emptied graph against ${ms(afterBox('mods'))} for the two mods and ${ms(afterBox('trivial'))} for the one-module do-nothing mod.`,
   )
   out.push('')
   return out

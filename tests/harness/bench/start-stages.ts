@@ -1,7 +1,8 @@
 /**
  * What a session's start spends on mods, told apart from outside: throwaway mods that do
  * nothing (one module; as many tiny modules as compact-handoff's hooks folder holds; one
- * module as large as that folder), and the stages of the start read from the debug log's
+ * module as large as that folder; that folder's own import graph with every body emptied,
+ * module-graph.ts), and the stages of the start read from the debug log's
  * time stamps: the hooks worker spawned, the mods' modules loaded in it, `session.start`
  * raised, and the mods' `session.start` hooks settled.
  */
@@ -11,9 +12,10 @@ import { escapeRe } from '../escape-re.js'
 import { repoRoot } from '../repo-root.js'
 import type { RunDir } from '../run-dir.js'
 import { writeMod } from '../staging.js'
+import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
 /** The start variants: nothing loaded, a do-nothing mod three ways, and the two mods with the skill pack. */
-export const START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'mods'] as const
+export const START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'mods'] as const
 export type StartVariant = (typeof START_VARIANTS)[number]
 
 export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
@@ -21,6 +23,7 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   trivial: 'a do-nothing mod (one module)',
   manyModules: "a do-nothing mod in as many modules as compact-handoff's",
   bigModule: "a do-nothing mod in one module as large as compact-handoff's",
+  sameGraph: "a do-nothing mod with compact-handoff's import graph (its files and imports, every body emptied)",
   mods: 'the two mods and the skill pack',
 }
 
@@ -28,6 +31,8 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
 export interface StartStages {
   box: number
   ready: number
+  /** The session's screen mounted: its own start-up work, which the engine's walk of a mod's imports shares the main thread with. */
+  mounted?: number
   spawned?: number
   loaded?: number
   raised?: number
@@ -52,6 +57,7 @@ export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bar
   const { count, bytes } = handoffModules()
   const name = `bench-${variant.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
   if (variant === 'trivial') return writeMod(run, name, { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${PASS_START}}\n` })
+  if (variant === 'sameGraph') return writeMod(run, name, emptiedGraphFiles(moduleGraphOf(join(repoRoot(), HOOKS_DIR)), `export const register: Register = (on) => {\n${PASS_START}}\n`))
   if (variant === 'manyModules') {
     const files: Record<string, string> = {}
     const others = Array.from({ length: count - 1 }, (_, i) => `part${i}`)
@@ -94,10 +100,12 @@ function startHookedOf(log: string, modIds: readonly string[]): string[] {
  * `modIds` are the user mods (`<name>@inline`), loaded in the hooks worker.
  */
 export function startStagesOf(log: string, launchedAtMs: number, modIds: readonly string[]): Omit<StartStages, 'box' | 'ready'> {
-  if (modIds.length === 0) return {}
-  const startHooked = startHookedOf(log, modIds)
   const since = (t: number | undefined): number | undefined => (t === undefined ? undefined : t - launchedAtMs)
+  const mounted = since(timeOf(log, /^(\S+Z) \[DEBUG\] \[REPL:mount\] REPL mounted/m))
+  if (modIds.length === 0) return mounted === undefined ? {} : { mounted }
+  const startHooked = startHookedOf(log, modIds)
   const stages = {
+    mounted,
     spawned: since(timeOf(log, /^(\S+Z) \[DEBUG\] hooks worker spawned/m)),
     loaded: since(lastOf(log, modIds, 'loaded ')),
     raised: since(timeOf(log, /^(\S+Z) \[DEBUG\] session\.start: raised/m)),
