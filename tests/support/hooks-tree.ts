@@ -17,7 +17,11 @@ const SPECIFIER_RE = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm
 
 /** Every `.ts` module (declaration files left out) under `<mod>/hooks`, sorted by path. */
 export function hooksModulesOf(mod: string): HooksModule[] {
-  const root = join(repoRoot(), mod, 'hooks')
+  return modulesUnder(join(repoRoot(), mod, 'hooks'))
+}
+
+/** Every `.ts` module (declaration files left out) under the folder `root`, at any depth, sorted by path. */
+export function modulesUnder(root: string): HooksModule[] {
   const entries = readdirSync(root, { recursive: true, encoding: 'utf8' })
   return entries
     .map((entry) => entry.split('\\').join('/'))

@@ -1,7 +1,7 @@
 // The bench's do-nothing copy of a hooks folder keeps exactly the folder's import graph.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
@@ -13,25 +13,28 @@ afterEach(() => {
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'module-graph-'))
   dirs.push(dir)
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), text)
+  }
   return dir
 }
 
 const HOOKS = {
   'register.ts': "import type { Register } from 'claude-code'\nimport { a } from './a.js'\nimport type { B } from './b.js'\nexport const register: Register = () => {}\n",
-  'a.ts': "export { c } from './c.js'\nexport const a = 1\n",
+  'a.ts': "export { c } from './parts/c.js'\nexport const a = 1\n",
   'b.ts': "import { a } from './a.js'\nimport { a as again } from './a.js'\nexport type B = typeof a | typeof again\n",
-  'c.ts': "import { a } from './a.js'\nexport const c = () => a\n",
+  'parts/c.ts': "import { a } from '../a.js'\nexport const c = () => a\n",
   'notes.md': "import { x } from './x.js'\n",
 }
 
 describe('moduleGraphOf', () => {
-  it('lists each .ts file with its sibling imports and re-exports, type-only ones too, once each', () => {
+  it('lists each .ts file, in folders too, with the files it imports and re-exports, type-only ones too, once each', () => {
     expect(Object.fromEntries(moduleGraphOf(folder(HOOKS)))).toEqual({
-      'register.ts': ['a.ts', 'b.ts'],
-      'a.ts': ['c.ts'],
+      'a.ts': ['parts/c.ts'],
       'b.ts': ['a.ts'],
-      'c.ts': ['a.ts'],
+      'parts/c.ts': ['a.ts'],
+      'register.ts': ['a.ts', 'b.ts'],
     })
   })
 })

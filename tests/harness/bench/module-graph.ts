@@ -5,20 +5,24 @@
  * its importers name it, `.js` then `.ts`), so the copy costs the engine that walk and
  * nothing of the code.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { posix } from 'node:path'
+import { importedPathOf, modulesUnder } from '../../support/hooks-tree.js'
 
-/** A relative import or re-export (`import … from './x.js'`, `export … from './x.js'`), type-only ones too. */
-const RELATIVE_IMPORT_RE = /^\s*(?:import|export)\s[^'"]*?from\s+['"]\.\/([a-z0-9-]+)\.js['"]/gm
-
-/** Each `.ts` file of `dir` (by name) with the sibling files it imports. */
+/** Each `.ts` module under `dir` (its path inside `dir`, folders included) with the
+ * modules it imports or re-exports, type-only ones too, once each. */
 export function moduleGraphOf(dir: string): Map<string, string[]> {
   const graph = new Map<string, string[]>()
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
-    const text = readFileSync(join(dir, name), 'utf8')
-    graph.set(name, [...new Set([...text.matchAll(RELATIVE_IMPORT_RE)].map((m) => `${m[1]}.ts`))])
+  for (const m of modulesUnder(dir)) {
+    const imported = m.specifiers.map((s) => importedPathOf(m.path, s)).filter((p) => p !== undefined)
+    graph.set(m.path, [...new Set(imported)])
   }
   return graph
+}
+
+/** `dep` as `from` imports it: relative, with the `.js` the engine resolves. */
+function specifierOf(from: string, dep: string): string {
+  const rel = posix.relative(posix.dirname(from), dep).replace(/\.ts$/, '.js')
+  return rel.startsWith('.') ? rel : `./${rel}`
 }
 
 function exportNameOf(file: string): string {
@@ -33,7 +37,7 @@ function exportNameOf(file: string): string {
 export function emptiedGraphFiles(graph: ReadonlyMap<string, readonly string[]>, registerTail: string): Record<string, string> {
   const files: Record<string, string> = {}
   for (const [file, imports] of graph) {
-    const lines = imports.map((dep) => `import { ${exportNameOf(dep)} } from './${dep.replace(/\.ts$/, '.js')}'`)
+    const lines = imports.map((dep) => `import { ${exportNameOf(dep)} } from '${specifierOf(file, dep)}'`)
     lines.push(`export function ${exportNameOf(file)}(): number {\n  return [${imports.map(exportNameOf).join(', ')}].length\n}`)
     files[`hooks/${file}`] = `${file === 'register.ts' ? "import type { Register } from 'claude-code'\n" : ''}${lines.join('\n')}\n${file === 'register.ts' ? registerTail : ''}`
   }

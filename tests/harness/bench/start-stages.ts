@@ -6,12 +6,12 @@
  * time stamps: the hooks worker spawned, the mods' modules loaded in it, `session.start`
  * raised, and the mods' `session.start` hooks settled.
  */
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { escapeRe } from '../escape-re.js'
 import { repoRoot } from '../repo-root.js'
 import type { RunDir } from '../run-dir.js'
 import { writeMod } from '../staging.js'
+import { modulesUnder } from '../../support/hooks-tree.js'
 import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
 /** The start variants: nothing loaded, a do-nothing mod three ways, and the two mods with the skill pack. */
@@ -41,11 +41,10 @@ export interface StartStages {
 
 const HOOKS_DIR = join('packages', 'compact-handoff', 'hooks')
 
-/** compact-handoff's hooks folder: how many modules, and their bytes in all. */
+/** compact-handoff's hooks tree: how many modules, and their bytes in all. */
 export function handoffModules(): { count: number; bytes: number } {
-  const dir = join(repoRoot(), HOOKS_DIR)
-  const files = readdirSync(dir).filter((name) => name.endsWith('.ts'))
-  return { count: files.length, bytes: files.reduce((n, name) => n + Buffer.byteLength(readFileSync(join(dir, name), 'utf8')), 0) }
+  const modules = modulesUnder(join(repoRoot(), HOOKS_DIR))
+  return { count: modules.length, bytes: modules.reduce((n, m) => n + Buffer.byteLength(m.text, 'utf8'), 0) }
 }
 
 const REGISTER_HEAD = "import type { Register } from 'claude-code'\n"
