@@ -177,13 +177,13 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
 
   test("the summariser's instructions, with the line as the person's words, a recorded path or command, or the folder", () => {
     const none = { changed: [], read: [], commands: [] }
-    const state = { words: { messages: ['Rewrite the parser.'], dropped: 0 }, lastSwap: { kind: 'none' } as const, facts: none, cwd: '/srv/app' }
+    const state = { words: { messages: ['Rewrite the parser.'], dropped: 0 }, lastHandoff: { kind: 'none' } as const, facts: none, cwd: '/srv/app' }
     expectFast({
       'line as the words': () => summaryInstructionsOf(line, { ...state, words: { messages: ['Rewrite the parser.', line], dropped: 2 } }),
       'line as a changed path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, changed: [{ path: `/srv/app/${line}`, count: 2 }] } }),
       'line as a read path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: [line] } }),
       'line as a command': () => summaryInstructionsOf('x', { ...state, facts: { ...none, commands: [{ line, exitCode: 1 }] } }),
-      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastSwap: { kind: 'swapped', handoff: line } }),
+      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastHandoff: { kind: 'handoff', handoff: line } }),
       'line as the folder': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: ['/srv/app/a.ts'] }, cwd: line }),
     })
   })

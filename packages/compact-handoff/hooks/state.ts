@@ -8,7 +8,7 @@ import { IDLE, stageTextOf, type Phase } from './run/run.js'
 import { transition, type RunEvent, type Step } from './run/run-machine.js'
 import { NUDGE_ARMED, type Nudge } from './thresholds/nudge.js'
 import { NO_WORDS, type UserWords } from './prompts/user-words.js'
-import { NO_SWAP, type LastSwap } from './run/swap-text.js'
+import { NO_HANDOFF, type LastHandoff } from './run/swap-text.js'
 import { NO_WORK, type WorkRecord } from './facts/work.js'
 import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './thresholds/auto-handoff.js'
 import type { ArmingTrigger } from './compaction/ask.js'
@@ -22,7 +22,7 @@ const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
 const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
 const nudgeAtom = atom({ plugin: 'compact-handoff', key: 'nudge' } as const, NUDGE_ARMED)
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
-const lastSwapAtom = atom({ plugin: 'compact-handoff', key: 'lastSwap' } as const, NO_SWAP)
+const lastHandoffAtom = atom({ plugin: 'compact-handoff', key: 'lastHandoff' } as const, NO_HANDOFF)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
 const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
@@ -85,12 +85,12 @@ export async function updateWords($: $, change: (words: UserWords) => UserWords)
   await update($, wordsAtom, change)
 }
 
-export function readLastSwap($: $): Promise<LastSwap> {
-  return read($, lastSwapAtom)
+export function readLastHandoff($: $): Promise<LastHandoff> {
+  return read($, lastHandoffAtom)
 }
 
-export async function setLastSwap($: $, lastSwap: LastSwap): Promise<void> {
-  await update($, lastSwapAtom, () => lastSwap)
+export async function setLastHandoff($: $, lastHandoff: LastHandoff): Promise<void> {
+  await update($, lastHandoffAtom, () => lastHandoff)
 }
 
 export function readWork($: $): Promise<WorkRecord> {

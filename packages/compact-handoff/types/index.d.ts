@@ -3,7 +3,7 @@
 // The engine wants this contract self-contained (no imports), so the shapes are
 // spelled out here; hooks/state.ts reads and writes them as the hooks' own
 // types (run.ts Phase, nudge.ts Nudge, user-words.ts UserWords, swap-text.ts
-// LastSwap), and the mods' type-check fails if the two spellings drift apart.
+// LastHandoff), and the mods' type-check fails if the two spellings drift apart.
 // compact-handoff-answer declares its own read-only view of run.
 
 declare module 'claude-code' {
@@ -21,8 +21,8 @@ declare module 'claude-code' {
     nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
     /** The person's own prompts, bounded (hooks/prompts/user-words.ts UserWords). */
     words: { messages: string[]; dropped: number }
-    /** The newest swap of this session (hooks/run/swap-text.ts LastSwap). */
-    lastSwap: { kind: 'none' } | { kind: 'swapped'; handoff: string; plan?: string }
+    /** The handoff this session continues from: its newest swap, resume or fork handoff (hooks/run/swap-text.ts LastHandoff). */
+    lastHandoff: { kind: 'none' } | { kind: 'handoff'; handoff: string; plan?: string }
     /** Whether this context window's auto handoff was used (hooks/thresholds/auto-handoff.ts AutoHandoffWindow). */
     autoHandoff: { kind: 'armed' } | { kind: 'spent' }
     /** Option askAfterCompaction: 'pending' after a /compact or automatic

@@ -11,7 +11,7 @@ import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hook
 const CWD = '/srv/app'
 const HANDOFF = 'plans/handoffs/HANDOFF_x_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_x_2026-11-29.md'
-const NOTHING: SummaryState = { lastSwap: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_FACTS, cwd: CWD }
+const NOTHING: SummaryState = { lastHandoff: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_FACTS, cwd: CWD }
 const FACTS = {
   changed: [
     { path: `${CWD}/src/upload.ts`, count: 2 },
@@ -20,7 +20,7 @@ const FACTS = {
   read: [`${CWD}/src/retry.ts`, '/etc/hosts'],
   commands: [{ line: 'pnpm test upload', exitCode: 1 }],
 }
-const EVERYTHING: SummaryState = { lastSwap: { kind: 'swapped', handoff: HANDOFF, plan: PLAN }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
+const EVERYTHING: SummaryState = { lastHandoff: { kind: 'handoff', handoff: HANDOFF, plan: PLAN }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
 
 describe('the outline', () => {
   test("names a handoff's sections in order, each with what it holds, one line each", () => {
@@ -65,7 +65,7 @@ describe('summaryAdditionsOf', () => {
   })
 
   test('points at the handoff, and at the plan only when there is one', () => {
-    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastSwap: { kind: 'swapped', handoff: HANDOFF } })).toBe(
+    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: HANDOFF } })).toBe(
       `compact-handoff adds, so the summary keeps them:\n\nThe newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:\nHandoff file: ${HANDOFF}`,
     )
   })

@@ -15,17 +15,17 @@ describe('skillValuesOf', () => {
 
   test("continues the last swap's chain, one seq on", () => {
     const text = parentText('chain: HANDOFF_parser_2026-11-29\nseq: 3')
-    expect(skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, text)).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: 4, parent: PARENT })
+    expect(skillValuesOf('t1', NOW_MS, { kind: 'handoff', handoff: PARENT }, text)).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: 4, parent: PARENT })
   })
 
   test('starts a chain when the parent is gone or does not say where it stands', () => {
     for (const text of [undefined, 'no frontmatter', parentText('chain: x\nseq: two'), parentText('seq: 2')]) {
-      expect(skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, text), String(text)).toMatchObject({ chain: 'new', seq: 1, parent: 'none' })
+      expect(skillValuesOf('t1', NOW_MS, { kind: 'handoff', handoff: PARENT }, text), String(text)).toMatchObject({ chain: 'new', seq: 1, parent: 'none' })
     }
   })
 
   test('round-trips through the arguments the skill reads', () => {
-    const values = skillValuesOf('t1', NOW_MS, { kind: 'swapped', handoff: PARENT }, parentText('chain: HANDOFF_parser_2026-11-29\nseq: 1'))
+    const values = skillValuesOf('t1', NOW_MS, { kind: 'handoff', handoff: PARENT }, parentText('chain: HANDOFF_parser_2026-11-29\nseq: 1'))
     for (const focus of ['', 'the parser', '  spaced   focus ']) {
       expect(parseSkillArgs(formatSkillArgs(values, focus))).toEqual({ values, focus: focus.trim().replace(/\s+/g, ' ') })
     }

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { markedStubOf } from '../../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { MARKER } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { NO_SWAP, OWN_PLUGIN, compactInstructionsOf, isOwnSwap, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
+import { NO_HANDOFF, OWN_PLUGIN, compactInstructionsOf, isOwnSwap, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
 import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -67,9 +67,9 @@ describe('buildStub', () => {
   })
 })
 
-describe('NO_SWAP', () => {
+describe('NO_HANDOFF', () => {
   test('says no swap has happened yet', () => {
-    expect(NO_SWAP).toEqual({ kind: 'none' })
+    expect(NO_HANDOFF).toEqual({ kind: 'none' })
   })
 })
 

@@ -13,7 +13,7 @@ import { wordsSizeOf } from '../prompts/user-words.js'
 import { skillValuesOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
-import { readInteractive, readPhase, readWords, readLastSwap } from '../state.js'
+import { readInteractive, readPhase, readWords, readLastHandoff } from '../state.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
 import type { Thresholds } from '../thresholds/auto-handoff.js'
@@ -50,10 +50,10 @@ function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
 type Start = Extract<Intent, { kind: 'start' }>
 
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
-  const [usage, cwd, lastSwap] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastSwap($)])
+  const [usage, cwd, lastHandoff] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastHandoff($)])
   // Resolved once, here: every check compares a file's real path with it.
   const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
-  const parentText = lastSwap.kind === 'swapped' ? await $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined
+  const parentText = lastHandoff.kind === 'handoff' ? await $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined
   const id = crypto.randomUUID()
   return {
     id,
@@ -63,7 +63,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     cwd,
     cwdRealPath,
     ignoresCase,
-    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastSwap, typeof parentText === 'string' ? parentText : undefined),
+    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastHandoff, typeof parentText === 'string' ? parentText : undefined),
     files: [],
     apply: intent.apply,
     trigger,

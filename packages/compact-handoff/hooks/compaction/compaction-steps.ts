@@ -9,7 +9,7 @@ import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
-import { readLastSwap, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
+import { readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
 import { rearmNudge } from '../thresholds/nudge-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
@@ -26,8 +26,8 @@ export type CompactionOptions = { compactionHandoff: CompactionHandoff; isAskOn:
 
 /** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
 async function summaryInstructions($: $, own: string | undefined): Promise<string> {
-  const [words, lastSwap, work, cwd] = await Promise.all([readWords($), readLastSwap($), readWork($), $.session.cwd()])
-  return summaryInstructionsOf(own, { words, lastSwap, facts: work.facts, cwd })
+  const [words, lastHandoff, work, cwd] = await Promise.all([readWords($), readLastHandoff($), readWork($), $.session.cwd()])
+  return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
 }
 
 /** A new context window began: what counts per window starts over. */

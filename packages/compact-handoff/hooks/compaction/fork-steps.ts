@@ -15,7 +15,7 @@ import { buildForkStub } from '../run/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { stubContextNow } from '../facts/running-steps.js'
 import { redactableOf } from '../facts/text-clip.js'
-import { readLastSwap, readWork, readWords, setLastSwap } from '../state.js'
+import { readLastHandoff, readWork, readWords, setLastHandoff } from '../state.js'
 import { NO_WORDS } from '../prompts/user-words.js'
 import { NO_WORK } from '../facts/work.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
@@ -91,19 +91,19 @@ async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repa
 }
 
 async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
-  const [cwd, lastSwap, nowMs] = await Promise.all([$.session.cwd(), readLastSwap($), $.clock.now()])
+  const [cwd, lastHandoff, nowMs] = await Promise.all([$.session.cwd(), readLastHandoff($), $.clock.now()])
   const [parentText, listed] = await Promise.all([
-    lastSwap.kind === 'swapped' ? $.fs.read(inFolder(cwd, lastSwap.handoff)).catch(() => undefined) : undefined,
+    lastHandoff.kind === 'handoff' ? $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined,
     $.fs.list(inFolder(cwd, FORK_HANDOFF_DIR)).catch(() => []),
   ])
-  const chain = chainValuesOf(lastSwap, typeof parentText === 'string' ? parentText : undefined)
+  const chain = chainValuesOf(lastHandoff, typeof parentText === 'string' ? parentText : undefined)
   return { cwd, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
 }
 
 /** The bookkeeping of a handoff that now stands: each step on its own, since
  * the file is written and the conversation answered whatever becomes of them. */
 async function recordForkHandoff($: $, cwd: string, relPath: string, text: string, logged: Parameters<typeof appendCompactionLog>[2]): Promise<void> {
-  const steps = [recordOwnFile($, cwd, relPath, text).then(() => markUsed($, cwd, relPath)), setLastSwap($, { kind: 'swapped', handoff: relPath }), appendCompactionLog($, cwd, logged)]
+  const steps = [recordOwnFile($, cwd, relPath, text).then(() => markUsed($, cwd, relPath)), setLastHandoff($, { kind: 'handoff', handoff: relPath }), appendCompactionLog($, cwd, logged)]
   for (const settled of await Promise.allSettled(steps)) {
     if (settled.status === 'rejected') $.ui.log(`could not record ${relPath} (${messageOf(settled.reason)})`, { to: 'debug' })
   }

@@ -7,7 +7,7 @@
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/protocol-contents.js'
 import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
-import type { LastSwap } from '../run/swap-text.js'
+import type { LastHandoff } from '../run/swap-text.js'
 
 /** The outline as one block of the instructions: one line per section, from
  * the protocol's one definition of what each holds. */
@@ -18,15 +18,15 @@ export const OUTLINE = [
 
 /** What this mod's state adds, as it reads it; `cwd` is the session folder
  * the facts' paths are shown relative to. */
-export type SummaryState = { words: UserWords; lastSwap: LastSwap; facts: Facts; cwd: string }
+export type SummaryState = { words: UserWords; lastHandoff: LastHandoff; facts: Facts; cwd: string }
 
-function handoffPointerOf(lastSwap: LastSwap): string | undefined {
-  if (lastSwap.kind !== 'swapped') return undefined
+function handoffPointerOf(lastHandoff: LastHandoff): string | undefined {
+  if (lastHandoff.kind !== 'handoff') return undefined
   const lines = [
     'The newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:',
-    `Handoff file: ${lastSwap.handoff}`,
+    `Handoff file: ${lastHandoff.handoff}`,
   ]
-  if (lastSwap.plan !== undefined) lines.push(`Plan file: ${lastSwap.plan}`)
+  if (lastHandoff.plan !== undefined) lines.push(`Plan file: ${lastHandoff.plan}`)
   return lines.join('\n')
 }
 
@@ -41,8 +41,8 @@ function hasText(own: string | undefined): own is string {
  * after /compact is theirs to lead with.
  */
 export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string | undefined {
-  const handoffPaths = state.lastSwap.kind === 'swapped' ? [state.lastSwap.handoff, ...(state.lastSwap.plan !== undefined ? [state.lastSwap.plan] : [])] : []
-  const sections = [handoffPointerOf(state.lastSwap), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
+  const handoffPaths = state.lastHandoff.kind === 'handoff' ? [state.lastHandoff.handoff, ...(state.lastHandoff.plan !== undefined ? [state.lastHandoff.plan] : [])] : []
+  const sections = [handoffPointerOf(state.lastHandoff), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
     (section): section is string => section !== undefined,
   )
   if (sections.length === 0) return undefined

@@ -22,7 +22,7 @@ import {
 } from './resume.js'
 import { fingerprintOf, offerRecordOf, ownershipReasonOf } from '../ownership/ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
-import { readInteractive, readPhase, setLastSwap } from '../state.js'
+import { readInteractive, readPhase, setLastHandoff } from '../state.js'
 import { appendResumeLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
@@ -165,7 +165,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
   }
   await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
   const usage = await $.session.usage().catch(() => undefined)
-  await setLastSwap($, { kind: 'swapped', handoff: picked.handoff })
+  await setLastHandoff($, { kind: 'handoff', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)
   await appendResumeLog($, picked.cwd, picked.handoff, picked.bytes, usage?.context.percent ?? null)
   await watchAfter($, picked.cwd, 'resumed', picked.handoff)

@@ -5,7 +5,7 @@
 import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
 import { NO_PARENT } from '../protocol/protocol-contents.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import type { LastSwap } from './swap-text.js'
+import type { LastHandoff } from './swap-text.js'
 
 /** ISO 8601 in UTC to the second, the form the skills write. */
 export function createdValueOf(nowMs: number): string {
@@ -20,17 +20,17 @@ const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
  * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it).
  * `parentText` is the parent's text (undefined when there is no swap or it
  * could not be read). */
-export function chainValuesOf(lastSwap: LastSwap, parentText: string | undefined): Pick<SkillValues, 'chain' | 'seq' | 'parent'> {
+export function chainValuesOf(lastHandoff: LastHandoff, parentText: string | undefined): Pick<SkillValues, 'chain' | 'seq' | 'parent'> {
   const first = { chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
-  if (lastSwap.kind !== 'swapped' || parentText === undefined) return first
+  if (lastHandoff.kind !== 'handoff' || parentText === undefined) return first
   const fields = frontmatterOf(parentText)
   const chain = fields?.get('chain')
   const seq = fields?.get('seq') ?? ''
   if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
-  return { chain, seq: Number(seq) + 1, parent: lastSwap.handoff }
+  return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff }
 }
 
 /** The frontmatter values the skill copies: the run's tag, the time, and the chain. */
-export function skillValuesOf(tag: string, nowMs: number, lastSwap: LastSwap, parentText: string | undefined): SkillValues {
-  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastSwap, parentText) }
+export function skillValuesOf(tag: string, nowMs: number, lastHandoff: LastHandoff, parentText: string | undefined): SkillValues {
+  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff, parentText) }
 }

@@ -13,7 +13,7 @@ import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from '../prompts/user-words.js'
-import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastSwap, setNudge, updateWords } from '../state.js'
+import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
@@ -266,7 +266,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     disarmed,
     setNudge($, NUDGE_ARMED),
     rearmAutoHandoff($),
-    setLastSwap($, { kind: 'swapped', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
+    setLastHandoff($, { kind: 'handoff', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),
   ])

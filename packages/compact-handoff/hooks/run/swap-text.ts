@@ -7,11 +7,11 @@ import { runningSectionOf, transcriptLineOf, type Running } from '../facts/runni
 
 export type SwapFiles = { handoff: string; plan?: string }
 
-/** The newest swap of this session (a fork's handoff at a compaction counts):
- * the next handoff's parent, and the handoff a summary's instructions name. */
-export type LastSwap = { kind: 'none' } | ({ kind: 'swapped' } & SwapFiles)
+/** The handoff this session continues from: its newest swap, resume or fork
+ * handoff. The next handoff's parent, and the handoff a summary's instructions name. */
+export type LastHandoff = { kind: 'none' } | ({ kind: 'handoff' } & SwapFiles)
 
-export const NO_SWAP: LastSwap = { kind: 'none' }
+export const NO_HANDOFF: LastHandoff = { kind: 'none' }
 
 /** How every stub begins; tests and tools find the stub in a request by it. */
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'

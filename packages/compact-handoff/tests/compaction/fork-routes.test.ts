@@ -135,6 +135,6 @@ describe('the summary instructions', () => {
     const instructions = w.seen.compactions[0]?.instructions ?? ''
     const words = { messages: [FIRST_WORDS], dropped: 0 }
     const facts = { changed: [], read: [`${w.cwd}/src/parser.ts`], commands: [{ line: 'fail pnpm vitest run parser', exitCode: 1 }] }
-    expect(instructions).toBe(`${summaryAdditionsOf(undefined, { words, lastSwap: { kind: 'none' }, facts, cwd: w.cwd })}\n\n${OUTLINE}`)
+    expect(instructions).toBe(`${summaryAdditionsOf(undefined, { words, lastHandoff: { kind: 'none' }, facts, cwd: w.cwd })}\n\n${OUTLINE}`)
   })
 })

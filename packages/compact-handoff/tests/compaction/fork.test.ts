@@ -71,7 +71,7 @@ describe("a fork's handoff is part of the chain", () => {
     expect(status).toContain('Since the last compaction:')
   })
 
-  test('the next /compact-handoff continues its chain (lastSwap)', SLOW, async ($, on) => {
+  test('the next /compact-handoff continues its chain (lastHandoff)', SLOW, async ($, on) => {
     const w = world(on, { forks: [REPLY] })
     await sessionWithWork($)
     await compactAuto($)

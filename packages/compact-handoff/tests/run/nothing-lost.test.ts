@@ -46,7 +46,7 @@ describe('a compaction slower than the stuck limit', () => {
     expect(w.box(), 'nothing given back: it was delivered').toBe('')
     expect(swapLogEntries(w).at(-1)?.outcome).toBe('engine-summarized')
     await typeAndLaunch($, w, 'compact-handoff', '')
-    expect(parseSkillArgs(w.seen.commandRuns.at(-1)?.args ?? '')?.values.parent, 'lastSwap was set').toBe(HANDOFF)
+    expect(parseSkillArgs(w.seen.commandRuns.at(-1)?.args ?? '')?.values.parent, 'lastHandoff was set').toBe(HANDOFF)
   })
 
   test('dropped as stuck while it hangs, then returning: the continue-prompt goes after what the box holds', async ($, on) => {
