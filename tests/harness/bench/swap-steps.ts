@@ -15,7 +15,7 @@ export type SwapSteps = Record<SwapStep, number>
 export const SWAP_STEP_LABELS: Readonly<Record<SwapStep, string>> = {
   turnEnd: "the skill's final answer → its turn ends (engine: the reply streamed, the turn closed)",
   check: "turn end → compaction asked (compact-handoff's turn.complete: the turn's verdict, the file check, the run moved to compacting, the stub built)",
-  compaction: "compaction (compact-handoff's own session.compact answers with the stub; core never runs)",
+  compaction: "compaction (compact-handoff's session.compact passes its own swap on; compact-handoff-answer answers with the stub; core never runs)",
   finish: 'compaction done → continue-prompt submitted (the run back to idle)',
   request: "continue-prompt → its request at the mock (engine: the new turn's hooks and context)",
 }
