@@ -33,13 +33,20 @@ function stagedPlugins(run: RunDir, withMods: boolean): string[] {
   return withMods ? pluginDirs().map((d) => join(run.plugins, basename(d))) : []
 }
 
+/** The answer mod and the skill pack: everything the mods variant loads but compact-handoff. */
+function partnerDirs(dirs: readonly string[]): string[] {
+  return dirs.filter((d) => basename(d) !== 'compact-handoff')
+}
+
 /** Each variant's starts (start-stages.ts), START_RUNS of them. */
 export type StartTimes = Record<StartVariant, StartStages[]>
 
 /** A start variant's plugin folders: the do-nothing mods are written into their run once. */
 function variantPlugins(run: RunDir, variant: StartVariant): string[] {
   if (variant === 'bare') return []
-  return variant === 'mods' ? pluginDirs() : [writeTrivialMod(run, variant)]
+  if (variant === 'mods') return pluginDirs()
+  const mod = writeTrivialMod(run, variant)
+  return variant === 'sameGraphBeside' ? [mod, ...partnerDirs(pluginDirs())] : [mod]
 }
 
 export async function startTimes(): Promise<StartTimes> {
@@ -50,8 +57,13 @@ export async function startTimes(): Promise<StartTimes> {
   for (let i = 0; i <= START_RUNS; i++) {
     for (const variant of START_VARIANTS) {
       const run = runs[variant]
-      // Later launches load the copies the first one staged (trivial mods are written in place).
-      const plugins = i === 0 || variant !== 'mods' ? firstPlugins[variant] : stagedPlugins(run, true)
+      // Later launches load the copies the first one staged (do-nothing mods are written in place).
+      const plugins =
+        i === 0 || (variant !== 'mods' && variant !== 'sameGraphBeside')
+          ? firstPlugins[variant]
+          : variant === 'mods'
+            ? stagedPlugins(run, true)
+            : [firstPlugins[variant][0]!, ...partnerDirs(stagedPlugins(run, true))]
       const launchedAtMs = Date.now()
       const t0 = performance.now()
       const session = await startSession({ run, plugins })

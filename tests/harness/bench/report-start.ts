@@ -41,6 +41,7 @@ const SPAWN_NAMES: Readonly<Record<StartVariant, string>> = {
   manyModules: 'for the tiny modules',
   bigModule: 'for the one large module',
   sameGraph: "for compact-handoff's import graph emptied",
+  sameGraphBeside: 'for that graph beside the answer mod and the skill pack',
   mods: 'for the two mods',
 }
 
@@ -76,8 +77,8 @@ export function startTable(start: StartTimes): string[] {
       `The mods' own \`session.start\` (raised → settled): ${ms(ownStep('mods'))}, against ${ms(ownStep('trivial'))} for a hook that only passes the event on. ` +
       `The hooks worker spawned against the session's screen mount (median; minus is before it): ${MOD_VARIANTS.map((v) => `${signed(spawnAfterMount(v))} ${SPAWN_NAMES[v]}`).join(', ')}. ` +
       `Before it spawns the worker the engine opens every module a mod imports, following the imports from \`register.ts\`, on the thread that also draws the session: ` +
-      `a walk that ends after the screen mounted waits behind the session's own start-up. The emptied graph (none of the code) against one tiny module is what the shape of compact-handoff's imports costs; the two mods against the emptied graph (the same imports) is what the engine's reading of the code in them adds. ` +
-      `Ready after the prompt box: ${ms(afterBox('sameGraph'))} for the emptied graph against ${ms(afterBox('mods'))} for the two mods and ${ms(afterBox('trivial'))} for the one-module do-nothing mod.`,
+      `a walk that ends after the screen mounted waits behind the session's own start-up. The emptied graph (none of the code) against one tiny module is what the shape of compact-handoff's imports costs; the emptied graph beside the answer mod and the skill pack, against it alone, is what loading those two beside it adds; the two mods against that (the same plugins, the same imports) is what compact-handoff's code adds. ` +
+      `Ready after the prompt box: ${ms(afterBox('trivial'))} for the one-module do-nothing mod, ${ms(afterBox('sameGraph'))} for the emptied graph, ${ms(afterBox('sameGraphBeside'))} for it beside the answer mod and the skill pack, ${ms(afterBox('mods'))} for the two mods.`,
   )
   out.push('')
   return out

@@ -15,7 +15,7 @@ import { modulesUnder } from '../../support/hooks-tree.js'
 import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
 /** The start variants: nothing loaded, a do-nothing mod three ways, and the two mods with the skill pack. */
-export const START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'mods'] as const
+export const START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'sameGraphBeside', 'mods'] as const
 export type StartVariant = (typeof START_VARIANTS)[number]
 
 export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
@@ -24,6 +24,7 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   manyModules: "a do-nothing mod in as many modules as compact-handoff's",
   bigModule: "a do-nothing mod in one module as large as compact-handoff's",
   sameGraph: "a do-nothing mod with compact-handoff's import graph (its files and imports, every body emptied)",
+  sameGraphBeside: 'that emptied graph in place of compact-handoff, beside the answer mod and the skill pack',
   mods: 'the two mods and the skill pack',
 }
 
@@ -56,7 +57,7 @@ export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bar
   const { count, bytes } = handoffModules()
   const name = `bench-${variant.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
   if (variant === 'trivial') return writeMod(run, name, { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${PASS_START}}\n` })
-  if (variant === 'sameGraph') return writeMod(run, name, emptiedGraphFiles(moduleGraphOf(join(repoRoot(), HOOKS_DIR)), `export const register: Register = (on) => {\n${PASS_START}}\n`))
+  if (variant === 'sameGraph' || variant === 'sameGraphBeside') return writeMod(run, name, emptiedGraphFiles(moduleGraphOf(join(repoRoot(), HOOKS_DIR)), `export const register: Register = (on) => {\n${PASS_START}}\n`))
   if (variant === 'manyModules') {
     const files: Record<string, string> = {}
     const others = Array.from({ length: count - 1 }, (_, i) => `part${i}`)
