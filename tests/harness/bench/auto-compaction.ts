@@ -6,15 +6,13 @@
  * engine compacts at the follow-up the bench types next; both sides then get the same
  * scripted follow-up, and the rediscovery meter counts what it did again.
  */
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, isForkRequest } from '../fork-script.js'
-import { handoffFileText } from '../handoff-script.js'
-import { startMockApi, type MockRequest } from '../mock-api.js'
+import type { MockRequest } from '../mock-api.js'
 import { createRunDir, setPluginOptions } from '../run-dir.js'
 import { bytesOf, pluginDirs, runRoot, stampArrivals } from '../showcase-kit.js'
 import { startSession, type Session } from '../tmux-session.js'
-import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts } from './conversation.js'
+import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts, startConversationMock } from './conversation.js'
 import { done, log } from './options.js'
 
 export type AutoVariant = 'summary' | 'fork'
@@ -45,8 +43,7 @@ function isFollowUp(r: MockRequest): boolean {
 export async function autoCompactionRun(variant: AutoVariant, index: number): Promise<AutoSample> {
   const run = createRunDir(`bench-auto-${variant}`, runRoot())
   if (variant === 'summary') setPluginOptions(run, 'compact-handoff@inline', { compactionHandoff: 'off' })
-  // The summariser and the fork write the same handoff text, so both sides carry the same content.
-  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), summary: handoffFileText({ focus: FOCUS }), timeLimitMs: 5 * 60_000 })
+  const mock = await startConversationMock(run)
   const at = stampArrivals(mock)
   let session: Session | undefined
   try {

@@ -6,9 +6,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SWAP_LOG_PATH } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
-import type { MockApi, MockRequest, ScriptedReply } from '../mock-api.js'
+import { handoffFileText } from '../handoff-script.js'
+import { startMockApi, type MockApi, type MockRequest, type ScriptedReply } from '../mock-api.js'
 import { pollUntil } from '../poll.js'
 import { carriesToolResult } from '../request-messages.js'
+import type { RunDir } from '../run-dir.js'
 import type { Session } from '../tmux-session.js'
 
 /** Typed prompts of the scripted conversation, and Read tool calls per prompt. */
@@ -18,6 +20,12 @@ const FILE_LINES = 200
 const ANSWER_PARAGRAPHS = 24
 export const FOCUS = 'finish the parser'
 export const FOLLOW_UP = 'Carry on with the parser from where we were'
+
+/** The mock of a run over this conversation. Its summary is the handoff the skill writes
+ * for FOCUS, so a summary, a fork and the skill all carry the same content. */
+export function startConversationMock(run: RunDir): Promise<MockApi> {
+  return startMockApi({ logFile: join(run.dir, 'mock.jsonl'), summary: handoffFileText({ focus: FOCUS }), timeLimitMs: 5 * 60_000 })
+}
 /** Modules the scripted follow-up reads again after either kind of compaction; each is
  * one of the PROMPTS × READS_PER_PROMPT modules conversationScript wrote and read. */
 export const REREAD_MODULES = [3, 17]

@@ -3,17 +3,16 @@
  * conversation, then built-in `/compact` or `/compact-handoff`, measured from the mock's
  * request log and arrival times.
  */
-import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
-import { handoffFileText, skillTurn } from '../handoff-script.js'
-import { startMockApi, type MockApi, type MockRequest } from '../mock-api.js'
+import { skillTurn } from '../handoff-script.js'
+import type { MockApi, MockRequest } from '../mock-api.js'
 import { pollUntil } from '../poll.js'
 import { conversationOf, textBlocksOf, messageTextOf } from '../request-messages.js'
 import { createRunDir, type RunDir } from '../run-dir.js'
 import { bytesOf, pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../showcase-kit.js'
 import { startSession, type Session } from '../tmux-session.js'
-import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts } from './conversation.js'
+import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts, startConversationMock } from './conversation.js'
 import { done, log } from './options.js'
 import { swapStepsOf, type SwapSteps } from './swap-steps.js'
 
@@ -130,9 +129,7 @@ function stepsOf(session: Session, swapped: Swapped, answeredAt: number, afterAt
 
 export async function swapRun(variant: SwapVariant, index: number): Promise<SwapSample> {
   const run = createRunDir(`bench-${variant}`, runRoot())
-  // The summariser gets the same text the skill writes (skillTurn's default handoff for
-  // FOCUS), so both sides carry the same content.
-  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), summary: handoffFileText({ focus: FOCUS }), timeLimitMs: 5 * 60_000 })
+  const mock = await startConversationMock(run)
   const at = stampArrivals(mock)
   let session: Session | undefined
   try {
