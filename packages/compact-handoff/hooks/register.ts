@@ -13,7 +13,7 @@ import { offerResume } from './resume/resume-steps.js'
 import { endSession, noteSessionStart } from './run/session-steps.js'
 import { recordToolCall } from './facts/work-steps.js'
 import { FACT_TOOLS } from './facts/facts.js'
-import { ownWriteCandidateOf } from './run/own-write.js'
+import { isModeAsk, ownWriteCandidateOf } from './run/own-write.js'
 import { isRunOwnWrite } from './run/permission-steps.js'
 import { compactionHandoffOf } from './compaction/engine-compaction.js'
 import { answerCompaction } from './compaction/compaction-steps.js'
@@ -77,12 +77,12 @@ export const register: Register = (on, options) => {
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
   // The skill's write of its own file runs without a dialog (own-write.ts);
-  // the session's verdict is asked first and only its ask is answered.
+  // the session's verdict is asked first and only the mode's own ask is answered.
   on('tool.check', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
     const path = ownWriteCandidateOf(e, next.origin.plugin)
     if (path === undefined) return next(e)
     const verdict = await next(e)
-    if (verdict.decision !== 'ask' || !(await isRunOwnWrite($, path))) return verdict
+    if (!isModeAsk(verdict) || !(await isRunOwnWrite($, path))) return verdict
     return { decision: 'allow' as const, reason: 'compact-handoff: the handoff skill writing its own file during /compact-handoff' }
   }).catch(($, e, next) => next(e)) // fail open: on any error the session's own verdict stands
 

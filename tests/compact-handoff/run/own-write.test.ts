@@ -3,7 +3,7 @@
 // through no link; every other call keeps the session's own verdict.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
-import { isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, partsOnDiskOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
+import { isModeAsk, isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, partsOnDiskOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { IDLE, type Phase } from '../../../packages/compact-handoff/hooks/run/run.js'
 
@@ -15,8 +15,9 @@ function writeOf(changes: Partial<CheckedCall> = {}, path = ABS): CheckedCall {
   return { tool: 'Write', input: { file_path: path, content: 'x' }, tool_use_id: 'tu-1', ...changes }
 }
 
+/** A run whose skill (or repair) turn has started: its turn.start was seen. */
 function writing(files: HandoffPath[] = [], changes: Partial<ReturnType<typeof runFixture>> = {}): Phase {
-  return { kind: 'writing', run: runFixture({ files, ...changes }), sinceMs: 0 }
+  return { kind: 'writing', run: runFixture({ files, ...changes }), sinceMs: 0, turnId: 't-skill' }
 }
 
 describe('ownWriteCandidateOf: from the call alone', () => {
@@ -40,7 +41,7 @@ describe('ownWriteCandidateOf: from the call alone', () => {
 })
 
 describe('ownWriteTargetOf: a writing run and a handoff path of its folder', () => {
-  test('names the file while the run writes', () => {
+  test("names the file while the run's skill turn runs", () => {
     expect(ownWriteTargetOf(writing(), ABS)).toEqual(HANDOFF)
     expect(ownWriteTargetOf(writing(), `${CWD}/plans/handoffs/PLAN_x_2026-11-29.md`)).toEqual({ kind: 'plan', relPath: 'plans/handoffs/PLAN_x_2026-11-29.md' })
   })
@@ -49,6 +50,8 @@ describe('ownWriteTargetOf: a writing run and a handoff path of its folder', () 
     expect(ownWriteTargetOf(IDLE, ABS), 'no run').toBeUndefined()
     const run = runFixture()
     expect(ownWriteTargetOf({ kind: 'launching', run, sinceMs: 0 }, ABS), 'launching').toBeUndefined()
+    // A task notification or another plugin's prompt can run first, while the run waits for its turn.
+    expect(ownWriteTargetOf({ kind: 'writing', run, sinceMs: 0 }, ABS), "writing, before the skill's turn started").toBeUndefined()
     expect(ownWriteTargetOf({ kind: 'reviewed', run, sinceMs: 0, swap: { handoff: HANDOFF.relPath, continuePrompt: 'go', refusals: 0 } }, ABS), 'reviewed').toBeUndefined()
     expect(ownWriteTargetOf(writing(), `/srv/other/${HANDOFF.relPath}`), 'another project').toBeUndefined()
     expect(ownWriteTargetOf(writing(), `${CWD}/.claude/handoffs/sub/HANDOFF_x_2026-11-29.md`), 'a deeper folder').toBeUndefined()
@@ -58,6 +61,24 @@ describe('ownWriteTargetOf: a writing run and a handoff path of its folder', () 
   test('reads a Windows session folder by Windows rules', () => {
     const phase = writing([], { cwd: 'C:\\Users\\me\\proj', cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true })
     expect(ownWriteTargetOf(phase, 'c:\\users\\ME\\proj\\.CLAUDE\\handoffs\\HANDOFF_x_2026-11-29.md')).toEqual({ kind: 'handoff', relPath: '.claude/handoffs/HANDOFF_x_2026-11-29.md' })
+  })
+})
+
+describe("isModeAsk: only the permission mode's own ask is lifted", () => {
+  test('an ask with no rule, hook, setting, plugin or ceiling behind it', () => {
+    expect(isModeAsk({ decision: 'ask' })).toBe(true)
+    expect(isModeAsk({ decision: 'ask', reason: 'Claude requested permissions to write to .claude/handoffs/HANDOFF_x.md' })).toBe(true)
+  })
+
+  test('keeps every other ask, an allow and a deny as they are', () => {
+    expect(isModeAsk({ decision: 'ask', rule: 'Write(.claude/handoffs/**)' }), "the person's ask rule").toBe(false)
+    expect(isModeAsk({ decision: 'ask', reason: 'secret found', hook: 'PreToolUse' }), "a PreToolUse hook's ask").toBe(false)
+    expect(isModeAsk({ decision: 'ask', setting: 'permissions.blockReadsOutsideWorkingDirectories' }), "an option's own check").toBe(false)
+    expect(isModeAsk({ decision: 'ask', plugin: 'secret-guard' }), "another plugin's ask").toBe(false)
+    expect(isModeAsk({ decision: 'ask', ceiling: 'ask' }), "the organization's ceiling").toBe(false)
+    expect(isModeAsk({ decision: 'ask', source: 'a field this build does not name' }), 'anything unknown: fail closed').toBe(false)
+    expect(isModeAsk({ decision: 'allow' })).toBe(false)
+    expect(isModeAsk({ decision: 'deny' })).toBe(false)
   })
 })
 

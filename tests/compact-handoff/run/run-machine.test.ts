@@ -103,8 +103,10 @@ describe("the skill's turn", () => {
     expect(aborted.effects).toEqual([{ kind: 'drop', run: started.run, reason: 'the handoff turn was interrupted', toast: 'the handoff turn was interrupted', giveBack: 'box' }])
   })
 
-  test('records handoff writes, once each, and nothing else', () => {
-    const once = transition(writing, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }, T0).phase
+  test("records handoff writes of the skill's own turn, once each, and nothing else", () => {
+    const started: Phase = { ...writing, turnId: 't1' }
+    expect(transition(writing, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }, T0).isTaken, 'before the skill turn started: another turn wrote it').toBe(false)
+    const once = transition(started, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }, T0).phase
     const twice = transition(once, { kind: 'file-written', path: `./${HANDOFF.relPath}` }, T0)
     expect(twice.isTaken).toBe(false)
     expect(once.kind === 'writing' && once.run.files).toEqual([HANDOFF])
@@ -287,7 +289,7 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
     case 1:
       return { kind: 'cancel' }
     case 2:
-      return { kind: 'launch', id }
+      return { kind: 'launch', id, chain: { chain: 'new', seq: 1, parent: 'none' } }
     case 3:
       return { kind: 'turn-started', turnId: `t${rand.int(2)}`, text: rand.int(2) === 0 ? `run=tag-${id}` : 'other' }
     case 4:

@@ -6,14 +6,15 @@ import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
-import { inFolder } from '../protocol/protocol-paths.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
 import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from '../prompts/user-words.js'
 import { skillValuesOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
-import { readInteractive, readPhase, readWords, readLastHandoff } from '../state.js'
+import { readInteractive, readPhase, readWords } from '../state.js'
+import { NO_HANDOFF } from '../run/swap-text.js'
+import { redactableOf } from '../facts/text-clip.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
 import type { Thresholds } from '../thresholds/auto-handoff.js'
@@ -49,21 +50,33 @@ function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
 
 type Start = Extract<Intent, { kind: 'start' }>
 
+/** The focus as the skill gets it (and copies into the file's `focus:`):
+ * masked by the engine's rules, as a fork's focus is, since the words after
+ * the command can hold a token. Masking that fails starts no run. */
+async function maskedFocusOf($: $, focus: string): Promise<string> {
+  if (focus === '') return ''
+  try {
+    return await $.session.redact(redactableOf(focus))
+  } catch (error) {
+    throw new Error(`your focus words could not be masked, so no run started (${error instanceof Error ? error.message : String(error)}); run it again, or without them`)
+  }
+}
+
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
-  const [usage, cwd, lastHandoff] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastHandoff($)])
+  const [usage, cwd, focus] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), maskedFocusOf($, intent.focus)])
   // Resolved once, here: every check compares a file's real path with it.
   const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
-  const parentText = lastHandoff.kind === 'handoff' ? await $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined
   const id = crypto.randomUUID()
   return {
     id,
     mode: intent.mode,
-    focus: intent.focus,
+    focus,
     startedAtMs: nowMs,
     cwd,
     cwdRealPath,
     ignoresCase,
-    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, lastHandoff, typeof parentText === 'string' ? parentText : undefined),
+    // The chain is read again when the skill is launched (run-steps.ts launchSkill).
+    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, NO_HANDOFF, undefined),
     files: [],
     apply: intent.apply,
     trigger,

@@ -65,6 +65,17 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
   return observed($, e, compacted, isAskOn)
 }
 
+/** Forks answering a compaction now. A module variable, not state: a hot
+ * reload starts it over, and a fork the old copy still runs is then not
+ * waited for (its handoff starts no chain the run would read meanwhile). */
+let forksAnswering = 0
+
+/** Whether a fork is writing the handoff that answers a compaction: a run
+ * launched now would read the last handoff before the fork sets it. */
+export function isForkAnswering(): boolean {
+  return forksAnswering > 0
+}
+
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
  * anything is read, to compact-handoff-answer, the one that answers it. */
 export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: CompactionOptions): Promise<SessionCompactResult> {
@@ -81,7 +92,13 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
     case 'fork': {
       const usage = await $.session.usage().catch(() => undefined)
       const percent = usage?.context.percent ?? null
-      const forked = await forkHandoff($, e, route.trigger, route.focus, percent)
+      forksAnswering++
+      let forked
+      try {
+        forked = await forkHandoff($, e, route.trigger, route.focus, percent)
+      } finally {
+        forksAnswering--
+      }
       if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent, isAskOn)
       return observed($, e, { messages: forked.messages }, isAskOn)
     }

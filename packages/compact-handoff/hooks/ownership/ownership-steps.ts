@@ -5,7 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
-import { fingerprintOf, ownershipKeyOf, ownershipOf, recordsOf, withRecord, withUse, type OwnRecord, type Ownership } from './ownership.js'
+import { fingerprintOf, isOwnAfter, ownershipKeyOf, ownershipOf, recordsOf, withRecord, withUse, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
 
 type $ = EngineInterface
 
@@ -37,13 +37,16 @@ export async function recordOwnFile($: $, cwd: string, relPath: string, text: st
 }
 
 /** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
- * file as it now is (an Edit changed part of it) becomes a record. A file over
- * the cap is never swapped or resumed, so it is not recorded either. */
-export async function recordWrittenFile($: $, filePath: string): Promise<void> {
+ * file as it now is becomes a record when the write makes it the person's own
+ * (ownership.ts isOwnAfter). A file over the cap is never swapped or resumed,
+ * so it is not recorded either. */
+export async function recordWrittenFile($: $, filePath: string, write: MainLoopWrite): Promise<void> {
   try {
     const cwd = await $.session.cwd()
     const file = classifyHandoffPath(filePath, cwd)
     if (file === undefined) return
+    const before = write.tool === 'Edit' && write.originalFile !== null ? await ownershipOnDisk($, cwd, file.relPath, write.originalFile) : undefined
+    if (!isOwnAfter(write, before)) return
     const path = inFolder(cwd, file.relPath)
     const stat = await $.fs.stat(path)
     if (stat.kind !== 'file' || stat.size > MAX_HANDOFF_BYTES) return

@@ -73,6 +73,21 @@ export function ownershipOf(records: readonly OwnRecord[], key: string, sha256: 
   return record.sha256 === sha256 ? 'own' : 'changed'
 }
 
+/** A main-loop Write or Edit of a handoff file, as its result tells it: an
+ * Edit says what the file held before it (`originalFile`; null when the tool
+ * does not say). */
+export type MainLoopWrite = { tool: 'Write' } | { tool: 'Edit'; originalFile: string | null }
+
+/** Whether the file a write leaves is the person's own. A Write puts the
+ * model's whole text there, so it is. An Edit changes a part and keeps the
+ * rest: a cloned handoff stays a stranger's after a one-character Edit (the
+ * accept-edits mode draws no dialog for it), so an Edit keeps the file own
+ * only when what it changed was own (`before`: the ownership of the text the
+ * Edit started from; undefined when unknown). */
+export function isOwnAfter(write: MainLoopWrite, before: Ownership | undefined): boolean {
+  return write.tool === 'Write' || before === 'own'
+}
+
 /** Why a file that is not own is asked about, in the person's terms. */
 export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string {
   return ownership === 'changed'

@@ -20,7 +20,9 @@ const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
  * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it).
  * `parentText` is the parent's text (undefined when there is no swap or it
  * could not be read). */
-export function chainValuesOf(lastHandoff: LastHandoff, parentText: string | undefined): Pick<SkillValues, 'chain' | 'seq' | 'parent'> {
+export type ChainValues = Pick<SkillValues, 'chain' | 'seq' | 'parent'>
+
+export function chainValuesOf(lastHandoff: LastHandoff, parentText: string | undefined): ChainValues {
   const first = { chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
   if (lastHandoff.kind !== 'handoff' || parentText === undefined) return first
   const fields = frontmatterOf(parentText)
@@ -30,7 +32,8 @@ export function chainValuesOf(lastHandoff: LastHandoff, parentText: string | und
   return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff }
 }
 
-/** The frontmatter values the skill copies: the run's tag, the time, and the chain. */
+/** The frontmatter values the skill copies: the run's tag, the time, and the
+ * chain, which a run reads again when its skill is launched. */
 export function skillValuesOf(tag: string, nowMs: number, lastHandoff: LastHandoff, parentText: string | undefined): SkillValues {
   return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff, parentText) }
 }

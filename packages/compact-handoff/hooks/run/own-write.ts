@@ -1,5 +1,6 @@
 // Which Write/Edit calls compact-handoff lets run without a permission dialog:
-// exactly the handoff skill's write of its own file while a run is writing.
+// exactly the handoff skill's write of its own file while the run's skill or
+// repair turn runs, and only past the permission mode's own ask.
 // Claude Code asks before any write under `.claude/` (a sensitive folder, even
 // in accept-edits mode), so an auto handoff would otherwise wait for a person
 // who may not be there while the run's stuck clock runs. Every other call keeps
@@ -22,10 +23,22 @@ export function ownWriteCandidateOf(call: CheckedCall, origin: string): string |
   return typeof path === 'string' && mayBeHandoffPath(path) ? path : undefined
 }
 
-/** The handoff or plan file `path` names, when a run is writing and the path
- * is directly in a handoff folder of the run's own folder. */
+/** Whether `verdict` is the permission mode's own ask, the one ask lifted: no
+ * rule, hook, setting, plugin or organization ceiling stands behind it. The
+ * person's ask rule for the folder, a PreToolUse hook's ask (a secret
+ * scanner), an option's own check or another plugin's ask stays an ask, and
+ * so does one with any field this build does not name (fail closed). */
+export function isModeAsk(verdict: object & { decision: string }): boolean {
+  return verdict.decision === 'ask' && Object.keys(verdict).every((key) => key === 'decision' || key === 'reason')
+}
+
+/** The handoff or plan file `path` names, while the run's skill or repair turn
+ * runs (its turn.start, tagged with the run, was seen; it has not ended) and
+ * the path is directly in a handoff folder of the run's own folder. A task
+ * notification or another plugin's prompt that runs first, while the run
+ * waits for that turn, keeps the session's verdict. */
 export function ownWriteTargetOf(phase: Phase, path: string): HandoffPath | undefined {
-  return phase.kind === 'writing' ? classifyHandoffPath(path, phase.run.cwd, phase.run.ignoresCase) : undefined
+  return phase.kind === 'writing' && phase.turnId !== undefined ? classifyHandoffPath(path, phase.run.cwd, phase.run.ignoresCase) : undefined
 }
 
 /** A part of the target's path inside the project: the file, its folder, the folder's parent. */

@@ -11,12 +11,15 @@ import { problemLinesOf, type FileReport } from './file-check.js'
 import { repairPromptOf } from './repair-prompt.js'
 import type { UserWords } from '../prompts/user-words.js'
 import type { StubContext } from './swap-text.js'
+import type { ChainValues } from './frontmatter-values.js'
 
 export type RunEvent =
   | { kind: 'start'; run: Run }
   | { kind: 'cancel' }
-  /** The launch timer found the skill's command (or its fallback) and runs it now. */
-  | { kind: 'launch'; id: string }
+  /** The launch timer runs the skill now, with where its handoff sits in its
+   * chain as read at this moment (a fork that answered a compaction since the
+   * start may have set the last handoff). */
+  | { kind: 'launch'; id: string; chain: ChainValues }
   | { kind: 'launch-failed'; id: string; why: string }
   | { kind: 'turn-started'; turnId: string; text: string }
   | { kind: 'file-written'; path: string }
@@ -185,7 +188,9 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting)) return unchanged(phase)
       return dropped(phase, phase.run, 'cancelled')
     case 'launch':
-      return isAt(phase, 'launching', event.id) ? moved(phase, { kind: 'writing', run: phase.run, sinceMs: nowMs }) : unchanged(phase)
+      return isAt(phase, 'launching', event.id)
+        ? moved(phase, { kind: 'writing', run: { ...phase.run, values: { ...phase.run.values, ...event.chain } }, sinceMs: nowMs })
+        : unchanged(phase)
     case 'launch-failed':
     case 'repair-failed':
       return isAt(phase, 'writing', event.id) ? aborted(phase, phase.run, event.why) : unchanged(phase)
@@ -196,7 +201,8 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return isOurs ? moved(phase, { ...phase, sinceMs: nowMs, turnId: event.turnId }) : unchanged(phase)
     }
     case 'file-written': {
-      if (phase.kind !== 'writing') return unchanged(phase)
+      // Only the skill's (or a repair's) own turn writes the run's files.
+      if (phase.kind !== 'writing' || phase.turnId === undefined) return unchanged(phase)
       const file = classifyHandoffPath(event.path, phase.run.cwd, phase.run.ignoresCase)
       if (file === undefined || phase.run.files.some((f) => f.relPath === file.relPath)) return unchanged(phase)
       return moved(phase, { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } })

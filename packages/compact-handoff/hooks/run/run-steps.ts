@@ -13,7 +13,9 @@ import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from '../prompts/user-words.js'
-import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
+import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
+import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
+import { isForkAnswering } from '../compaction/compaction-steps.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
@@ -102,15 +104,33 @@ function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
 
 /** A launch the engine refused is tried again this often, this many times in
  * all: the timer can fire while the command hook that set it is still settling
- * (seen live under load), and the engine refuses a command run from there. */
+ * (seen live under load), and the engine refuses a command run from there. A
+ * launch that waits for a fork looks again as often. */
 export const LAUNCH_RETRY_MS = 250
 export const MAX_LAUNCH_TRIES = 8
 
+/** Where the run's handoff sits in its chain, read now: after this session's
+ * last swap, resume or fork's handoff. */
+async function chainNow($: $, cwd: string): Promise<ChainValues> {
+  const lastHandoff = await readLastHandoff($)
+  const parentText = lastHandoff.kind === 'handoff' ? await $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined
+  return chainValuesOf(lastHandoff, typeof parentText === 'string' ? parentText : undefined)
+}
+
 /** Timer: moves the run to writing (recording starts before the skill's turn
- * can write anything), then starts the skill's turn. */
+ * can write anything), then starts the skill's turn. The chain is read here,
+ * not at the start: a fork answering a compaction sets the last handoff when
+ * it is done, so while one answers the launch waits for it (the stuck-run rule
+ * bounds the wait). */
 export async function launchSkill($: $, id: string): Promise<void> {
-  if (!isAt(await readPhase($), 'launching', id)) return
-  if ((await dispatch($, { kind: 'launch', id })).step.isTaken) await startSkillTurn($, id, 1)
+  const phase = await readPhase($)
+  if (!isAt(phase, 'launching', id)) return
+  if (isForkAnswering()) {
+    $.clock.after(LAUNCH_RETRY_MS, () => void launchSkill($, id))
+    return
+  }
+  const chain = await chainNow($, phase.run.cwd)
+  if ((await dispatch($, { kind: 'launch', id, chain })).step.isTaken) await startSkillTurn($, id, 1)
 }
 
 /** Runs the skill for the run's mode, else asks Claude to; a refusal is tried
@@ -142,8 +162,14 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
   }
 }
 
-type WriteCall = { file_path: string; agentId?: string }
-type ToolOutcome = { deny?: string; isError?: true }
+type WriteCall = { tool: 'Write' | 'Edit'; file_path: string; agentId?: string }
+type ToolOutcome = { deny?: string; isError?: true; result?: unknown }
+
+/** What the tool's result says the file held before an Edit (null when it does not say). */
+function originalFileOf(outcome: ToolOutcome): string | null {
+  const original = typeof outcome.result === 'object' && outcome.result !== null ? (outcome.result as { originalFile?: unknown }).originalFile : undefined
+  return typeof original === 'string' ? original : null
+}
 
 /** Write/Edit, after the tool ran: remembers the handoff files the skill wrote,
  * and records every handoff or plan written as the person's own. */
@@ -153,7 +179,7 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
   await dispatch($, { kind: 'file-written', path: call.file_path })
   // In a run or not: the normal-mode skill's handoffs are the person's own too.
-  await recordWrittenFile($, call.file_path)
+  await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
 }
 
 /** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
