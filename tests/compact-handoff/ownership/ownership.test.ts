@@ -2,6 +2,7 @@
 // ownership verdict and the one record the start offer may name.
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
+import { isOwnAfter } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
 import {
   MAX_OWN_RECORDS,
   fingerprintOf,
@@ -100,5 +101,18 @@ describe('offerRecordOf', () => {
     expect(offerRecordOf(skipped, CWD, NOW_MS)).toBeUndefined()
     const kept = recordOf('HANDOFF_kept_2026-11-30.md', { writtenAtMs: NOW_MS - OFFER_WITHIN_MS })
     expect(offerRecordOf([...skipped, kept], CWD, NOW_MS)?.record).toBe(kept)
+  })
+})
+
+describe("isOwnAfter: only writing the whole file makes it the person's own", () => {
+  test('a Write, whatever was there before', () => {
+    expect(isOwnAfter({ tool: 'Write' }, undefined)).toBe(true)
+  })
+
+  test('an Edit only of a file that was own before it', () => {
+    expect(isOwnAfter({ tool: 'Edit', originalFile: 'x' }, 'own')).toBe(true)
+    expect(isOwnAfter({ tool: 'Edit', originalFile: 'x' }, 'not-written-here'), 'a cloned handoff').toBe(false)
+    expect(isOwnAfter({ tool: 'Edit', originalFile: 'x' }, 'changed'), 'changed since it was written here').toBe(false)
+    expect(isOwnAfter({ tool: 'Edit', originalFile: null }, undefined), 'the tool did not say what was there').toBe(false)
   })
 })

@@ -28,7 +28,7 @@ export function ownWriteCandidateOf(call: CheckedCall, origin: string): string |
  * person's ask rule for the folder, a PreToolUse hook's ask (a secret
  * scanner), an option's own check or another plugin's ask stays an ask, and
  * so does one with any field this build does not name (fail closed). */
-export function isModeAsk(verdict: object & { decision: string }): boolean {
+export function isModeAsk(verdict: { decision: string; [field: string]: unknown }): boolean {
   return verdict.decision === 'ask' && Object.keys(verdict).every((key) => key === 'decision' || key === 'reason')
 }
 

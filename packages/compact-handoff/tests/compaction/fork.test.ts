@@ -4,7 +4,8 @@
 import { describe, expect, test } from 'claude-code/testing'
 import { CWD, world, swapLogEntries } from '../support/world.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'
-import { skillWritesHandoff, typeAndLaunch } from '../support/flow.js'
+import { LAUNCH_DELAY_MS, skillWritesHandoff, typeAndLaunch } from '../support/flow.js'
+import { LAUNCH_RETRY_MS } from '../../hooks/run/run-steps.js'
 import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, fileFacts, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { STUB_OPENING } from '../../hooks/run/swap-text.js'
@@ -77,6 +78,22 @@ describe("a fork's handoff is part of the chain", () => {
     await compactAuto($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(parseSkillArgs(w.seen.commandRuns.at(-1)?.args ?? '')?.values).toMatchObject({ chain: 'HANDOFF_parser-rewrite_1970-01-01', seq: 2, parent: FORK_FILE })
+  })
+
+  test('a run started while the fork answers waits for it, and continues its chain rather than starting a second', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    // The fork's write of its file: the last handoff is set only once it is done.
+    w.interjectAt('fs.write', 1, async () => {
+      await typeCommand($, 'compact-handoff', 'finish the parser')
+      await w.clock.advance(LAUNCH_DELAY_MS)
+      await w.clock.settle()
+    })
+    await compactAuto($)
+    await w.clock.advance(LAUNCH_RETRY_MS)
+    await w.clock.settle()
+    expect(w.seen.commandRuns.length, 'the skill ran once, after the fork').toBe(1)
+    expect(parseSkillArgs(w.seen.commandRuns[0]?.args ?? '')?.values).toMatchObject({ chain: 'HANDOFF_parser-rewrite_1970-01-01', seq: 2, parent: FORK_FILE })
   })
 
   test("continues the chain of the session's last swap", SLOW, async ($, on) => {

@@ -5,7 +5,7 @@
 // can be asked.
 import { describe, expect, test } from 'claude-code/testing'
 import { CWD, world, type WorldOptions } from '../support/world.js'
-import { typeCommand } from '../support/engine-calls.js'
+import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, withStatus } from '../support/resume-support.js'
 
@@ -74,6 +74,47 @@ describe('a handoff placed from elsewhere', () => {
     expect(w.seen.asks).toEqual([])
     expect(w.seen.submits).toEqual([])
     expect(w.seen.gitCalls).toEqual([])
+  })
+})
+
+describe('an Edit makes no file the person\'s own', () => {
+  test('a cloned handoff Edited once (no dialog in accept-edits mode) is still asked about', async ($, on) => {
+    const w = world(on, { askAnswer: 'Do not resume' })
+    placeOnDisk(w, [{ name: 'HANDOFF_cloned_2026-11-30.md', status: 'in-progress', ageMs: 10 }])
+    await startSession($)
+    const edited = await skillEdit($, CLONED, 'closing brace', 'closing brace.')
+    expect(JSON.stringify(edited), 'the Edit ran').toContain('originalFile')
+    expect(w.store.get('ownedFiles') ?? [], 'no record was made').toEqual([])
+    const said = (await typeCommand($, 'compact-handoff', 'resume')).text ?? ''
+    await settle(w)
+    expect(said).toContain(`${CLONED}: ${NOT_WRITTEN_HERE}`)
+    expect(w.seen.asks.length, 'the question is asked').toBe(1)
+    expect(w.seen.submits, 'nothing was sent as the person').toEqual([])
+  })
+
+  test('an Edit of a handoff written here keeps it own, and a second Edit too', async ($, on) => {
+    const w = world(on, { askAnswer: 'Do not resume' })
+    await startSession($)
+    await skillWritesFile($, w, CLONED, withStatus('in-progress'))
+    await skillEdit($, CLONED, 'closing brace', 'closing brace.')
+    await skillEdit($, CLONED, 'parser suite', 'parser suite again')
+    expect((await typeCommand($, 'compact-handoff', 'resume')).text).toBe(`Resuming from ${CLONED}.`)
+    await settle(w)
+    expect(w.seen.asks).toEqual([])
+    expect(w.seen.submits.filter((s) => s.asUser)[0]?.text).toContain('Then do its Next step: Make recoverFrom() handle a closing brace., then run the parser suite again.')
+  })
+
+  test('an Edit of a handoff changed since it was written here leaves it changed', async ($, on) => {
+    const w = world(on, { askAnswer: 'Do not resume' })
+    await startSession($)
+    await skillWritesFile($, w, CLONED, withStatus('in-progress'))
+    // Someone else's change on disk (a pull, another editor), then the model's Edit.
+    w.writeFile(CLONED, withStatus('in-progress', 'Push to production.'))
+    await skillEdit($, CLONED, 'production', 'production now')
+    await typeCommand($, 'compact-handoff', 'resume')
+    await settle(w)
+    expect(w.seen.asks.length).toBe(1)
+    expect(w.seen.asks[0]).toContain('it changed since it was written in one of your sessions')
   })
 })
 

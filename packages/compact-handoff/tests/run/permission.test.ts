@@ -1,8 +1,8 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import { CWD, world, type World } from '../support/world.js'
-import { skillWrite, typeCommand } from '../support/engine-calls.js'
+import { skillWrite, startTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText } from '../support/texts.js'
-import { startSession, typeAndLaunch } from '../support/flow.js'
+import { LAUNCH_DELAY_MS, startSession, typeAndLaunch } from '../support/flow.js'
 
 // The skill's Write/Edit of its own file during a run's writing phase runs
 // with no dialog; every other call keeps the session's own verdict (here the
@@ -87,5 +87,68 @@ describe('every other call keeps the session verdict', () => {
     const w = world(on, { claudeFolderVerdict: 'deny' })
     await writingRun($, w)
     expect((await check($, 'Write', OWN)).decision).toBe('deny')
+  })
+})
+
+describe("only the permission mode's own ask is lifted", () => {
+  const WHYS = [
+    ["the person's ask rule for the folder", { rule: 'Write(.claude/handoffs/**)' }],
+    ["a PreToolUse hook's ask (a secret scanner)", { hook: 'PreToolUse' }],
+    ["an option's own check", { setting: 'permissions.blockReadsOutsideWorkingDirectories' }],
+  ] as const
+  for (const [what, why] of WHYS) {
+    test(`${what} stays an ask, for the run's own file too`, async ($, on) => {
+      const w = world(on, { ...ASKS, claudeFolderWhy: why })
+      await writingRun($, w)
+      expect((await check($, 'Write', OWN)).decision).toBe('ask')
+    })
+  }
+
+  test("another plugin's ask stays an ask", {
+    plugins: [
+      {
+        name: 'secret-guard',
+        register(on) {
+          on('tool.check', () => ({ decision: 'ask' as const, reason: 'secret-guard: this file may hold a token' }))
+        },
+      },
+    ],
+  }, async ($, on) => {
+    const w = world(on)
+    await writingRun($, w)
+    const verdict = await check($, 'Write', OWN)
+    expect(verdict.decision).toBe('ask')
+    expect(verdict.reason).toBe('secret-guard: this file may hold a token')
+  })
+})
+
+describe("the unasked write is the skill's turn's alone", () => {
+  test("a task notification's turn that runs before the skill's turn keeps the session's ask, and its write is not the run's", async ($, on) => {
+    const w = world(on, ASKS)
+    await startSession($)
+    await typeCommand($, 'compact-handoff', 'finish the parser')
+    await w.clock.advance(LAUNCH_DELAY_MS)
+    await w.clock.settle()
+    expect(w.seen.commandRuns.length, 'the skill was launched; its turn waits for the notification').toBe(1)
+    await submitPrompt($, '<task-notification>build finished</task-notification>', 'task-notification')
+    await startTurn($, '<task-notification>build finished</task-notification>', 't-notification')
+    expect((await check($, 'Write', OWN)).decision, 'a Write in the notification turn').toBe('ask')
+    // Written all the same (the person said yes): the run does not take it for its own.
+    w.writeFile(OWN, handoffText())
+    await skillWrite($, OWN, handoffText())
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).not.toContain(OWN)
+  })
+
+  test("ends with the skill's turn: the next turn's write keeps the session's ask", async ($, on) => {
+    const w = world(on, { ...ASKS, askAnswer: 'dismiss' })
+    await writingRun($, w, 'review finish the parser')
+    expect((await check($, 'Write', OWN)).decision, "in the skill's turn").toBe('allow')
+    await skillWrite($, OWN, handoffText())
+    w.writeFile(OWN, handoffText())
+    await $.turn.complete({ answer: 'wrote it', durationMs: 1, isAborted: false, turnId: 't-skill', reason: 'answer' })
+    await w.clock.settle()
+    await startTurn($, 'another prompt', 't-next')
+    expect((await check($, 'Edit', OWN)).decision, 'after it ended').toBe('ask')
   })
 })

@@ -130,6 +130,25 @@ describe('review before apply', () => {
     expect(w.seen.submits.filter((s) => s.asUser)).toEqual([{ text: 'Go on.', asUser: true }])
   })
 
+  test('the focus reaches the skill masked by the engine, as a fork\'s is, and the status shows it masked', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', 'review deploy with --password=hunter2 to staging')
+    expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoff', focus: 'deploy with --password=[REDACTED] to staging' }])
+    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(status).toContain('focus "deploy with --password=[REDACTED] to staging"')
+    expect(JSON.stringify([w.seen.commandRuns, status]), 'the secret went nowhere').not.toContain('hunter2')
+  })
+
+  test('a focus the engine cannot mask starts no run, and says so', async ($, on) => {
+    const w = world(on, { refuseRedact: true })
+    await startSession($)
+    const said = (await typeAndLaunch($, w, 'compact-handoff', 'deploy with --password=hunter2')).text ?? ''
+    expect(said).toContain('your focus words could not be masked, so no run started')
+    expect(said).toContain('The conversation is unchanged')
+    expect(w.seen.commandRuns).toEqual([])
+  })
+
   test('a plan review run that wrote no plan aborts before the review', async ($, on) => {
     const w = world(on)
     await startSession($)

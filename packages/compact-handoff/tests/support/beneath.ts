@@ -187,6 +187,13 @@ export function answerTools(on: On, ctx: WorldContext): void {
       ctx.seen.backgroundShells.push(backgroundTaskId)
       return { result: { stdout: '', stderr: '', interrupted: false, backgroundTaskId } }
     }
+    // An Edit changes the file on the fake disk and reports what it held before, as the engine's Edit does.
+    if (e.tool === 'Edit') {
+      const before = ctx.files.get(path)
+      if (before === undefined || !before.text.includes(e.old_string)) return { isError: true as const, result: 'String to replace not found in file.', text: 'String to replace not found in file.' }
+      ctx.files.set(path, { text: before.text.replace(e.old_string, () => e.new_string), mtimeMs: ctx.clock.now() })
+      return { result: { filePath: path, oldString: e.old_string, newString: e.new_string, originalFile: before.text, structuredPatch: [], userModified: false, replaceAll: false } }
+    }
     // A shell command whose line starts with "fail" exits 1, as the engine reports it.
     if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
     return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
@@ -203,7 +210,7 @@ export function answerPermissions(on: On, ctx: WorldContext): void {
     const path = typeof e.input === 'object' && e.input !== null ? String((e.input as { file_path?: unknown }).file_path ?? '') : ''
     const decision = /[\\/]\.claude[\\/]/.test(path) ? (ctx.options.claudeFolderVerdict ?? 'allow') : ('allow' as const)
     ctx.seen.checks.push({ tool: e.tool, path, decision })
-    return { decision }
+    return decision === 'allow' ? { decision } : { decision, ...ctx.options.claudeFolderWhy }
   })
 }
 

@@ -14,6 +14,11 @@ export function skillWrite($: Engine, relPath: string, content: string, agentId?
   return $.tool.call({ tool: 'Write', tool_use_id: `tu-${relPath}`, file_path: `${CWD}/${relPath}`, content, ...(agentId ? { agentId } : {}) })
 }
 
+/** A main-loop Edit of a file on the fake disk, as the engine raises it (beneath, world.ts, applies it). */
+export function skillEdit($: Engine, relPath: string, oldString: string, newString: string) {
+  return $.tool.call({ tool: 'Edit', tool_use_id: `tu-edit-${relPath}`, file_path: `${CWD}/${relPath}`, old_string: oldString, new_string: newString })
+}
+
 /** A main-loop (or a subagent's) Read of `relPath`, as the engine raises it. */
 export function readFile($: Engine, relPath: string, agentId?: string) {
   return $.tool.call({ tool: 'Read', tool_use_id: `tu-read-${relPath}`, file_path: `${CWD}/${relPath}`, ...(agentId ? { agentId } : {}) })

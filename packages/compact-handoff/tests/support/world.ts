@@ -49,6 +49,8 @@ export type WorldOptions = {
   refuseRedact?: boolean
   /** The session's own verdict on a write under `.claude/`: allowed unless set (the default mode asks; a deny rule refuses). */
   claudeFolderVerdict?: 'ask' | 'deny'
+  /** What else that verdict carries: the rule, hook or setting behind it, as the engine's verdict names them. */
+  claudeFolderWhy?: { rule?: string; hook?: string; setting?: string }
   /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
   refusedPaths?: string[]
   failedPaths?: string[]
