@@ -9,6 +9,7 @@ import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
+import { whileForkAnswers } from './fork-answering.js'
 import { readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
 import { rearmNudge } from '../thresholds/nudge-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
@@ -65,17 +66,6 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
   return observed($, e, compacted, isAskOn)
 }
 
-/** Forks answering a compaction now. A module variable, not state: a hot
- * reload starts it over, and a fork the old copy still runs is then not
- * waited for (its handoff starts no chain the run would read meanwhile). */
-let forksAnswering = 0
-
-/** Whether a fork is writing the handoff that answers a compaction: a run
- * launched now would read the last handoff before the fork sets it. */
-export function isForkAnswering(): boolean {
-  return forksAnswering > 0
-}
-
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
  * anything is read, to compact-handoff-answer, the one that answers it. */
 export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: CompactionOptions): Promise<SessionCompactResult> {
@@ -92,13 +82,7 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
     case 'fork': {
       const usage = await $.session.usage().catch(() => undefined)
       const percent = usage?.context.percent ?? null
-      forksAnswering++
-      let forked
-      try {
-        forked = await forkHandoff($, e, route.trigger, route.focus, percent)
-      } finally {
-        forksAnswering--
-      }
+      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
       if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent, isAskOn)
       return observed($, e, { messages: forked.messages }, isAskOn)
     }

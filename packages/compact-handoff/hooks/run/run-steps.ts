@@ -15,7 +15,7 @@ import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub
 import { withUserMessage } from '../prompts/user-words.js'
 import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
 import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
-import { isForkAnswering } from '../compaction/compaction-steps.js'
+import { isForkAnswering } from '../compaction/fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
