@@ -68,6 +68,13 @@ describe('a start', () => {
     expect(step.effects).toEqual([{ kind: 'launch-later', id: 'r1' }])
   })
 
+  test("the launch takes the chain as read then, not at the start: a fork may have set the last handoff meanwhile", () => {
+    const run = runOfId('r1')
+    const chain = { chain: 'HANDOFF_parser_2026-11-29', seq: 3, parent: '.claude/handoffs/HANDOFF_parser_2026-11-30.md' }
+    const step = transition({ kind: 'launching', run, sinceMs: T0 }, { kind: 'launch', id: 'r1', chain }, T0 + 100)
+    expect(step.phase).toEqual({ kind: 'writing', run: { ...run, values: { ...run.values, ...chain } }, sinceMs: T0 + 100 })
+  })
+
   test('while a run is under way changes nothing', () => {
     for (const phase of phasesOf(runOfId('r1'))) {
       const step = transition(phase, { kind: 'start', run: runOfId('r2') }, T0 + 1)
