@@ -7,6 +7,7 @@ import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running } f
 import type { StubContext } from '../run/swap-text.js'
 import { readShells, updateShells } from '../state.js'
 import { maskedText } from './mask-steps.js'
+import { skillsNow } from '../carried/skill-steps.js'
 
 type $ = EngineInterface
 
@@ -37,8 +38,9 @@ export async function runningNow($: $): Promise<Running> {
 }
 
 /** What a stub says beyond the conversation, read at the moment it is built,
- * before the compaction: what runs, and the transcript file it replaces. */
+ * before the compaction: what runs, the transcript file it replaces, and the
+ * skills invoked (a failed read costs the stub that section, never the swap). */
 export async function stubContextNow($: $): Promise<StubContext> {
-  const [running, info] = await Promise.all([runningNow($), $.session.info().catch(() => undefined)])
-  return { running, ...(typeof info?.transcriptPath === 'string' ? { transcriptPath: info.transcriptPath } : {}) }
+  const [running, info, skills] = await Promise.all([runningNow($), $.session.info().catch(() => undefined), skillsNow($).catch(() => undefined)])
+  return { running, ...(typeof info?.transcriptPath === 'string' ? { transcriptPath: info.transcriptPath } : {}), ...(skills !== undefined ? { skills } : {}) }
 }
