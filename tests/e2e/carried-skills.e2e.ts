@@ -16,6 +16,7 @@ import type { MockRequest } from '../harness/mock-api.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import type { RunDir } from '../harness/run-dir.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { SKILLS_HEADING } from '../../packages/compact-handoff/hooks/carried/skills.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -91,11 +92,47 @@ function inventoryOf(request: MockRequest): string {
     .join('\n')
 }
 
+/** The part of `text` from `start` up to the first of `ends` after it (or its end); '' without `start`. */
+function partOf(text: string, start: string, ends: readonly string[]): string {
+  const from = text.indexOf(start)
+  if (from < 0) return ''
+  const to = Math.min(...ends.map((end) => text.indexOf(end, from + start.length)).filter((at) => at >= 0), text.length)
+  return text.slice(from, to)
+}
+
+/** One line of sizes for README's Measured section (UTF-8 bytes): the request's
+ * messages as sent, the skills' part (the engine's "invoked EARLIER" message, or
+ * the stub's section), the stub, and whether the file read came back whole. */
+function sizesOf(label: string, request: MockRequest): string {
+  const blocks = (request.body?.messages ?? []).flatMap((m) => (typeof m.content === 'string' ? [m.content] : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((b) => b.text ?? '') : []))
+  const all = blocks.join('\n')
+  const skills = partOf(all, 'The following skills were invoked EARLIER', ['\n\nThe following deferred tools']) || partOf(all, SKILLS_HEADING, ['\nNothing else from before was kept', '\n\nThe handoff, as saved'])
+  const stub = blocks.find((b) => b.startsWith(STUB_OPENING)) ?? ''
+  const bytes = (text: string) => Buffer.byteLength(text)
+  return `e2e carried-skills sizes: after ${label}: messages ${Buffer.byteLength(messagesText(request))} B; the skills ${bytes(skills)} B; stub ${bytes(stub)} B; the file read ${all.includes(READ_MARK) ? 'inlined' : 'not inlined'}`
+}
+
 describe("the engine's own /compact (compactionHandoff: off)", () => {
   const { track } = trackRuns()
 
-  it('carries the newest skills, each cut, framed as invoked earlier, and the file read', async () => {
+  it('carries the skill, framed as invoked earlier, and the file read again', async () => {
     const flow = await startFlow('carried-engine', track, { handoffOptions: { compactionHandoff: 'off' }, prepare: prepareProject })
+    const { mock, session } = flow
+    await skillAndRead(flow)
+    const since = mock.requests.length
+    await session.type('/compact')
+    await mock.waitForRequest((r) => r.seq > since && r.kind === 'summary', 30_000)
+    await session.waitForScreen(/Compacted|compacted/, 30_000)
+    const next = await ordinaryTurn(flow, 'AFTER-COMPACT')
+    console.log(sizesOf('/compact', next))
+    const text = messagesText(next)
+    expect(text, "the skill's body").toContain(SKILL_MARK)
+    expect(text, 'framed as invoked earlier').toContain('invoked EARLIER')
+    expect(text, 'the file read again').toContain(READ_MARK)
+  })
+
+  it('carries the newest skills, each cut, framed as invoked earlier, and the file read', async () => {
+    const flow = await startFlow('carried-engine-bounds', track, { handoffOptions: { compactionHandoff: 'off' }, prepare: prepareProject })
     const { mock, session } = flow
     await skillAndRead(flow, BIG_SKILLS)
     const since = mock.requests.length
@@ -134,7 +171,7 @@ describe('a swap after /house-rules', () => {
     await session.type('/compact-handoff house rules')
     const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, 'house rules'), 30_000)
     const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
-    console.log(`e2e carried-skills: the request after a swap (${messagesText(next).length} B of messages)\n${inventoryOf(next)}`)
+    console.log(`e2e carried-skills: the request after a swap\n${inventoryOf(next)}\n${sizesOf('a swap', next)}`)
 
     const stub = stubOf(next)
     expect(stub, "the stub carries the skill's body").toContain(SKILL_MARK)
@@ -160,7 +197,7 @@ describe('an automatic compaction answered by the fork after /house-rules', () =
     const mark = session.logMark()
     await session.type(typed)
     const next = await mock.waitForRequest((r) => r.seq > since && r.kind === 'main' && r.status === 200 && !isForkRequest(r), 30_000)
-    console.log(`e2e carried-skills: the request after a fork's handoff (${messagesText(next).length} B of messages)\n${inventoryOf(next)}`)
+    console.log(`e2e carried-skills: the request after a fork's handoff\n${inventoryOf(next)}\n${sizesOf("a fork's handoff", next)}`)
 
     const stub = stubOf(next)
     expect(stub, 'answered by the fork').toContain('a fork of this session wrote the handoff below')
