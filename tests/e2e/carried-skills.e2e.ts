@@ -23,6 +23,9 @@ import { messagesText, ordinaryTurn, requestAfter, startFlow, turnSettled, type 
 /** A line only the skill's body holds: a request that carries the body holds it. */
 const SKILL_MARK = 'HOUSE-RULE-7: tabs, never spaces, in every Makefile'
 const SKILL_ARGS = 'for the parser work'
+/** What a cron and a wakeup scheduled before the compaction would fire with. */
+const CRON_MARK = 'CRON-PROMPT-MARK: check the nightly build'
+const WAKEUP_MARK = 'WAKEUP-PROMPT-MARK: look at the build again'
 /** Huge skills (about 180,000 characters each) the engine's own compaction bounds. */
 const BIG_SKILLS = 7
 const READ_MARK = 'NOTES-FILE-LINE: the parser keeps positions as byte offsets'
@@ -63,14 +66,17 @@ async function skillAndRead(flow: Flow, bigSkills = 0): Promise<void> {
   await turnSettled(session, mark)
 
   const bg = `toolu_bg_${Date.now().toString(36)}`
+  const wake = `toolu_wake_${Date.now().toString(36)}`
   mock.script(
-    { when: 'ask EXTRA', toolUses: [{ name: 'ToolSearch', input: { query: 'select:WebFetch', max_results: 1 } }, { id: bg, name: 'Bash', input: { command: 'sleep 300', description: 'wait', run_in_background: true } }] },
-    { when: (r) => carriesToolResult(r, bg), text: 'REPLY-EXTRA' },
+    { when: 'ask EXTRA', toolUses: [{ name: 'ToolSearch', input: { query: 'select:WebFetch,CronCreate', max_results: 2 } }, { id: bg, name: 'Bash', input: { command: 'sleep 300', description: 'wait', run_in_background: true } }] },
+    { when: (r) => carriesToolResult(r, bg), toolUses: [{ name: 'CronCreate', input: { cron: '0 9 * * *', prompt: CRON_MARK, recurring: true } }, { id: wake, name: 'ScheduleWakeup', input: { delaySeconds: 3600, reason: 'check the build later', prompt: WAKEUP_MARK, noop: false } }] },
+    { when: (r) => carriesToolResult(r, wake), text: 'REPLY-EXTRA' },
   )
   const extraMark = session.logMark()
   await session.type('ask EXTRA')
   await session.waitForScreen(/REPLY-EXTRA/, 30_000)
   await turnSettled(session, extraMark)
+
   const id = `toolu_read_notes_${Date.now().toString(36)}`
   mock.script({ when: 'ask READ-NOTES', toolUses: [{ id, name: 'Read', input: { file_path: join(run.proj, 'src', 'notes.md') } }] }, { when: (r) => carriesToolResult(r, id), text: 'REPLY-READ-NOTES' })
   const readMark = session.logMark()
@@ -109,7 +115,23 @@ function sizesOf(label: string, request: MockRequest): string {
   const skills = partOf(all, 'The following skills were invoked EARLIER', ['\n\nThe following deferred tools']) || partOf(all, SKILLS_HEADING, ['\nNothing else from before was kept', '\n\nThe handoff, as saved'])
   const stub = blocks.find((b) => b.startsWith(STUB_OPENING)) ?? ''
   const bytes = (text: string) => Buffer.byteLength(text)
-  return `e2e carried-skills sizes: after ${label}: messages ${Buffer.byteLength(messagesText(request))} B; the skills ${bytes(skills)} B; stub ${bytes(stub)} B; the file read ${all.includes(READ_MARK) ? 'inlined' : 'not inlined'}`
+  const tools = (request.body?.tools ?? []).map((t) => (t as { name?: string }).name)
+  const has = (what: string, yes: boolean) => `${what} ${yes ? 'yes' : 'no'}`
+  return [
+    `e2e carried-skills sizes: after ${label}: messages ${Buffer.byteLength(messagesText(request))} B; the skills ${bytes(skills)} B; stub ${bytes(stub)} B; the file read ${all.includes(READ_MARK) ? 'inlined' : 'not inlined'}`,
+    `e2e carried-skills kinds: after ${label}: ${[
+      has('cron', all.includes(CRON_MARK)),
+      has('wakeup', all.includes(WAKEUP_MARK)),
+      has('WebFetch loaded', tools.includes('WebFetch')),
+      has('CronCreate loaded', tools.includes('CronCreate')),
+      has('deferred-tools list', all.includes('deferred tools are now available')),
+      has('skills list', all.includes('skills are available for use')),
+      has('agent types', all.includes('Available agent types')),
+      has('tools used before', all.includes('tools-used-before')),
+      has('background shell', all.includes('sleep 300')),
+      has('transcript', all.includes('.jsonl')),
+    ].join('; ')}`,
+  ].join('\n')
 }
 
 describe("the engine's own /compact (compactionHandoff: off)", () => {
@@ -140,7 +162,7 @@ describe("the engine's own /compact (compactionHandoff: off)", () => {
     await mock.waitForRequest((r) => r.seq > since && r.kind === 'summary', 30_000)
     await session.waitForScreen(/Compacted|compacted/, 30_000)
     const next = await ordinaryTurn(flow, 'AFTER-COMPACT')
-    console.log(`e2e carried-skills: the request after /compact (${messagesText(next).length} B of messages)\n${inventoryOf(next)}`)
+    console.log(`e2e carried-skills: the request after /compact\n${inventoryOf(next)}\n${sizesOf('/compact, huge skills', next)}`)
     const text = messagesText(next)
     expect(text, "the newest skill's body").toContain(SKILL_MARK)
     expect(text, 'framed as invoked earlier').toContain('invoked EARLIER')
@@ -180,6 +202,8 @@ describe('a swap after /house-rules', () => {
     expect(stub, "never the handoff skill's own run").not.toContain('compact-mode')
     expect(userBlocks(next).at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(turn.continuePrompt)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
+    await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
+    console.log(sizesOf('a swap, one turn later', await ordinaryTurn(flow, 'AFTER-SWAP')))
   })
 })
 
@@ -207,5 +231,6 @@ describe('an automatic compaction answered by the fork after /house-rules', () =
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     await session.waitForScreen(/REPLY-FORK-TWO/, 30_000)
     await turnSettled(session, mark)
+    console.log(sizesOf("a fork's handoff, one turn later", await ordinaryTurn(flow, 'AFTER-FORK')))
   })
 })

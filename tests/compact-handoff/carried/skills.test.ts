@@ -101,6 +101,7 @@ describe('skillsSectionOf', () => {
     const t0 = performance.now()
     skillsSectionOf(withSkillsLoaded(NO_SKILLS, [{ name: line, text: line }]))
     skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${line}` }], STUB_OPENING)
+    skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${'/'.repeat(250_000)}x\n${'\\'.repeat(250_000)}` }], STUB_OPENING)
     expect(performance.now() - t0).toBeLessThan(200)
   })
 })

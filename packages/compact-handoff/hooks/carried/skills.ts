@@ -83,10 +83,19 @@ export function withSkillsLoaded(skills: InvokedSkills, entries: readonly { name
 /** The line a session's message holds where a skill was loaded into it. */
 export const SKILL_BASE_LINE = 'Base directory for this skill: '
 
-/** The last folder of a path, POSIX or Windows. */
+function isSeparator(char: string | undefined): boolean {
+  return char === '/' || char === '\\'
+}
+
+/** The last folder of a path, POSIX or Windows. A loop, not a regex: a line a
+ * person typed may hold a long run of separators. */
 function folderNameOf(path: string): string {
-  const trimmed = path.trim().replace(/[\\/]+$/, '')
-  return trimmed.slice(Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\')) + 1)
+  const trimmed = path.trim()
+  let end = trimmed.length
+  while (end > 0 && isSeparator(trimmed[end - 1])) end--
+  let start = end
+  while (start > 0 && !isSeparator(trimmed[start - 1])) start--
+  return trimmed.slice(start, end)
 }
 
 /** The skills a transcript's messages show loaded, oldest first: a user
