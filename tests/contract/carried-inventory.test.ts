@@ -4,6 +4,7 @@
 // holds that row's kind; a kind the stub holds is never listed as not carried.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { expect, test } from 'vitest'
 import { repoRoot } from '../harness/repo-root.js'
 import { buildForkStub, buildStub, type StubContext } from '../../packages/compact-handoff/hooks/run/swap-text.js'
@@ -56,7 +57,7 @@ test('the table lists the kinds, each with what compact-handoff does', () => {
 
 test.each(inventoryRows().filter((r) => r.ours === 'carried' || r.ours === 'named'))('$kind: $ours by $file $fn, in the stub of a swap and of a fork', async (row) => {
   expect(row.file, 'the row names its file and function').toBeDefined()
-  const module = (await import(`../../packages/compact-handoff/hooks/${row.file}`)) as Record<string, unknown>
+  const module = (await import(/* @vite-ignore */ pathToFileURL(join(repoRoot(), 'packages', 'compact-handoff', 'hooks', row.file!)).href)) as Record<string, unknown>
   expect(typeof module[row.fn!], `${row.file} exports ${row.fn}`).toBe('function')
   const holds = IN_STUB[row.kind]
   expect(holds, `a check of how "${row.kind}" shows in a stub`).toBeDefined()
