@@ -33,6 +33,7 @@ const CONTEXT: StubContext = {
   running: { shells: [{ id: 'bb1', command: 'sleep 300', startedAtMs: 0 }], agents: [{ id: 'a1', task: 'scan the repo', type: 'general', startedAtMs: 0 }] },
   transcriptPath: '/home/me/.claude/projects/p/s.jsonl',
   skills: withSkillsLoaded(NO_SKILLS, [{ name: 'house-rules', text: `# House rules\n${SKILL_LINE}` }]),
+  loadedTools: ['WebFetch'],
 }
 const FACTS = factsSectionOf(withRead(NO_FACTS, 'src/notes.md'))
 
@@ -42,6 +43,7 @@ const IN_STUB: Record<string, (stub: string) => boolean> = {
   'Background shells and subagents still running': (stub) => stub.includes('sleep 300') && stub.includes('scan the repo'),
   'The transcript pointer': (stub) => stub.includes('/home/me/.claude/projects/p/s.jsonl'),
   'Recently read files': (stub) => stub.includes('src/notes.md'),
+  "A deferred tool's loaded schema": (stub) => stub.includes('ToolSearch (query "select:WebFetch")'),
 }
 
 const STUBS = {

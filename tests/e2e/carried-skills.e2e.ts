@@ -4,8 +4,9 @@
  * - The engine's own `/compact` (compactionHandoff: off): what its next request carries, kind
  *   by kind, with sizes (the inventory in CONTRIBUTING's "What a compaction carries").
  * - A swap, and separately an automatic compaction answered by a fork: the next request
- *   carries the skill's body, framed as invoked earlier; the continue-prompt (or the typed
- *   prompt) is still the last user text; no summariser request is made.
+ *   carries the skill's body, framed as invoked earlier, and names the deferred tools a
+ *   ToolSearch loaded; the continue-prompt (or the typed prompt) is still the last user
+ *   text; no summariser request is made.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -200,6 +201,7 @@ describe('a swap after /house-rules', () => {
     expect(stub, 'with the arguments it was invoked with').toContain(`Asked: ${SKILL_ARGS}`)
     expect(stub, 'framed as invoked earlier, not to be run again').toMatch(/invoked earlier in this session[\s\S]*do not run them again/i)
     expect(stub, "never the handoff skill's own run").not.toContain('compact-mode')
+    expect(stub, 'the deferred tools loaded, with how to load them again').toContain('ToolSearch (query "select:WebFetch,CronCreate")')
     expect(userBlocks(next).at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(turn.continuePrompt)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
@@ -227,6 +229,7 @@ describe('an automatic compaction answered by the fork after /house-rules', () =
     expect(stub, 'answered by the fork').toContain('a fork of this session wrote the handoff below')
     expect(stub, "the stub carries the skill's body").toContain(SKILL_MARK)
     expect(stub, 'framed as invoked earlier, not to be run again').toMatch(/invoked earlier in this session[\s\S]*do not run them again/i)
+    expect(stub, 'the deferred tools loaded, with how to load them again').toContain('ToolSearch (query "select:WebFetch,CronCreate")')
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt is the last user text').toBe(typed)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     await session.waitForScreen(/REPLY-FORK-TWO/, 30_000)

@@ -20,6 +20,7 @@ import { answerCompaction } from './compaction/compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './compaction/ask-steps.js'
 import { dropEndedShells } from './facts/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
+import { recordToolsLoaded } from './carried/tool-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -74,6 +75,13 @@ export const register: Register = (on, options) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
     await recordToolCall($, e, outcome)
+    return outcome
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
+  // The schemas a ToolSearch loads are gone after a swap: every stub names them.
+  on('tool.call', { tool: ['ToolSearch'] }, async ($, e, next) => {
+    const outcome = await next(e)
+    if (e.agentId === undefined) await recordToolsLoaded($, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 

@@ -27,6 +27,7 @@ const lastHandoffAtom = atom({ plugin: 'compact-handoff', key: 'lastHandoff' } a
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
 const skillsAtom = atom({ plugin: 'compact-handoff', key: 'skills' } as const, NO_SKILLS)
+const loadedToolsAtom = atom({ plugin: 'compact-handoff', key: 'loadedTools' } as const, [] as readonly string[])
 const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -123,6 +124,14 @@ export function readSkills($: $): Promise<InvokedSkills> {
 
 export async function updateSkills($: $, change: (skills: InvokedSkills) => InvokedSkills): Promise<void> {
   await update($, skillsAtom, change)
+}
+
+export function readLoadedTools($: $): Promise<readonly string[]> {
+  return read($, loadedToolsAtom)
+}
+
+export async function updateLoadedTools($: $, change: (tools: readonly string[]) => readonly string[]): Promise<void> {
+  await update($, loadedToolsAtom, change)
 }
 
 /** Spends this window's auto handoff; whether it was still armed (so two turn ends

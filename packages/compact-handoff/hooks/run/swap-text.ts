@@ -5,6 +5,7 @@ import type { Mode } from './run.js'
 import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
 import { runningSectionOf, transcriptLineOf, type Running } from '../facts/running.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
+import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -20,11 +21,11 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
 /** What the session has beyond the conversation at the moment a stub is built:
  * what still runs in the background, the replaced conversation's transcript
  * file (`$.session.info().transcriptPath`, read before the compaction), and
- * the skills invoked in this session (carried/skills.ts). */
-export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills }
+ * the skills invoked in this session and the deferred tools loaded (carried/). */
+export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[] }
 
 /** The lines every stub ends its body with for `context`: what still runs,
- * where the earlier conversation is, then the skills invoked; none when
+ * where the earlier conversation is, the deferred tools loaded, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
   const lines: string[] = []
@@ -32,6 +33,8 @@ export function stubContextLinesOf(context: StubContext): string[] {
   if (running !== undefined) lines.push('', running, '')
   const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
   if (transcript !== undefined) lines.push(transcript)
+  const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
+  if (tools !== undefined) lines.push('', tools)
   const skills = context.skills === undefined ? undefined : skillsSectionOf(context.skills)
   if (skills !== undefined) lines.push('', skills, '')
   return lines

@@ -180,6 +180,8 @@ export function answerTools(on: On, ctx: WorldContext): void {
       if (ctx.options.askAnswer === undefined || ctx.options.askAnswer === 'dismiss') return { deny: 'dismissed' }
       return { result: { questions: e.questions, answers: { [question.question]: ctx.options.askAnswer } } }
     }
+    // ToolSearch with "select:A,B" loads A and B, as the engine answers.
+    if (e.tool === 'ToolSearch') return { result: { matches: e.query.replace(/^select:/, '').split(','), query: e.query, total_deferred_tools: 13 } }
     const path = 'file_path' in e ? String(e.file_path) : ''
     if (ctx.options.refusedPaths?.includes(path)) return { deny: 'refused by a permission rule' }
     if (ctx.options.failedPaths?.includes(path)) return { isError: true as const, result: 'File does not exist.', text: 'File does not exist.' }
