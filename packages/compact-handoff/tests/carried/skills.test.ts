@@ -78,6 +78,15 @@ describe('a swap', () => {
     expect(stub).toContain('export DEPLOY_TOKEN=[REDACTED]')
     expect(stub).not.toContain('s3cr3t-value')
   })
+
+  test('a skill whose text could not be masked is named, never dropped, and its text never kept', async ($, on) => {
+    const w = world(on, { refuseRedact: true })
+    await startSession($)
+    await skillLoaded($, 'house-rules', HOUSE_RULES)
+    const stub = await swapStub($, w)
+    expect(stub).toContain('### Skill: house-rules\n[not recorded: it could not be masked]')
+    expect(stub).not.toContain('HOUSE-RULE-7')
+  })
 })
 
 describe('skills across swaps', () => {
