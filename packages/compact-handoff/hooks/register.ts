@@ -19,6 +19,8 @@ import { compactionHandoffOf } from './compaction/engine-compaction.js'
 import { answerCompaction } from './compaction/compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './compaction/ask-steps.js'
 import { dropEndedShells } from './facts/running-steps.js'
+import { recordSkill } from './carried/skill-steps.js'
+import { recordToolsLoaded } from './carried/tool-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -76,6 +78,13 @@ export const register: Register = (on, options) => {
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
+  // The schemas a ToolSearch loads are gone after a swap: every stub names them.
+  on('tool.call', { tool: ['ToolSearch'] }, async ($, e, next) => {
+    const outcome = await next(e)
+    if (e.agentId === undefined) await recordToolsLoaded($, outcome)
+    return outcome
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
   // The skill's write of its own file runs without a dialog (own-write.ts);
   // the session's verdict is asked first and only the mode's own ask is answered.
   on('tool.check', { tool: ['Write', 'Edit'] }, async ($, e, next) => {
@@ -106,6 +115,14 @@ export const register: Register = (on, options) => {
     if (e.agent_id === undefined) await dropEndedShells($, e.background_tasks)
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
+
+  // Each skill as the model reads it, so every stub carries it as the engine's
+  // own compaction would (carried/skills.ts).
+  on('skill.prompt', async ($, e, next) => {
+    const prompt = await next(e)
+    await recordSkill($, e, prompt.text)
+    return prompt
+  }).catch(($, e, next) => next(e)) // fail open: the skill reaches the model whatever this hook does
 
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with

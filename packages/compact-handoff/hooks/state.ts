@@ -13,6 +13,7 @@ import { NO_WORK, type WorkRecord } from './facts/work.js'
 import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './thresholds/auto-handoff.js'
 import type { ArmingTrigger } from './compaction/ask.js'
 import type { RunningShell } from './facts/running.js'
+import { NO_SKILLS, type InvokedSkills } from './carried/skills.js'
 
 
 type $ = EngineInterface
@@ -25,6 +26,8 @@ const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_
 const lastHandoffAtom = atom({ plugin: 'compact-handoff', key: 'lastHandoff' } as const, NO_HANDOFF)
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
+const skillsAtom = atom({ plugin: 'compact-handoff', key: 'skills' } as const, NO_SKILLS)
+const loadedToolsAtom = atom({ plugin: 'compact-handoff', key: 'loadedTools' } as const, [] as readonly string[])
 const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -113,6 +116,22 @@ export function readShells($: $): Promise<readonly RunningShell[]> {
 
 export async function updateShells($: $, change: (shells: readonly RunningShell[]) => readonly RunningShell[]): Promise<void> {
   await update($, shellsAtom, change)
+}
+
+export function readSkills($: $): Promise<InvokedSkills> {
+  return read($, skillsAtom)
+}
+
+export async function updateSkills($: $, change: (skills: InvokedSkills) => InvokedSkills): Promise<void> {
+  await update($, skillsAtom, change)
+}
+
+export function readLoadedTools($: $): Promise<readonly string[]> {
+  return read($, loadedToolsAtom)
+}
+
+export async function updateLoadedTools($: $, change: (tools: readonly string[]) => readonly string[]): Promise<void> {
+  await update($, loadedToolsAtom, change)
 }
 
 /** Spends this window's auto handoff; whether it was still armed (so two turn ends

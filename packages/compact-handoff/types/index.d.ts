@@ -34,6 +34,10 @@ declare module 'claude-code' {
     interactive: boolean
     /** Main-loop shells moved to the background and not yet seen ended (hooks/facts/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]
+    /** The skills invoked in this session, oldest first, texts masked and bounded (hooks/carried/skills.ts InvokedSkills). */
+    skills: { skills: { name: string; text?: string; isCut: boolean }[]; forgotten: number }
+    /** Deferred tools a main-loop ToolSearch loaded, newest last (hooks/carried/loaded-tools.ts). */
+    loadedTools: readonly string[]
     /** The work's facts and the rediscovery meter (hooks/facts/work.ts WorkRecord). */
     work: {
       facts: {

@@ -4,6 +4,8 @@ import { MARKER } from '../protocol/protocol.js'
 import type { Mode } from './run.js'
 import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
 import { runningSectionOf, transcriptLineOf, type Running } from '../facts/running.js'
+import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
+import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -17,18 +19,24 @@ export const NO_HANDOFF: LastHandoff = { kind: 'none' }
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
 
 /** What the session has beyond the conversation at the moment a stub is built:
- * what still runs in the background, and the replaced conversation's
- * transcript file (`$.session.info().transcriptPath`, read before the compaction). */
-export type StubContext = { running?: Running; transcriptPath?: string }
+ * what still runs in the background, the replaced conversation's transcript
+ * file (`$.session.info().transcriptPath`, read before the compaction), and
+ * the skills invoked in this session and the deferred tools loaded (carried/). */
+export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[] }
 
 /** The lines every stub ends its body with for `context`: what still runs,
- * then where the earlier conversation is; none when neither is known. */
+ * where the earlier conversation is, the deferred tools loaded, then the skills invoked; none when
+ * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
   const lines: string[] = []
   const running = context.running === undefined ? undefined : runningSectionOf(context.running)
   if (running !== undefined) lines.push('', running, '')
   const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
   if (transcript !== undefined) lines.push(transcript)
+  const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
+  if (tools !== undefined) lines.push('', tools)
+  const skills = context.skills === undefined ? undefined : skillsSectionOf(context.skills)
+  if (skills !== undefined) lines.push('', skills, '')
   return lines
 }
 

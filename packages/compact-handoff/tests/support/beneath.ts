@@ -40,12 +40,14 @@ export function answerSession(on: On, ctx: WorldContext): void {
     value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
   }))
   on('session.id', () => ({ value: 'session-1' }))
-  on('session.messages', () => ({ value: Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
+  on('session.messages', () => ({ value: ctx.options.transcript !== undefined ? ([...ctx.options.transcript] as never) : Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: [...(ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })), ...(ctx.options.agents ?? [])] as never,
   }))
   on('classic.Stop', () => ({}))
+  // The skill's text as the engine computed it reaches the model unchanged.
+  on('skill.prompt', (_$, e) => ({ text: e.text }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
   on('turn.complete', (_$, e) => ({ text: e.answer }))
 }
@@ -178,6 +180,8 @@ export function answerTools(on: On, ctx: WorldContext): void {
       if (ctx.options.askAnswer === undefined || ctx.options.askAnswer === 'dismiss') return { deny: 'dismissed' }
       return { result: { questions: e.questions, answers: { [question.question]: ctx.options.askAnswer } } }
     }
+    // ToolSearch with "select:A,B" loads A and B, as the engine answers.
+    if (e.tool === 'ToolSearch') return { result: { matches: e.query.replace(/^select:/, '').split(','), query: e.query, total_deferred_tools: 13 } }
     const path = 'file_path' in e ? String(e.file_path) : ''
     if (ctx.options.refusedPaths?.includes(path)) return { deny: 'refused by a permission rule' }
     if (ctx.options.failedPaths?.includes(path)) return { isError: true as const, result: 'File does not exist.', text: 'File does not exist.' }

@@ -60,6 +60,9 @@ export type WorldOptions = {
   askAnswer?: string
   /** How many messages the conversation holds at start (a resumed one has some). */
   messageCount?: number
+  /** The conversation as `$.session.messages()` answers it (over messageCount); the same
+   * array throughout, so a test can change it as a compaction would. */
+  transcript?: { role: 'user' | 'assistant'; text: string }[]
   /** Subagents the engine lists, by status. */
   agentStatuses?: ('running' | 'pending' | 'completed' | 'idle')[]
   /** More subagents the engine lists, given whole. */
