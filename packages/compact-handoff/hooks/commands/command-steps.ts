@@ -6,7 +6,7 @@ import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
-import { inFolder } from '../protocol/protocol-paths.js'
+import { readProjectFile } from '../disk/disk-steps.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
 import { statusTextOf } from './status-report.js'
 import { wordsSizeOf } from '../prompts/user-words.js'
@@ -53,7 +53,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
   const [usage, cwd, lastHandoff] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), readLastHandoff($)])
   // Resolved once, here: every check compares a file's real path with it.
   const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
-  const parentText = lastHandoff.kind === 'handoff' ? await $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined
+  const parentText = lastHandoff.kind === 'handoff' ? (await readProjectFile($, { cwd, cwdRealPath, ignoresCase }, lastHandoff.handoff).catch(() => undefined))?.text : undefined
   const id = crypto.randomUUID()
   return {
     id,

@@ -8,6 +8,7 @@ import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { isReadable, resumeProblemsOf } from '../run/file-check.js'
+import { readProjectFile } from '../disk/disk-steps.js'
 import {
   FRONTMATTER_READ_BYTES,
   MAX_CANDIDATES,
@@ -116,11 +117,8 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const folder = await folderFactsOf($, cwd)
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
-  const path = inFolder(cwd, file.relPath)
-  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
-  const read = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  const text = typeof read === 'string' ? read : undefined
-  const problems = resumeProblemsOf({ file, stat, ...folder, text }, cwd)
+  const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)
+  const problems = resumeProblemsOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
 
   const fields = frontmatterOf(text)

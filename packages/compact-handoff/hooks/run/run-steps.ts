@@ -8,7 +8,7 @@ import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { NUDGE_ARMED } from '../thresholds/nudge.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
-import { inFolder, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
@@ -22,6 +22,7 @@ import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
 import { disarmAfterSwap } from '../compaction/ask-steps.js'
 import { stubContextNow } from '../facts/running-steps.js'
+import { readProjectFile } from '../disk/disk-steps.js'
 
 type $ = EngineInterface
 
@@ -164,10 +165,15 @@ export async function noteTurnStart($: $, start: { turnId: string; text: string 
 }
 
 async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
-  const path = inFolder(run.cwd, file.relPath)
-  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
-  const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  return { file, stat, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase, text: typeof text === 'string' ? text : undefined }
+  const found = await readProjectFile($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, file.relPath, isReadable)
+  return {
+    file,
+    stat: found.stat,
+    cwdRealPath: run.cwdRealPath,
+    ignoresCase: run.ignoresCase,
+    text: found.text,
+    ...(found.verdict.kind === 'refused' ? { diskRefusal: found.verdict.why } : {}),
+  }
 }
 
 /** Every problem that keeps the files from replacing the conversation, read
