@@ -7,13 +7,13 @@
  * - The swap log is a link to a shell start-up file outside: the swap, the abort and the
  *   fork's handoff all go on, the log is skipped with a note in the debug log each time.
  * - `.claude/handoffs` is a link to a rules folder outside: the swap (its handoff in
- *   plans/handoffs) goes on, the fork's handoff is refused and the engine's summary
- *   replaces the conversation instead, the toast saying why.
+ *   plans/handoffs) goes on, no fork is spent on a handoff the folder would refuse, and
+ *   the engine's summary replaces the conversation instead, the toast saying why.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, isForkRequest } from '../harness/fork-script.js'
+import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, forkRequestsOf, isForkRequest } from '../harness/fork-script.js'
 import { failedSkillTurn, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { RunDir } from '../harness/run-dir.js'
 import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
@@ -131,10 +131,11 @@ describe('a .claude/handoffs that is a link to a rules folder outside the projec
     const since = flow.mock.requests.length
     const mark = await automaticCompaction(flow, 'DIR-AUTO')
     await flow.session.waitForToast(
-      /no handoff was written at this compaction: \.claude\/handoffs\/HANDOFF_\S+ was not written: \.claude\/handoffs is a symbolic link, and compact-handoff never writes or reads through one/,
+      /no handoff was written at this compaction: no handoff can be saved in \.claude\/handoffs: \.claude\/handoffs is a symbolic link, and compact-handoff never writes or reads through one/,
       { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 },
     )
     expect(flow.mock.requests.filter((r) => r.seq > since && r.kind === 'summary'), "the engine's summary replaced the conversation").toHaveLength(1)
+    expect(forkRequestsOf(flow.mock.requests.filter((r) => r.seq > since)), 'no fork is spent on a folder that refuses the file').toEqual([])
 
     expect(snapshotOf(outsideOf(flow.run)), 'outside the project, byte for byte and mtime for mtime').toEqual(before)
     const skipped = flow.session.debugLog().slice(start).split('\n').filter((line) => line.includes(`${SKIPPED_LOG}.claude/handoffs is a symbolic link`))

@@ -100,6 +100,16 @@ describe('diskVerdictOf: refuses', () => {
   })
 })
 
+describe('a folder (to list or to write in)', () => {
+  const parts = diskPartsOf(POSIX.cwd, '.claude/handoffs', 'folder')
+  test('its last part is a folder too', () => {
+    expect(parts.map((p) => p.isFile)).toEqual([false, false])
+    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), dir('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'present' })
+    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), { kind: 'dir', isLink: true, realPath: '/home/me/.claude/rules' }], POSIX)).toMatchObject({ kind: 'refused' })
+    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), file('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'refused', why: '.claude/handoffs is not a folder' })
+  })
+})
+
 describe('isSettledBy: the look stops at the first part that decides', () => {
   const [first] = diskPartsOf(POSIX.cwd, LOG)
   test('a missing or refused part settles it, a passing one does not', () => {

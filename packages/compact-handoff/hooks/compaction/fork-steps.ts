@@ -9,7 +9,6 @@ import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js
 import { forkReplyOf } from './fork-reply.js'
 import { FORK_HANDOFF_DIR, composedHandoffOf, forkFailureOf, freeHandoffNameOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
 import { formatProblems } from '../format/handoff-format.js'
-import { inFolder } from '../protocol/protocol-paths.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../run/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
@@ -23,7 +22,7 @@ import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
-import { readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
+import { listProjectFolder, projectFileOnDisk, readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 
 type $ = EngineInterface
@@ -98,7 +97,7 @@ async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Conte
   const folder = { cwd, ...(await folderFactsOf($, cwd)) }
   const [parent, listed] = await Promise.all([
     lastHandoff.kind === 'handoff' ? readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined) : undefined,
-    $.fs.list(inFolder(cwd, FORK_HANDOFF_DIR)).catch(() => []),
+    listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => []),
   ])
   const chain = chainValuesOf(lastHandoff, parent?.text)
   return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
@@ -121,6 +120,9 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   let passed: { draft: Draft; repairs: number }
   try {
     context = await contextOf($, focus, position.kind === 'mid-turn')
+    // A folder the one rule refuses would refuse the file too: no fork is spent on it.
+    const place = await projectFileOnDisk($, context.folder, FORK_HANDOFF_DIR, 'folder')
+    if (place.verdict.kind === 'refused') return { kind: 'failed', why: `no handoff can be saved in ${FORK_HANDOFF_DIR}: ${place.verdict.why}`, repairs: 0 }
     passed = await passedDraft($, context)
   } catch (error) {
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }

@@ -29,12 +29,13 @@ export type PartAnswer = { kind: 'file' | 'dir' | 'other'; isLink: boolean; real
 export type DiskVerdict = { kind: 'absent' } | { kind: 'present' } | { kind: 'refused'; why: string }
 
 /** The parts of `relPath` (`/`-separated, as the call spells it), its first
- * folder first and the file last, each with its path in the project folder. */
-export function diskPartsOf(cwd: string, relPath: string): DiskPart[] {
+ * folder first and the file last, each with its path in the project folder;
+ * with `last` 'folder', `relPath` names a folder (one to list or write in). */
+export function diskPartsOf(cwd: string, relPath: string, last: 'file' | 'folder' = 'file'): DiskPart[] {
   const segments = relPath.split('/')
   return segments.map((_, i) => {
     const part = segments.slice(0, i + 1).join('/')
-    return { relPath: part, path: inFolder(cwd, part), isFile: i === segments.length - 1 }
+    return { relPath: part, path: inFolder(cwd, part), isFile: last === 'file' && i === segments.length - 1 }
   })
 }
 

@@ -3,7 +3,7 @@
 // The engine offers no exclusive create (`$.fs.write` takes a path and a text,
 // and follows links), so a write is as safe as the look just before it: what
 // changes between that look and the write itself is not seen.
-import type { EngineInterface, FsStat } from 'claude-code'
+import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
 import { diskPartsOf, diskVerdictOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder } from './disk-rule.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 
@@ -11,11 +11,11 @@ type $ = EngineInterface
 
 const ENOENT_RE = /ENOENT/
 
-/** The rule's verdict on `relPath` (as the call spells it, `/`-separated),
- * and the file's own stat when it is present. Part by part, each looked at
+/** The rule's verdict on `relPath` (as the call spells it, `/`-separated;
+ * a folder's with `last` 'folder'), and its own stat when it is present. Part by part, each looked at
  * only while the ones above it pass. */
-export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: string): Promise<{ verdict: DiskVerdict; stat?: FsStat }> {
-  const parts = diskPartsOf(folder.cwd, relPath)
+export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: string, last: 'file' | 'folder' = 'file'): Promise<{ verdict: DiskVerdict; stat?: FsStat }> {
+  const parts = diskPartsOf(folder.cwd, relPath, last)
   const answers: PartAnswer[] = []
   let stat: FsStat | undefined
   for (const part of parts) {
@@ -50,4 +50,11 @@ export async function readProjectFile($: $, folder: ProjectFolder, relPath: stri
   if (found.stat === undefined || !isWanted(found.stat)) return found
   const text = await $.fs.read(inFolder(folder.cwd, relPath)).catch(() => undefined)
   return typeof text === 'string' ? { ...found, text } : found
+}
+
+/** Lists the folder `relPath` when the one rule passes it (a linked folder
+ * would list another's files); none when it is missing or refused. */
+export async function listProjectFolder($: $, folder: ProjectFolder, relPath: string): Promise<FsEntry[]> {
+  const { verdict } = await projectFileOnDisk($, folder, relPath, 'folder')
+  return verdict.kind === 'present' ? [...(await $.fs.list(inFolder(folder.cwd, relPath)).catch(() => []))] : []
 }

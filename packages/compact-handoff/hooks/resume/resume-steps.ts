@@ -8,7 +8,8 @@ import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { isReadable, resumeProblemsOf } from '../run/file-check.js'
-import { readProjectFile } from '../disk/disk-steps.js'
+import { listProjectFolder, readProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
 import {
   FRONTMATTER_READ_BYTES,
   MAX_CANDIDATES,
@@ -42,10 +43,11 @@ const MASKED_INPUT_CHARS = 8_000
 type Listed = { relPath: string; kind: 'handoff' | 'plan'; mtimeMs: number }
 
 /** Handoff and plan files in the handoff folders, as listed (name, time). */
-async function listHandoffFiles($: $, cwd: string): Promise<Listed[]> {
+async function listHandoffFiles($: $, folder: ProjectFolder): Promise<Listed[]> {
   const listed: Listed[] = []
   for (const dir of HANDOFF_DIRS) {
-    const entries = await $.fs.list(inFolder(cwd, dir)).catch(() => [])
+    // A file there that is a link lists as `other`, never as a file.
+    const entries = await listProjectFolder($, folder, dir).catch(() => [])
     for (const entry of entries) {
       const kind = entry.kind === 'file' ? fileKindOfName(entry.name) : undefined
       if (kind !== undefined) listed.push({ relPath: `${dir}/${entry.name}`, kind, mtimeMs: entry.mtimeMs })
@@ -113,8 +115,8 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const phase = await readPhase($)
   if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
   const cwd = await $.session.cwd()
-  const listed = await listHandoffFiles($, cwd)
   const folder = await folderFactsOf($, cwd)
+  const listed = await listHandoffFiles($, { cwd, ...folder })
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
   const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)

@@ -7,6 +7,7 @@ import { CWD, world, type World, type WorldOptions } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'
 import { ENGINE_SUMMARY, REPLY, compactAuto, sessionWithWork } from '../support/fork-support.js'
+import { handoffText } from '../support/texts.js'
 import { SWAP_LOG_PATH } from '../../hooks/swap-log/swap-log.js'
 
 const SLOW = { timeoutMs: 30_000 }
@@ -106,6 +107,7 @@ describe("a fork's handoff through a linked folder", () => {
       expect(result.messages, "the engine's summary replaces the conversation").toEqual([ENGINE_SUMMARY])
       const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
       expect(toast).toContain(`${link.slice(CWD.length + 1)} is a symbolic link, and compact-handoff never writes or reads through one`)
+      expect(w.seen.forkPrompts, 'no fork is spent on a folder that refuses the file').toEqual([])
       expectNothingOutside(w, before)
       expect(logSkipped(w), 'the log, in the same folder, is skipped too').toHaveLength(1)
     })
@@ -122,5 +124,19 @@ describe('a case-variant folder holding a link, on a case-sensitive volume the m
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect((await check($, `${CWD}/.CLAUDE/handoffs/HANDOFF_parser_2026-11-29.md`)).decision, 'looked at as the call spells it').toBe('ask')
     expect((await check($, `${CWD}/.claude/handoffs/HANDOFF_parser_2026-11-29.md`)).decision).toBe('allow')
+  })
+})
+
+describe('/compact-handoff resume, with .claude/handoffs linked to a folder outside', () => {
+  test("lists nothing there and reads nothing there: another's handoff is never offered as this project's", SLOW, async ($, on) => {
+    const elsewhere = `${RULES}/HANDOFF_other_2026-11-29.md`
+    const w = world(on, { links: { [`${CWD}/.claude/handoffs`]: RULES }, files: { [elsewhere]: { text: handoffText(), mtimeMs: 5 } } })
+    await startSession($)
+    const answer = (await typeCommand($, 'compact-handoff', 'resume')).text ?? ''
+    expect(answer).toMatch(/^No handoff to resume/)
+    expect(w.seen.reads.filter((r) => !r.path.startsWith(`${CWD}/`) || r.path.startsWith(`${CWD}/.claude/handoffs/`)), 'no read there').toEqual([])
+    const named = (await typeCommand($, 'compact-handoff', 'resume .claude/handoffs/HANDOFF_other_2026-11-29.md')).text ?? ''
+    expect(named).toContain('.claude/handoffs is a symbolic link, and compact-handoff never writes or reads through one')
+    expect(w.seen.reads, 'nothing read at all').toEqual([])
   })
 })

@@ -131,7 +131,8 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   })
   on('fs.list', (_$, e) => {
     const { separator } = ctx.files
-    const dir = ctx.files.keyOf(`${(e.path ?? ctx.cwd).replace(/[\\/]$/, '')}${separator}`)
+    // As the engine lists: through a linked folder, the folder it leads to.
+    const dir = ctx.files.keyOf(`${(ctx.files.resolvedOf(e.path ?? ctx.cwd, true) ?? '').replace(/[\\/]$/, '')}${separator}`)
     const entries = [...ctx.files].filter(([path]) => ctx.files.keyOf(path).startsWith(dir) && !ctx.files.keyOf(path).slice(dir.length).includes(separator))
     return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: new TextEncoder().encode(f.text).length, mtimeMs: f.mtimeMs, isLink: false })) }
   })
