@@ -3,7 +3,7 @@
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
-import { fileReportOf, isReadable, problemLinesOf, type FileFacts, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
+import { fileReportOf, isReadable, problemLinesOf, resumeProblemsOf, type FileFacts, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { MAX_HANDOFF_BYTES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import type { Run } from '../../../packages/compact-handoff/hooks/run/run.js'
@@ -178,5 +178,17 @@ describe('isReadable', () => {
     expect(isReadable(statOf(HANDOFF, { kind: 'dir' }))).toBe(false)
     expect(isReadable(statOf(HANDOFF, { kind: 'other' }))).toBe(false)
     expect(isReadable(statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }))).toBe(false)
+  })
+})
+
+describe('a refusal of the one rule for project files (disk/disk-rule.ts)', () => {
+  const why = 'plans/handoffs is a symbolic link, and compact-handoff never writes or reads through one'
+  test('ends the run before anything else, even for a file that is not there (a repair would write through the link)', () => {
+    expect(fileReportOf(factsOf(HANDOFF, { diskRefusal: why }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
+    expect(fileReportOf(factsOf(HANDOFF, { diskRefusal: why, stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
+  })
+
+  test('keeps a handoff from being resumed', () => {
+    expect(resumeProblemsOf(factsOf(HANDOFF, { diskRefusal: why }), '/home/dev/proj')).toEqual([why])
   })
 })

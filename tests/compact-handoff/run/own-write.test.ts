@@ -3,7 +3,7 @@
 // through no link; every other call keeps the session's own verdict.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
-import { isModeAsk, isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, partsOnDiskOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
+import { isModeAsk, isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { IDLE, type Phase } from '../../../packages/compact-handoff/hooks/run/run.js'
 
@@ -82,31 +82,19 @@ describe("isModeAsk: only the permission mode's own ask is lifted", () => {
   })
 })
 
-describe('isOwnWrite: what is on disk', () => {
+describe("isOwnWrite: the one rule's verdict on disk (tests/compact-handoff/disk/disk-rule.test.ts holds the rule)", () => {
   const run = (files: HandoffPath[] = []) => runFixture({ files })
 
-  test('looks at the file, its folder and the folder above it, deepest first', () => {
-    expect(partsOnDiskOf(run(), HANDOFF).map((p) => p.path)).toEqual([ABS, `${CWD}/.claude/handoffs`, `${CWD}/.claude`])
-  })
-
-  test('allows a new file in the real handoff folder, or where no folder exists yet', () => {
-    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'dir', realPath: `${CWD}/.claude/handoffs` })).toBe(true)
-    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude', kind: 'dir', realPath: `${CWD}/.claude` })).toBe(true)
-    expect(isOwnWrite(run(), HANDOFF, undefined)).toBe(true)
+  test('allows a new file where every part on the way is where it says', () => {
+    expect(isOwnWrite(run(), HANDOFF, { kind: 'absent' })).toBe(true)
   })
 
   test('allows a file this run wrote, and no existing file it did not', () => {
-    const found = { relPath: HANDOFF.relPath, kind: 'file' as const, realPath: ABS }
-    expect(isOwnWrite(run([HANDOFF]), HANDOFF, found)).toBe(true)
-    expect(isOwnWrite(run(), HANDOFF, found), 'a handoff someone else left').toBe(false)
+    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { kind: 'present' })).toBe(true)
+    expect(isOwnWrite(run(), HANDOFF, { kind: 'present' }), 'a handoff someone else left').toBe(false)
   })
 
-  test('refuses a path a link sends elsewhere, or a part that is not a folder', () => {
-    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'dir', realPath: '/home/me/.claude/agents' }), 'a linked folder').toBe(false)
-    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude', kind: 'dir', realPath: '/home/me/.claude' }), 'a linked .claude').toBe(false)
-    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { relPath: HANDOFF.relPath, kind: 'file', realPath: '/home/me/.bashrc' }), 'a linked file').toBe(false)
-    expect(isOwnWrite(run(), HANDOFF, { relPath: HANDOFF.relPath, kind: 'file' }), 'a dangling link').toBe(false)
-    expect(isOwnWrite(run(), HANDOFF, { relPath: '.claude/handoffs', kind: 'file', realPath: `${CWD}/.claude/handoffs` }), 'a file in place of the folder').toBe(false)
-    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { relPath: HANDOFF.relPath, kind: 'dir', realPath: ABS }), 'a folder in place of the file').toBe(false)
+  test('refuses whatever the rule refuses, even a file this run wrote', () => {
+    expect(isOwnWrite(run([HANDOFF]), HANDOFF, { kind: 'refused', why: '.claude/handoffs is a symbolic link' })).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // and the few recent lines /compact-handoff status shows.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, logTriggerOf, recentLogLinesOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, readsAsSwapLog, logTriggerOf, recentLogLinesOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
@@ -197,5 +197,22 @@ describe('recentLogLinesOf', () => {
   test('reads a log with CRLF line ends', () => {
     const text = [entryOf(1), entryOf(2)].map((e) => JSON.stringify(e)).join('\r\n')
     expect(recentLogLinesOf(text, 5)).toHaveLength(2)
+  })
+})
+
+describe('readsAsSwapLog: only a swap log is ever cut or rewritten', () => {
+  const line = (fields: Record<string, unknown>) => JSON.stringify(fields)
+  test('takes an empty log, and whole entry lines around blank ones', () => {
+    expect(readsAsSwapLog('')).toBe(true)
+    expect(readsAsSwapLog(`${line({ time: 't', outcome: 'swapped' })}\n\n${line({ time: 't2', outcome: 'follow-up' })}\n`)).toBe(true)
+  })
+
+  test('refuses anything else: a shell file, a line that is no entry, JSON that is no object', () => {
+    expect(readsAsSwapLog('export PATH=/usr/bin\n')).toBe(false)
+    expect(readsAsSwapLog(`${line({ time: 't', outcome: 'swapped' })}\n# a note\n`)).toBe(false)
+    expect(readsAsSwapLog(`${line({ time: 't' })}\n`), 'no outcome').toBe(false)
+    expect(readsAsSwapLog(`${line({ time: 1, outcome: 'swapped' })}\n`), 'a time that is no text').toBe(false)
+    expect(readsAsSwapLog('["time", "outcome"]\n')).toBe(false)
+    expect(readsAsSwapLog('null\n')).toBe(false)
   })
 })

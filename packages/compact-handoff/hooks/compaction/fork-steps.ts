@@ -9,7 +9,6 @@ import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js
 import { forkReplyOf } from './fork-reply.js'
 import { FORK_HANDOFF_DIR, composedHandoffOf, forkFailureOf, freeHandoffNameOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
 import { formatProblems } from '../format/handoff-format.js'
-import { inFolder } from '../protocol/protocol-paths.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../run/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
@@ -22,6 +21,9 @@ import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
+import { folderFactsOf } from '../ownership/folder-steps.js'
+import { listProjectFolder, projectFileOnDisk, readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
 
 type $ = EngineInterface
 
@@ -33,7 +35,7 @@ const SHOWN_PROBLEMS = 3
 export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number }
 
 /** What the whole attempt knows before the first fork. */
-type Context = { cwd: string; ask: ForkAsk; values: ForkFileValues; taken: string[] }
+type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
 type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string }
 
@@ -92,12 +94,13 @@ async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repa
 
 async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
   const [cwd, lastHandoff, nowMs] = await Promise.all([$.session.cwd(), readLastHandoff($), $.clock.now()])
-  const [parentText, listed] = await Promise.all([
-    lastHandoff.kind === 'handoff' ? $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined,
-    $.fs.list(inFolder(cwd, FORK_HANDOFF_DIR)).catch(() => []),
+  const folder = { cwd, ...(await folderFactsOf($, cwd)) }
+  const [parent, listed] = await Promise.all([
+    lastHandoff.kind === 'handoff' ? readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined) : undefined,
+    listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => []),
   ])
-  const chain = chainValuesOf(lastHandoff, typeof parentText === 'string' ? parentText : undefined)
-  return { cwd, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
+  const chain = chainValuesOf(lastHandoff, parent?.text)
+  return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
 }
 
 /** The bookkeeping of a handoff that now stands: each step on its own, since
@@ -117,6 +120,9 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   let passed: { draft: Draft; repairs: number }
   try {
     context = await contextOf($, focus, position.kind === 'mid-turn')
+    // A folder the one rule refuses would refuse the file too: no fork is spent on it.
+    const place = await projectFileOnDisk($, context.folder, FORK_HANDOFF_DIR, 'folder')
+    if (place.verdict.kind === 'refused') return { kind: 'failed', why: `no handoff can be saved in ${FORK_HANDOFF_DIR}: ${place.verdict.why}`, repairs: 0 }
     passed = await passedDraft($, context)
   } catch (error) {
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
@@ -124,14 +130,15 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const { draft, repairs } = passed
   if (draft.kind !== 'passed') return { kind: 'failed', why: draft.kind === 'failed' ? draft.why : problemsReasonOf(draft.problems), repairs }
   const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
-  const path = inFolder(context.cwd, relPath)
-  // Named from a listing taken before the forks: a file that appeared since is never overwritten.
-  if (await $.fs.stat(path).then(() => true, () => false)) return { kind: 'failed', why: `${relPath} appeared while the fork wrote, and is never overwritten`, repairs }
+  // Named from a listing taken before the forks: the one rule's look right
+  // before the write refuses a file that appeared since, and any link.
+  let written: Awaited<ReturnType<typeof writeProjectFile>>
   try {
-    await $.fs.write(path, draft.text)
+    written = await writeProjectFile($, context.folder, relPath, draft.text, 'absent')
   } catch (error) {
     return { kind: 'failed', why: `${relPath} could not be saved (${messageOf(error)})`, repairs }
   }
+  if (!written.isWritten) return { kind: 'failed', why: `${relPath} was not written: ${written.why}`, repairs }
   const bytes = new TextEncoder().encode(draft.text).length
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.

@@ -8,6 +8,8 @@ import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { isReadable, resumeProblemsOf } from '../run/file-check.js'
+import { listProjectFolder, readProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
 import {
   FRONTMATTER_READ_BYTES,
   MAX_CANDIDATES,
@@ -41,10 +43,11 @@ const MASKED_INPUT_CHARS = 8_000
 type Listed = { relPath: string; kind: 'handoff' | 'plan'; mtimeMs: number }
 
 /** Handoff and plan files in the handoff folders, as listed (name, time). */
-async function listHandoffFiles($: $, cwd: string): Promise<Listed[]> {
+async function listHandoffFiles($: $, folder: ProjectFolder): Promise<Listed[]> {
   const listed: Listed[] = []
   for (const dir of HANDOFF_DIRS) {
-    const entries = await $.fs.list(inFolder(cwd, dir)).catch(() => [])
+    // A file there that is a link lists as `other`, never as a file.
+    const entries = await listProjectFolder($, folder, dir).catch(() => [])
     for (const entry of entries) {
       const kind = entry.kind === 'file' ? fileKindOfName(entry.name) : undefined
       if (kind !== undefined) listed.push({ relPath: `${dir}/${entry.name}`, kind, mtimeMs: entry.mtimeMs })
@@ -112,15 +115,12 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const phase = await readPhase($)
   if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
   const cwd = await $.session.cwd()
-  const listed = await listHandoffFiles($, cwd)
   const folder = await folderFactsOf($, cwd)
+  const listed = await listHandoffFiles($, { cwd, ...folder })
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
-  const path = inFolder(cwd, file.relPath)
-  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
-  const read = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  const text = typeof read === 'string' ? read : undefined
-  const problems = resumeProblemsOf({ file, stat, ...folder, text }, cwd)
+  const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)
+  const problems = resumeProblemsOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
 
   const fields = frontmatterOf(text)

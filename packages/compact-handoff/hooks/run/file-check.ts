@@ -21,6 +21,9 @@ export type FileFacts = {
   ignoresCase: boolean
   /** undefined when not read (missing, too large) or unreadable. */
   text: string | undefined
+  /** Why the one rule for project files (disk/disk-rule.ts) refuses the
+   * file's path: a link on the way, a part that is not where it says. */
+  diskRefusal?: string
 }
 
 /** One file's problems that a repair turn may fix, each saying how. */
@@ -61,6 +64,8 @@ function placeRefusalOf(facts: FileFacts): string | undefined {
 export function fileReportOf(facts: FileFacts, run: Run): FileReport {
   const { file, stat } = facts
   const name = file.relPath
+  // Before "does not exist": a repair would have the skill write through the link.
+  if (facts.diskRefusal !== undefined) return refused(facts.diskRefusal)
   if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
   const place = placeRefusalOf(facts)
   if (place !== undefined) return refused(place)
@@ -77,6 +82,7 @@ export function fileReportOf(facts: FileFacts, run: Run): FileReport {
  * same place and format checks as a swap, with nobody to repair it. */
 export function resumeProblemsOf(facts: FileFacts, projectDir: string): string[] {
   const name = facts.file.relPath
+  if (facts.diskRefusal !== undefined) return [facts.diskRefusal]
   if (facts.stat === undefined) return [`${name} does not exist`]
   const place = placeRefusalOf(facts)
   if (place !== undefined) return [place]

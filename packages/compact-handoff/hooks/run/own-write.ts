@@ -5,7 +5,8 @@
 // in accept-edits mode), so an auto handoff would otherwise wait for a person
 // who may not be there while the run's stuck clock runs. Every other call keeps
 // the session's own verdict. Pure: permission-steps.ts gathers the facts.
-import { classifyHandoffPath, inFolder, mayBeHandoffPath, relativeToCwd, isSameName, type HandoffPath } from '../protocol/protocol-paths.js'
+import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import type { DiskVerdict } from '../disk/disk-rule.js'
 import type { Phase, Run } from './run.js'
 
 /** A `tool.check` question as the engine asks it (the fields decided on). */
@@ -41,29 +42,11 @@ export function ownWriteTargetOf(phase: Phase, path: string): HandoffPath | unde
   return phase.kind === 'writing' && phase.turnId !== undefined ? classifyHandoffPath(path, phase.run.cwd, phase.run.ignoresCase) : undefined
 }
 
-/** A part of the target's path inside the project: the file, its folder, the folder's parent. */
-export type PathPart = { relPath: string; path: string }
-
-/** The parts of `file`'s path to look for on disk, deepest first: the first
- * that exists must really be where it says (no link leads it elsewhere). */
-export function partsOnDiskOf(run: Run, file: HandoffPath): PathPart[] {
-  const segments = file.relPath.split('/')
-  return segments.map((_, i) => segments.slice(0, segments.length - i).join('/')).map((relPath) => ({ relPath, path: inFolder(run.cwd, relPath) }))
-}
-
-/** What `$.fs.stat` with resolve said of the deepest part that exists. */
-export type FoundPart = { relPath: string; kind: 'file' | 'dir' | 'other'; realPath?: string }
-
-/** Whether the write is the run's own, given the deepest part of its path that
- * exists (undefined: none does, and the write makes them all inside the
- * project's real folder). That part must really be that part of the project:
- * a link in the way could send the write anywhere. An existing file must be
- * one this run wrote: a handoff someone else left is not overwritten unasked. */
-export function isOwnWrite(run: Run, file: HandoffPath, found: FoundPart | undefined): boolean {
-  if (found === undefined) return true
-  if (found.realPath === undefined) return false
-  const realRel = relativeToCwd(found.realPath, run.cwdRealPath, run.ignoresCase)
-  if (realRel === undefined || !isSameName(realRel, found.relPath, run.ignoresCase)) return false
-  if (found.relPath !== file.relPath) return found.kind === 'dir'
-  return found.kind === 'file' && run.files.some((f) => f.relPath === file.relPath)
+/** Whether the write is the run's own, given the one rule's verdict on the
+ * path as the call spells it (disk/disk-rule.ts): no link on the way, every
+ * part where it says. A new file is; an existing one must be one this run
+ * wrote: a handoff someone else left is not overwritten unasked. */
+export function isOwnWrite(run: Run, file: HandoffPath, verdict: DiskVerdict): boolean {
+  if (verdict.kind === 'refused') return false
+  return verdict.kind === 'absent' || run.files.some((f) => f.relPath === file.relPath)
 }

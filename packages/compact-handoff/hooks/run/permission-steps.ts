@@ -1,23 +1,23 @@
 // The permission step for the skill's write of its own file (own-write.ts
-// decides): reads the run and looks at the target's path on disk.
+// decides): reads the run and looks at the target's path on disk by the one
+// rule for project files, in the spelling the call uses.
 import type { EngineInterface } from 'claude-code'
-import { isOwnWrite, ownWriteTargetOf, partsOnDiskOf, type FoundPart } from './own-write.js'
+import { isOwnWrite, ownWriteTargetOf } from './own-write.js'
+import { relativeToCwd } from '../protocol/protocol-paths.js'
+import { projectFileOnDisk } from '../disk/disk-steps.js'
 import { readPhase } from '../state.js'
 
 type $ = EngineInterface
 
-/** Whether `path` is a file the writing run may write without asking. A stat
- * that rejects reads as a missing part; one that answers decides. */
+/** Whether `path` is a file the writing run may write without asking. */
 export async function isRunOwnWrite($: $, path: string): Promise<boolean> {
   const phase = await readPhase($)
   const file = ownWriteTargetOf(phase, path)
   if (file === undefined || phase.kind !== 'writing') return false
-  let found: FoundPart | undefined
-  for (const part of partsOnDiskOf(phase.run, file)) {
-    const stat = await $.fs.stat(part.path, { resolve: true }).catch(() => undefined)
-    if (stat === undefined) continue
-    found = { relPath: part.relPath, kind: stat.kind, ...(stat.realPath !== undefined ? { realPath: stat.realPath } : {}) }
-    break
-  }
-  return isOwnWrite(phase.run, file, found)
+  const { run } = phase
+  // classifyHandoffPath names the folder as HANDOFF_DIRS spells it; the disk is looked at as the call spells it.
+  const spelled = relativeToCwd(path, run.cwd, run.ignoresCase)
+  if (spelled === undefined) return false
+  const { verdict } = await projectFileOnDisk($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, spelled)
+  return isOwnWrite(run, file, verdict)
 }

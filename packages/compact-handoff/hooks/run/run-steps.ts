@@ -8,7 +8,7 @@ import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
 import { NUDGE_ARMED } from '../thresholds/nudge.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
-import { inFolder, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
@@ -24,6 +24,8 @@ import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
 import { disarmAfterSwap } from '../compaction/ask-steps.js'
 import { stubContextNow } from '../facts/running-steps.js'
+import { readProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
 
 type $ = EngineInterface
 
@@ -111,10 +113,10 @@ export const MAX_LAUNCH_TRIES = 8
 
 /** Where the run's handoff sits in its chain, read now: after this session's
  * last swap, resume or fork's handoff. */
-async function chainNow($: $, cwd: string): Promise<ChainValues> {
+async function chainNow($: $, folder: ProjectFolder): Promise<ChainValues> {
   const lastHandoff = await readLastHandoff($)
-  const parentText = lastHandoff.kind === 'handoff' ? await $.fs.read(inFolder(cwd, lastHandoff.handoff)).catch(() => undefined) : undefined
-  return chainValuesOf(lastHandoff, typeof parentText === 'string' ? parentText : undefined)
+  const parentText = lastHandoff.kind === 'handoff' ? (await readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined))?.text : undefined
+  return chainValuesOf(lastHandoff, parentText)
 }
 
 /** Timer: moves the run to writing (recording starts before the skill's turn
@@ -129,7 +131,7 @@ export async function launchSkill($: $, id: string): Promise<void> {
     $.clock.after(LAUNCH_RETRY_MS, () => void launchSkill($, id))
     return
   }
-  const chain = await chainNow($, phase.run.cwd)
+  const chain = await chainNow($, phase.run)
   if ((await dispatch($, { kind: 'launch', id, chain })).step.isTaken) await startSkillTurn($, id, 1)
 }
 
@@ -190,10 +192,15 @@ export async function noteTurnStart($: $, start: { turnId: string; text: string 
 }
 
 async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
-  const path = inFolder(run.cwd, file.relPath)
-  const stat = await $.fs.stat(path, { resolve: true }).catch(() => undefined)
-  const text = isReadable(stat) ? await $.fs.read(path).catch(() => undefined) : undefined
-  return { file, stat, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase, text: typeof text === 'string' ? text : undefined }
+  const found = await readProjectFile($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, file.relPath, isReadable)
+  return {
+    file,
+    stat: found.stat,
+    cwdRealPath: run.cwdRealPath,
+    ignoresCase: run.ignoresCase,
+    text: found.text,
+    ...(found.verdict.kind === 'refused' ? { diskRefusal: found.verdict.why } : {}),
+  }
 }
 
 /** Every problem that keeps the files from replacing the conversation, read

@@ -1,37 +1,55 @@
-// Writes the swap log (swap-log.ts decides its lines). A log that cannot be
-// written costs the run nothing: it is a record, not a step of the swap. It
+// Writes the swap log (swap-log.ts decides its lines), through the one rule
+// for project files (disk/disk-rule.ts). A log that cannot be written costs
+// the run nothing: it is a record, not a step of the swap. It
 // sits in the project folder, beside handoffs people commit, so every text in
 // it is masked: reasons and file paths here, the meter's paths and commands
 // where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
-import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
+import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, readsAsSwapLog, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
 import type { Run } from '../run/run.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../facts/mask-steps.js'
+import { folderFactsOf } from '../ownership/folder-steps.js'
+import { projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
 
 type $ = EngineInterface
 
 type Unstamped<E> = E extends unknown ? Omit<E, 'time' | 'sessionId'> : never
 
-/** The log's newest whole lines, stat first: all of it while it is within its
- * cap, else only its tail (a read over 4 MiB rejects). '' when there is no
- * log; a log that is there but cannot be read rejects, so it is never
- * rewritten from nothing. */
-async function logTailOf($: $, logPath: string): Promise<string> {
-  const stat = await $.fs.stat(logPath).catch(() => undefined)
-  if (stat === undefined) return ''
-  const range = logReadRangeOf(stat.size)
+/** The log's newest whole lines from a file of `size` bytes: all of it while
+ * it is within its cap, else only its tail (a read over 4 MiB rejects). A
+ * log that is there but cannot be read rejects, so it is never rewritten
+ * from nothing. */
+async function logTailOf($: $, logPath: string, size: number): Promise<string> {
+  const range = logReadRangeOf(size)
   if (range === undefined) return await $.fs.read(logPath)
   return tailLinesOf(await $.fs.read(logPath, { offset: range.offset, length: range.length }))
 }
 
-/** Appends one entry, stamped with the time and the session. */
+/** The log as the one rule finds it (disk-rule.ts): its text ('' when there
+ * is none yet), or why it is left alone. */
+async function logOnDisk($: $, folder: ProjectFolder): Promise<{ kind: 'absent' | 'present'; text: string } | { kind: 'refused'; why: string }> {
+  const found = await projectFileOnDisk($, folder, SWAP_LOG_PATH)
+  if (found.verdict.kind !== 'present') return found.verdict.kind === 'absent' ? { kind: 'absent', text: '' } : found.verdict
+  const text = await logTailOf($, inFolder(folder.cwd, SWAP_LOG_PATH), found.stat?.size ?? 0)
+  return readsAsSwapLog(text) ? { kind: 'present', text } : { kind: 'refused', why: `${SWAP_LOG_PATH} does not read as a swap log, and is left as it is` }
+}
+
+function skipped($: $, why: string): void {
+  $.ui.log(`the swap log was not written: ${why}`, { to: 'debug' })
+}
+
+/** Appends one entry, stamped with the time and the session; skipped, with a
+ * note in the debug log, wherever the one rule refuses the log. */
 async function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
-    const logPath = inFolder(cwd, SWAP_LOG_PATH)
-    const existing = await logTailOf($, logPath)
+    const folder = { cwd, ...(await folderFactsOf($, cwd)) }
+    const log = await logOnDisk($, folder)
+    if (log.kind === 'refused') return skipped($, log.why)
     const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId: await $.session.id(), ...entry } as LogEntry | AfterSwapEntry
-    await $.fs.write(logPath, logTextWith(existing, stamped))
+    const written = await writeProjectFile($, folder, SWAP_LOG_PATH, logTextWith(log.text, stamped), log.kind)
+    if (!written.isWritten) skipped($, written.why)
   } catch (error) {
     $.ui.log(`could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
@@ -76,7 +94,8 @@ export async function appendCompactionLog(
 /** The log's newest `count` entries as /compact-handoff status shows them;
  * none when the log cannot be read. */
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  return recentLogLinesOf(await logTailOf($, inFolder(cwd, SWAP_LOG_PATH)).catch(() => ''), count)
+  const log = await folderFactsOf($, cwd).then((facts) => logOnDisk($, { cwd, ...facts })).catch(() => undefined)
+  return log === undefined || log.kind === 'refused' ? [] : recentLogLinesOf(log.text, count)
 }
 
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */

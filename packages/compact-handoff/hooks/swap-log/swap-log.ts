@@ -186,6 +186,27 @@ export function tailLinesOf(tail: string): string {
   return lineBreak < 0 ? '' : tail.slice(lineBreak + 1)
 }
 
+/** Whether a log's text (its whole lines, as read) is a swap log, which
+ * alone may be cut to its newest lines and rewritten: every line that is not
+ * blank is a JSON object with a string `time` and `outcome`, as every entry
+ * has. Anything else there (a file a clone put in its place, a hand edit) is
+ * never truncated or rewritten. */
+export function readsAsSwapLog(text: string): boolean {
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(line)
+    } catch {
+      return false
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false
+    const { time, outcome } = parsed as { time?: unknown; outcome?: unknown }
+    if (typeof time !== 'string' || typeof outcome !== 'string') return false
+  }
+  return true
+}
+
 /** One line per recent entry, newest last, for /compact-handoff status. Lines
  * that are not entries (a hand edit) are skipped. */
 export function recentLogLinesOf(text: string, count: number): string[] {

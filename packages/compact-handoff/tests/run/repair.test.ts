@@ -87,7 +87,7 @@ describe('a safety refusal', () => {
     await skillWrite($, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.submits, 'no repair prompt').toEqual([])
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: \S+ resolves outside plans\/handoffs\/ and \.claude\/handoffs\/ of this project\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: \S+ is a symbolic link, and compact-handoff never writes or reads through one\. Context unchanged\.$/)])
   })
 })
 

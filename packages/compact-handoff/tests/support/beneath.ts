@@ -39,7 +39,10 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
   }))
-  on('session.id', () => ({ value: 'session-1' }))
+  on('session.id', async () => {
+    await ctx.pointReached('session.id')
+    return { value: 'session-1' }
+  })
   on('session.messages', () => ({ value: ctx.options.transcript !== undefined ? ([...ctx.options.transcript] as never) : Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
@@ -104,22 +107,34 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   on('fs.stat', async (_$, e) => {
     await ctx.pointReached('fs.stat')
     if (ctx.files.keyOf(e.path) === ctx.files.keyOf(ctx.cwd)) return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink: false, realPath: ctx.cwd } }
-    const file = ctx.files.get(e.path)
-    if (!file) return { deny: `stat ${e.path} failed: ENOENT` }
+    // As the engine answers with resolve: whether the path is itself a link, and where it lands (none for a dangling link or a loop).
+    const reached = ctx.files.resolvedOf(e.path, false)
+    const landed = ctx.files.resolvedOf(e.path, true)
+    const isLink = reached === undefined || ctx.files.isLinkAt(reached)
+    const kind = landed === undefined ? undefined : ctx.files.kindAt(landed)
+    // Without resolve the answer is what the path leads to, so a dangling link is missing, as Node's stat has it.
+    if (kind === undefined) return isLink && e.resolve ? { value: { kind: 'other' as const, size: 0, mtimeMs: 0, isLink: true } } : { deny: `stat ${e.path} failed: ENOENT` }
+    const file = ctx.files.get(landed!)
+    if (!file || kind === 'dir') return { value: { kind: 'dir' as const, size: 0, mtimeMs: 0, isLink, realPath: file?.realPath ?? ctx.files.spellingOf(landed!) ?? landed! } }
     // A file's real path is the spelling it was made with, wherever it is reached from.
-    const realPath = file.realPath ?? ctx.files.spellingOf(e.path) ?? ctx.files.hostPathOf(e.path)
+    const realPath = file.realPath ?? ctx.files.spellingOf(landed!) ?? landed!
     return {
-      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: file.realPath !== undefined, realPath },
+      value: { kind: file.kind ?? 'file', size: new TextEncoder().encode(file.text).length, mtimeMs: file.mtimeMs, isLink: isLink || file.realPath !== undefined, realPath },
     }
   })
   on('fs.write', async (_$, e) => {
     await ctx.pointReached('fs.write')
-    ctx.files.set(e.path, { text: e.text, mtimeMs: ctx.clock.now() })
+    // The engine's write follows every link, a dangling one to its target.
+    const landed = ctx.files.resolvedOf(e.path, true)
+    if (landed === undefined) return { deny: `write ${e.path} failed: ELOOP` }
+    ctx.seen.writes.push(landed)
+    ctx.files.set(landed, { text: e.text, mtimeMs: ctx.clock.now() })
     return { value: undefined }
   })
   on('fs.list', (_$, e) => {
     const { separator } = ctx.files
-    const dir = ctx.files.keyOf(`${(e.path ?? ctx.cwd).replace(/[\\/]$/, '')}${separator}`)
+    // As the engine lists: through a linked folder, the folder it leads to.
+    const dir = ctx.files.keyOf(`${(ctx.files.resolvedOf(e.path ?? ctx.cwd, true) ?? '').replace(/[\\/]$/, '')}${separator}`)
     const entries = [...ctx.files].filter(([path]) => ctx.files.keyOf(path).startsWith(dir) && !ctx.files.keyOf(path).slice(dir.length).includes(separator))
     return { value: entries.map(([path, f]) => ({ name: path.slice(dir.length), kind: 'file' as const, size: new TextEncoder().encode(f.text).length, mtimeMs: f.mtimeMs, isLink: false })) }
   })
@@ -144,7 +159,8 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   })
   on('fs.read', async (_$, e) => {
     await ctx.pointReached('fs.read')
-    const file = ctx.files.get(e.path)
+    const landed = ctx.files.resolvedOf(e.path, true)
+    const file = landed === undefined ? undefined : ctx.files.get(landed)
     if (!file) return { deny: `read ${e.path} failed: ENOENT` }
     ctx.seen.reads.push({ path: e.path, ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.length !== undefined ? { length: e.length } : {}) })
     // As the engine reads: a range of bytes (a cut character becomes U+FFFD), and an answer over 4 MiB rejects.
@@ -212,7 +228,8 @@ export function answerTools(on: On, ctx: WorldContext): void {
 export function answerPermissions(on: On, ctx: WorldContext): void {
   on('tool.check', (_$, e) => {
     const path = typeof e.input === 'object' && e.input !== null ? String((e.input as { file_path?: unknown }).file_path ?? '') : ''
-    const decision = /[\\/]\.claude[\\/]/.test(path) ? (ctx.options.claudeFolderVerdict ?? 'allow') : ('allow' as const)
+    // In any letter case: the test asks whether the mod lifts the ask, so the session asks wherever a volume may fold case.
+    const decision = /[\\/]\.claude[\\/]/i.test(path) ? (ctx.options.claudeFolderVerdict ?? 'allow') : ('allow' as const)
     ctx.seen.checks.push({ tool: e.tool, path, decision })
     return decision === 'allow' ? { decision } : { decision, ...ctx.options.claudeFolderWhy }
   })

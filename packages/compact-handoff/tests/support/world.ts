@@ -70,6 +70,12 @@ export type WorldOptions = {
   /** The main conversation's transcript file (`$.session.info()`); '' for a session that keeps none. */
   transcriptPath?: string
   files?: Record<string, DiskFile>
+  /** Symbolic links on the fake disk, by absolute path: what each points at
+   * (absolute). A link to nothing is dangling; `$.fs.write` follows them all,
+   * as the engine's does. */
+  links?: Record<string, string>
+  /** Folders that exist with nothing in them (a folder holding a file exists anyway). */
+  folders?: string[]
   /** What the prompt box holds at start. */
   draft?: string
   /** What the mod's own store (`$.store`, kept across sessions) holds at the start. */
@@ -86,6 +92,7 @@ export class FakeDisk {
   private readonly byKey = new Map<string, { path: string; file: DiskFile }>()
 
   constructor(private readonly options: WorldOptions) {
+    this.options = { ...options }
     for (const [path, file] of Object.entries(options.files ?? {})) this.set(path, file)
   }
 
@@ -122,6 +129,47 @@ export class FakeDisk {
     return this.byKey.get(this.keyOf(path))?.path
   }
 
+  private splitOf(path: string): string[] {
+    return this.hostPathOf(path).split(this.options.platform === 'windows' ? /[\\/]/ : '/')
+  }
+
+  /** `path` with the links on its way followed: every part's, the last one's
+   * too with `isFollowingLast`; undefined on a loop. */
+  resolvedOf(path: string, isFollowingLast: boolean): string | undefined {
+    const links = new Map(Object.entries(this.options.links ?? {}).map(([link, target]) => [this.keyOf(link), target]))
+    let parts = this.splitOf(path)
+    for (let hops = 0; hops < 40; hops++) {
+      const end = isFollowingLast ? parts.length : parts.length - 1
+      let at = -1
+      for (let i = 1; i < end && at < 0; i++) if (links.has(this.keyOf(parts.slice(0, i + 1).join(this.separator)))) at = i
+      if (at < 0) return parts.join(this.separator)
+      parts = [...this.splitOf(links.get(this.keyOf(parts.slice(0, at + 1).join(this.separator)))!), ...parts.slice(at + 1)]
+    }
+    return undefined
+  }
+
+  /** Makes `path` a link to `target`, as a clone or another process would. */
+  link(path: string, target: string): void {
+    this.options.links = { ...this.options.links, [path]: target }
+  }
+
+  /** Whether `path` (no link on it) is itself a link. */
+  isLinkAt(path: string): boolean {
+    return Object.keys(this.options.links ?? {}).some((link) => this.keyOf(link) === this.keyOf(path))
+  }
+
+  /** What a path with every link followed is: a file, a folder (one made
+   * empty, or one holding a file), or nothing. */
+  kindAt(resolved: string): 'file' | 'dir' | undefined {
+    const key = this.keyOf(resolved)
+    const entry = this.byKey.get(key)
+    if (entry !== undefined) return entry.file.kind === 'dir' ? 'dir' : 'file'
+    if ((this.options.folders ?? []).some((folder) => this.keyOf(folder) === key)) return 'dir'
+    const below = `${key}${this.separator}`
+    const links = Object.keys(this.options.links ?? {}).map((link) => this.keyOf(link))
+    return [...this.byKey.keys(), ...links].some((k) => k.startsWith(below)) ? 'dir' : undefined
+  }
+
   *[Symbol.iterator](): IterableIterator<[string, DiskFile]> {
     for (const { path, file } of this.byKey.values()) yield [path, file]
   }
@@ -129,7 +177,7 @@ export class FakeDisk {
 
 /** Engine calls a test may step into: the interjection runs while the mod's
  * call waits on the engine, as a person typing at that moment would. */
-export type AwaitPoint = 'fs.stat' | 'fs.read' | 'command.run' | 'session.compact' | 'prompt.submit' | 'fs.write'
+export type AwaitPoint = 'fs.stat' | 'fs.read' | 'command.run' | 'session.compact' | 'prompt.submit' | 'fs.write' | 'session.id'
 
 /** What the answers beneath share: the test's options, what was seen, the fake
  * disk and clock, and the interjection point. */
@@ -161,6 +209,8 @@ function contextOf(on: On, options: WorldOptions) {
     backgroundShells: [] as string[],
     /** Every file read, with the byte range asked for. */
     reads: [] as { path: string; offset?: number; length?: number }[],
+    /** Where each `$.fs.write` landed, links followed. */
+    writes: [] as string[],
     /** The prompt of each `$.model.fork`. */
     forkPrompts: [] as string[],
   }

@@ -1,0 +1,79 @@
+// The one rule for every file the mods read or write in the project (a
+// handoff, a plan, the swap log): each part of its path that exists, from its
+// first folder down to the file, is what it says and where it says. A
+// project may come from a clone, and a clone carries symbolic links:
+// `$.fs.write` follows them (a link to a file overwrites its target, a
+// dangling one creates it outside), and the engine's Write tool follows a
+// linked folder. So no part may be a link, each must really lie at the
+// project's real path plus its own spelling, and the file must be a regular
+// file. The parts are checked as the call spells them, never as a canonical
+// spelling: on a case-sensitive volume `.CLAUDE/handoffs` is another folder.
+// Pure: disk-steps.ts gathers the `$.fs.stat` answers.
+import { inFolder, isSameName, relativeToCwd } from '../protocol/protocol-paths.js'
+
+/** The project folder as the rule compares with it: as the engine names it,
+ * its real path (`$.fs.stat` with resolve), and whether its file system
+ * ignores letter case (protocol-paths.ts folderIgnoresCase). */
+export type ProjectFolder = { cwd: string; cwdRealPath: string; ignoresCase: boolean }
+
+/** A part of a file's path inside the project: a folder, or the file itself (last). */
+export type DiskPart = { relPath: string; path: string; isFile: boolean }
+
+/** What `$.fs.stat(path, { resolve: true })` said of one part: its answer,
+ * `missing` when it rejected ENOENT, `unknown` when it rejected otherwise. */
+export type PartAnswer = { kind: 'file' | 'dir' | 'other'; isLink: boolean; realPath?: string } | 'missing' | 'unknown'
+
+/** `absent`: the file is not there, and every part that is lies where it
+ * says (a write creates the rest inside the project); `present`: the file is
+ * a regular file where it says; `refused`: why neither may be used. */
+export type DiskVerdict = { kind: 'absent' } | { kind: 'present' } | { kind: 'refused'; why: string }
+
+/** The parts of `relPath` (`/`-separated, as the call spells it), its first
+ * folder first and the file last, each with its path in the project folder;
+ * with `last` 'folder', `relPath` names a folder (one to list or write in). */
+export function diskPartsOf(cwd: string, relPath: string, last: 'file' | 'folder' = 'file'): DiskPart[] {
+  const segments = relPath.split('/')
+  return segments.map((_, i) => {
+    const part = segments.slice(0, i + 1).join('/')
+    return { relPath: part, path: inFolder(cwd, part), isFile: last === 'file' && i === segments.length - 1 }
+  })
+}
+
+/** Whether the answers so far settle the verdict: the disk is looked at part
+ * by part, and no part past a missing or a refused one needs a look. */
+export function isSettledBy(answer: PartAnswer, part: DiskPart, folder: ProjectFolder): boolean {
+  return answer === 'missing' || partRefusalOf(part, answer, folder) !== undefined
+}
+
+function partRefusalOf(part: DiskPart, answer: PartAnswer, folder: ProjectFolder): string | undefined {
+  const what = part.isFile ? 'file' : 'folder'
+  if (answer === 'missing') return undefined
+  if (answer === 'unknown') return `${part.relPath} could not be looked at`
+  if (answer.isLink) return `${part.relPath} is a symbolic link, and compact-handoff never writes or reads through one`
+  if (part.isFile ? answer.kind !== 'file' : answer.kind !== 'dir') return `${part.relPath} is not a ${part.isFile ? 'regular file' : 'folder'}`
+  const realRel = answer.realPath === undefined ? undefined : relativeToCwd(answer.realPath, folder.cwdRealPath, folder.ignoresCase)
+  if (realRel === undefined || !isSameName(realRel, part.relPath, folder.ignoresCase)) return `${part.relPath} leads out of this project (the ${what}'s real path is elsewhere)`
+  return undefined
+}
+
+/** The rule's verdict on a file from the answers for its parts, in order (a
+ * look may stop at the first that settles it, isSettledBy). */
+export function diskVerdictOf(parts: readonly DiskPart[], answers: readonly PartAnswer[], folder: ProjectFolder): DiskVerdict {
+  for (let i = 0; i < parts.length; i++) {
+    const answer = answers[i]
+    if (answer === undefined) return { kind: 'refused', why: `${parts[i]!.relPath} was not looked at` }
+    if (answer === 'missing') return { kind: 'absent' }
+    const why = partRefusalOf(parts[i]!, answer, folder)
+    if (why !== undefined) return { kind: 'refused', why }
+  }
+  return { kind: 'present' }
+}
+
+/** Whether a write may go ahead right after a look that found `now`, given
+ * what the writer found before (`expected`): a file that appeared since is
+ * never overwritten, a file that went away is never made again from a copy. */
+export function writeRefusalOf(relPath: string, now: DiskVerdict, expected: 'absent' | 'present'): string | undefined {
+  if (now.kind === 'refused') return now.why
+  if (now.kind === expected) return undefined
+  return expected === 'absent' ? `${relPath} appeared meanwhile, and is never overwritten` : `${relPath} went away meanwhile, and is not made again`
+}

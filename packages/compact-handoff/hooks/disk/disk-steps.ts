@@ -1,0 +1,60 @@
+// Looks at a project file's path on disk for the one rule (disk-rule.ts
+// decides), and writes only what the rule lets through, right after its look.
+// The engine offers no exclusive create (`$.fs.write` takes a path and a text,
+// and follows links), so a write is as safe as the look just before it: what
+// changes between that look and the write itself is not seen.
+import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
+import { diskPartsOf, diskVerdictOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder } from './disk-rule.js'
+import { inFolder } from '../protocol/protocol-paths.js'
+
+type $ = EngineInterface
+
+const ENOENT_RE = /ENOENT/
+
+/** The rule's verdict on `relPath` (as the call spells it, `/`-separated;
+ * a folder's with `last` 'folder'), and its own stat when it is present. Part by part, each looked at
+ * only while the ones above it pass. */
+export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: string, last: 'file' | 'folder' = 'file'): Promise<{ verdict: DiskVerdict; stat?: FsStat }> {
+  const parts = diskPartsOf(folder.cwd, relPath, last)
+  const answers: PartAnswer[] = []
+  let stat: FsStat | undefined
+  for (const part of parts) {
+    const answer: PartAnswer = await $.fs.stat(part.path, { resolve: true }).then(
+      (found) => {
+        stat = found
+        return { kind: found.kind, isLink: found.isLink, ...(found.realPath !== undefined ? { realPath: found.realPath } : {}) }
+      },
+      (error: unknown) => (ENOENT_RE.test(error instanceof Error ? error.message : String(error)) ? 'missing' : 'unknown'),
+    )
+    answers.push(answer)
+    if (isSettledBy(answer, part, folder)) break
+  }
+  const verdict = diskVerdictOf(parts, answers, folder)
+  return verdict.kind === 'present' && stat !== undefined ? { verdict, stat } : { verdict }
+}
+
+/** Writes `text` to `relPath` when the rule passes it right now and it is
+ * as the writer found it (`expected`); else says why nothing was written. */
+export async function writeProjectFile($: $, folder: ProjectFolder, relPath: string, text: string, expected: 'absent' | 'present'): Promise<{ isWritten: true } | { isWritten: false; why: string }> {
+  const { verdict } = await projectFileOnDisk($, folder, relPath)
+  const why = writeRefusalOf(relPath, verdict, expected)
+  if (why !== undefined) return { isWritten: false, why }
+  await $.fs.write(inFolder(folder.cwd, relPath), text)
+  return { isWritten: true }
+}
+
+/** Reads `relPath` when the one rule finds it present and `isWanted` takes
+ * its stat (a size cap, a kind): the verdict, and the stat and text it got. */
+export async function readProjectFile($: $, folder: ProjectFolder, relPath: string, isWanted: (stat: FsStat) => boolean = () => true): Promise<{ verdict: DiskVerdict; stat?: FsStat; text?: string }> {
+  const found = await projectFileOnDisk($, folder, relPath)
+  if (found.stat === undefined || !isWanted(found.stat)) return found
+  const text = await $.fs.read(inFolder(folder.cwd, relPath)).catch(() => undefined)
+  return typeof text === 'string' ? { ...found, text } : found
+}
+
+/** Lists the folder `relPath` when the one rule passes it (a linked folder
+ * would list another's files); none when it is missing or refused. */
+export async function listProjectFolder($: $, folder: ProjectFolder, relPath: string): Promise<FsEntry[]> {
+  const { verdict } = await projectFileOnDisk($, folder, relPath, 'folder')
+  return verdict.kind === 'present' ? [...(await $.fs.list(inFolder(folder.cwd, relPath)).catch(() => []))] : []
+}
