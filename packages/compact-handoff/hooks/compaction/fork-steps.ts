@@ -22,6 +22,7 @@ import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
+import { latestStepSectionNow } from './latest-step-steps.js'
 
 type $ = EngineInterface
 
@@ -135,7 +136,12 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const bytes = new TextEncoder().encode(draft.text).length
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const [words, work, stubContext] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK), stubContextNow($).catch(() => ({}))])
+  const [words, work, stubContext, latestStep] = await Promise.all([
+    readWords($).catch(() => NO_WORDS),
+    readWork($).catch(() => NO_WORK),
+    stubContextNow($).catch(() => ({})),
+    position.kind === 'mid-turn' ? latestStepSectionNow($, e.messages).catch(() => undefined) : undefined,
+  ])
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
   const stub = buildForkStub({
     handoff: relPath,
@@ -145,6 +151,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     isMidTurn: position.kind === 'mid-turn',
     context: stubContext,
     ...(factsSection !== undefined ? { factsSection } : {}),
+    ...(latestStep !== undefined ? { latestStep } : {}),
   })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
   $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
