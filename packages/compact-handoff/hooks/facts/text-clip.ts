@@ -21,10 +21,12 @@ export function redactableOf(text: string): string {
 }
 
 /** `head` and then as many whole `lines` as fit in `maxChars` (newlines
- * counted), with what `moreMarkOf` says of the lines left out (how many, the
- * last ones) after the last one kept when any is: a stub's section never grows
- * past its bound and the mark's, and says what it cut. */
-export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMarkOf: (leftOut: number) => string): string {
+ * counted), with `moreMark` after the last one kept when any is left out: a
+ * stub's section never grows past its bound and the mark's, and says what it
+ * cut. A mark that is a function is told how many lines (the last ones) it
+ * stands for, so it can name what they held. */
+export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string | ((leftOut: number) => string)): string {
+  const moreMarkOf = typeof moreMark === 'string' ? () => moreMark : moreMark
   const kept = [head]
   let size = head.length
   for (const [i, line] of lines.entries()) {
