@@ -1,6 +1,6 @@
 /**
  * The measured session: a made-up but realistic driver migration with an incident in the middle,
- * 24 turns and 40+ messages, ending in the middle of a long autonomous turn (the engine's
+ * 25 turns and 42 messages, ending in the middle of a long autonomous turn (the engine's
  * automatic compaction's own case: the latest tool call and its result are in the transcript the
  * compaction hands over, and not in what the fork sees). Planted in it are the facts the quiz
  * asks for (FACTS), most of them only inside tool output; fork-eval.test.ts checks where each one
