@@ -33,6 +33,7 @@ import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../.
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { buildForkStub } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 
@@ -206,6 +207,13 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       forkPromptOf: () => forkPromptOf({ focus: line, isMidTurn: true }),
       forkRepairPromptOf: () => forkRepairPromptOf({ focus: line, isMidTurn: false }, [line], line),
       buildForkStub: () => buildForkStub({ handoff: line, handoffText: line, words: { messages: [line], dropped: 0 }, factsSection: line, trigger: 'auto', isMidTurn: true }),
+      'latestStepOf and latestStepSectionOf, line as the command and the result': () => {
+        const step = latestStepOf([
+          { role: 'assistant', toolUses: [{ tool_use_id: 't1', tool: 'Bash', input: { command: line } }] },
+          { role: 'user', toolResults: [{ tool_use_id: 't1', text: `${line}\n${line}`, isError: true }] },
+        ])
+        return latestStepSectionOf(step!)
+      },
     })
   })
 

@@ -38,7 +38,9 @@ import {
 import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import { createdValueOf } from '../../packages/compact-handoff/hooks/run/frontmatter-values.js'
-import { HANDOFF_STATUSES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_STATUSES, HANDOFF_WRITING_RULES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
+import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -211,9 +213,31 @@ describe.each(skills)('skill $name', (skill) => {
     expect(formatProblems(template, kind, CONTEXT)).toEqual([])
   })
 
+  test('it gives the protocol\'s writing rules word for word, each its own bullet, as the fork and the summariser get them', () => {
+    for (const rule of HANDOFF_WRITING_RULES) expect(skill.text.split('\n'), rule.slice(0, 40)).toContain(`- ${rule}`)
+  })
+
   test('it names every handoff status and the first handoff\'s parent', () => {
     for (const status of HANDOFF_STATUSES) expect(skill.text).toContain(`\`${status}\``)
     expect(skill.text).toContain(`\`parent: ${NO_PARENT}\``)
+  })
+})
+
+describe('the writing rules reach every writer of a handoff from their one definition', () => {
+  const ask = { focus: '', isMidTurn: true }
+  test.each([
+    ['the fork', forkPromptOf(ask)],
+    ['the repair fork', forkRepairPromptOf(ask, ['a problem'], '# Handoff: x')],
+    ["the engine's summariser", OUTLINE],
+  ])('%s is given each rule as a bullet', (_who, text) => {
+    for (const rule of HANDOFF_WRITING_RULES) expect(text.split('\n')).toContain(`- ${rule}`)
+  })
+
+  test('the rules ask for what the next context cannot recover, the latest word and the conversation\'s language', () => {
+    const [exact, latest, language] = HANDOFF_WRITING_RULES
+    for (const value of ['path', 'search or listing output', 'error text with its code', 'exit status', 'id', 'hash', 'count', 'size', 'duration']) expect(exact).toContain(value)
+    expect(latest).toMatch(/latest message changes the task or the plan, it wins/)
+    expect(language).toMatch(/language the conversation is in/)
   })
 })
 

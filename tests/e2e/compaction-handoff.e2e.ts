@@ -81,6 +81,10 @@ function expectAnsweredByFork(flow: Flow, since: number, filesBefore: readonly s
   return file
 }
 
+/** A probe whose output is longer than a stub keeps of a result, with a token near its end. */
+const PROBE_TOKEN = 'sk-live-e2e4f9a1c7'
+const PROBE_COMMAND = `for i in $(seq 1 400); do echo "probe line $i"; done; echo "Authorization: Bearer ${PROBE_TOKEN}"; echo " Tests  1 failed | 399 passed (400)"`
+
 describe('an automatic compaction in the middle of a tool-call turn', () => {
   const { track } = trackRuns()
 
@@ -96,7 +100,7 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
       forkReply(forkReplyText(DOC, 'fenced')),
       {
         when: (r) => !isForkRequest(r) && r.lastUserText.includes(typed),
-        toolUses: [{ id: toolId, name: 'Bash', input: { command: 'echo mid-probe', description: 'Print a marker' } }],
+        toolUses: [{ id: toolId, name: 'Bash', input: { command: PROBE_COMMAND, description: 'Run the probe' } }],
         inputTokens: AUTO_COMPACT_INPUT_TOKENS,
       },
       { when: (r) => !isForkRequest(r), text: 'REPLY-MID-DONE' },
@@ -113,6 +117,15 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     expectAnsweredByFork(flow, since, filesBefore, next, 'ask MID-ONE', ['MID-ONE'])
     expect(messagesText(next), "the turn's own prompt is kept too").toContain(typed)
     expect(messagesText(next), 'and the model is told a turn was under way').toContain('A turn was under way')
+    // The fork never saw the probe; the stub carries its call and the end of its output, masked by the real engine.
+    const stub = userBlocks(next).find((b) => b.startsWith(STUB_OPENING)) ?? ''
+    const step = stub.slice(stub.indexOf("The turn's latest step, which the handoff's writer did not see"))
+    // The engine's redact masks "Authorization: Bearer <token>" as "Authorization: [REDACTED]" (seen here).
+    expect(step, 'the latest step is in the stub, its call masked').toMatch(/\n- Bash: for i in \$\(seq 1 400\); do echo "probe line \$i"; done; echo "Authorization: \[REDACTED\][^\n]*  → exit 0\n/)
+    expect(step, "its output's last lines, masked").toContain('probe line 400\nAuthorization: [REDACTED]\n Tests  1 failed | 399 passed (400)\n```')
+    expect(step, 'its start left out, and that said').not.toContain('probe line 1\n')
+    expect(step).toMatch(/earlier characters left out/)
+    expect(messagesText(next), 'the token never reaches the model').not.toContain(PROBE_TOKEN)
     await session.waitForToast(/the automatic compaction became a handoff a fork of this session wrote/, { mod: 'compact-handoff', since: typedMark, timeoutMs: 10_000 })
     await session.waitForScreen(/REPLY-MID-DONE/, 30_000)
     await turnSettled(session, mark)

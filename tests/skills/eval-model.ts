@@ -1,7 +1,7 @@
 // The scripted model for the eval cases: which case a request belongs to, the turns
 // each case plays in the good and the bad variant, and which graders the bad one must fail.
 import type { MockRequest, ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
-import { PARENT_HANDOFF, UNVERIFIED_CLAIMS, USER_WORDS, type EvalCase } from '../support/eval-sessions.js'
+import { PARENT_HANDOFF, TOOL_OUTPUT_VALUES as V, UNVERIFIED_CLAIMS, USER_WORDS, type EvalCase } from '../support/eval-sessions.js'
 import { CONTINUATION_FACTS, DASHES, JUDGE_ASK, QUOTING_FACTS, TODAY, continuePrompt, handoffText, normalReply, planText, type Variant } from './eval-handoffs.js'
 
 // ---------------------------------------------------------------------------------------
@@ -16,6 +16,8 @@ export function caseOf(request: MockRequest): EvalCase | undefined {
   if (args?.[1] === 'handoffplan') return 'handoffplan-phases'
   if (args?.[2] === 'compact-mode finish the quoting fix') return 'handoff-compact-mode'
   if (args?.[2] === 'the quoting fix') return 'handoff-claude-folder'
+  if (args?.[2] === 'the legacy writer') return 'handoff-tool-output-values'
+  if (args?.[2] === 'the red CI run') return 'handoff-ci-exit-status'
   if (text.includes(`Read ${PARENT_HANDOFF}, then reopen`)) return 'handoff-continuation'
   if (args?.[1] === 'handoff') return 'handoff-plans-folder'
   return undefined
@@ -32,6 +34,22 @@ type Turn = { text?: string; tools?: Array<Omit<ScriptedToolUse, 'id'>> }
 
 const write = (file_path: string, content: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Write', input: { file_path, content } })
 const read = (file_path: string): Omit<ScriptedToolUse, 'id'> => ({ name: 'Read', input: { file_path } })
+
+/** The tool-output cases' handoffs: `exact` carries the values as the tools printed them,
+ * otherwise they are put in other words, as a summary would. */
+function searchHandoff(exact: boolean): string {
+  const inProgress = exact
+    ? `Besides quoteField, \`${V.grepPath}\` line 31 joins cells without quoting (seen in \`grep -rn\`), and \`npx tsc --noEmit -p jsconfig.json\` exits 2 with \`${V.errorLine}\`.`
+    : 'Besides quoteField, a legacy writer joins cells without quoting, and the type check reports a type error there.'
+  return handoffText({ ...QUOTING_FACTS, focus: '"the legacy writer"', inProgress })
+}
+
+function ciHandoff(exact: boolean): string {
+  const openQuestions = exact
+    ? `- CI run ${V.ciRunId} on main failed in step \`${V.ciStep}\` (\`${V.ciExit}\`, i.e. exit code 2), from \`${V.lsPath}\`; the tests passed. Not looked into yet.`
+    : '- CI failed on main in the type-check step; the tests passed. Not looked into yet.'
+  return handoffText({ ...QUOTING_FACTS, focus: '"the red CI run"', openQuestions })
+}
 
 /** The turns each case plays. A table, one entry per case, longer than a function
  * should be on purpose: each case's turns read together with its variants. */
@@ -70,6 +88,8 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
         },
         { text: normalReply(plansHandoff) },
       ],
+      'handoff-tool-output-values': [{ tools: [write(plansHandoff, searchHandoff(true))] }, { text: normalReply(plansHandoff) }],
+      'handoff-ci-exit-status': [{ tools: [write(plansHandoff, ciHandoff(true))] }, { text: normalReply(plansHandoff) }],
       'no-fire-question': [
         { text: 'No. parseRow splits the line on every comma, so a quoted field such as "Smith, Jr." is cut in two. I changed nothing.' },
       ],
@@ -136,6 +156,9 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
     ],
     // A handoff and no plan; its next step does not point at a phase.
     'handoffplan-phases': [{ tools: [write(plansHandoff, good)] }, { text: normalReply(plansHandoff) }],
+    // The right file, every value put in other words.
+    'handoff-tool-output-values': [{ tools: [write(plansHandoff, searchHandoff(false))] }, { text: normalReply(plansHandoff) }],
+    'handoff-ci-exit-status': [{ tools: [write(plansHandoff, ciHandoff(false))] }, { text: normalReply(plansHandoff) }],
     // Fires on a plain question.
     'no-fire-question': [
       { tools: [{ name: 'Skill', input: { skill: 'compact-handoff-skills:handoff' } }] },
@@ -196,6 +219,8 @@ export const BAD_FAILS: Record<EvalCase, string[]> = {
     'plan-sections-in-order',
     'handoff-next-step-starts-phase-1',
   ],
+  'handoff-tool-output-values': ['path-from-grep-output', 'error-code-verbatim', 'error-message-prefix-verbatim', 'error-position-verbatim'],
+  'handoff-ci-exit-status': ['ci-run-id-verbatim', 'failing-step-verbatim', 'exit-status-verbatim', 'script-path-verbatim'],
   'no-fire-question': ['no-handoff-or-plan-written', 'reply-is-not-a-handoff', 'skill-not-fired'],
 }
 

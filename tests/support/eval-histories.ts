@@ -7,7 +7,7 @@
  *
  * Pure: no file system.
  */
-import { COMMITS, PARENT_HANDOFF, UNVERIFIED_CLAIMS, USER_WORDS, type EvalCase, type PastSession } from './eval-sessions.js'
+import { COMMITS, PARENT_HANDOFF, TOOL_OUTPUT_VALUES as V, UNVERIFIED_CLAIMS, USER_WORDS, type EvalCase, type PastSession } from './eval-sessions.js'
 import { FORMAT_BEFORE, FORMAT_HALF_DONE, LINE_BREAK_TEST, QUOTE_FAILURE, QUOTE_TESTS, numbered, testRun } from './eval-project-texts.js'
 
 /** The first session: the quoting fix, half done, with the user's rules and one withdrawn. */
@@ -215,6 +215,73 @@ export function crlfContinuationSession(): PastSession {
   }
 }
 
+/** The quoting session, then a look for the other writers of rows: the one that matters is
+ * named only by grep's output, and its type error only by the checker's. */
+export function searchOutputSession(): PastSession {
+  const base = quotingSession({ plans: true })
+  return {
+    ...base,
+    id: '5e55e0a1-7c2d-4f0e-9b1a-000000000005',
+    turns: [
+      ...base.turns,
+      { user: 'Before you go on: is formatRow the only place that writes rows? Check the rest of the repo, and run the type check while you are at it.' },
+      {
+        assistant: 'Searching for other row writers and running the type check.',
+        tools: [
+          {
+            name: 'Bash',
+            input: { command: `grep -rn "join(','" --include=*.js .`, description: 'Find other row writers' },
+            result: `./src/format.js:9:  return fields.map(quoteField).join(',')\n./${V.grepPath}:31:  return cells.join(',') + '\\n'`,
+          },
+          {
+            name: 'Bash',
+            input: { command: 'npx tsc --noEmit -p jsconfig.json', description: 'Type check' },
+            result: `Exit code 2\n${V.errorLine}\n\nFound 1 error in ${V.grepPath}:31`,
+            isError: true,
+          },
+        ],
+      },
+      {
+        assistant:
+          'There is one more writer in the legacy folder that joins cells without quoting, and the type check fails there too. I will fix quoteField first and come back to the legacy writer after.',
+      },
+    ],
+  }
+}
+
+/** The quoting session, then a CI run read through gh: its id, the failing step, its exit
+ * status and the script behind it appear only in the tools' output. */
+export function ciOutputSession(): PastSession {
+  const base = quotingSession({ plans: true })
+  return {
+    ...base,
+    id: '5e55e0a1-7c2d-4f0e-9b1a-000000000006',
+    turns: [
+      ...base.turns,
+      { user: 'CI went red on main an hour ago. Find out which step failed before we push anything.' },
+      {
+        assistant: 'Reading the failed run and the CI scripts.',
+        tools: [
+          {
+            name: 'Bash',
+            input: { command: 'gh run list --branch main --limit 3', description: 'Recent CI runs' },
+            result: `completed\tfailure\tTest formatRow on plain fields\tci\tmain\tpush\t${V.ciRunId}\t1m12s\t2026-11-28T08:02:11Z\ncompleted\tsuccess\tAdd formatRow and parseRow\tci\tmain\tpush\t8812001122\t1m05s\t2026-11-27T16:40:09Z`,
+          },
+          {
+            name: 'Bash',
+            input: { command: `gh run view ${V.ciRunId} --log-failed`, description: 'Failed steps' },
+            result: `types\tRun ${V.ciStep}\t2026-11-28T08:03:20Z > csvkit@0.3.0 lint:types\ntypes\tRun ${V.ciStep}\t2026-11-28T08:03:20Z > sh scripts/ci/check-types.sh\ntypes\tRun ${V.ciStep}\t2026-11-28T08:03:23Z ${V.errorLine}\ntypes\tRun ${V.ciStep}\t2026-11-28T08:03:23Z ##[error]${V.ciExit}`,
+          },
+          { name: 'Bash', input: { command: 'ls scripts/ci', description: 'CI scripts' }, result: 'check-types.sh\nrun-tests.sh' },
+        ],
+      },
+      {
+        assistant: 'The type-check step failed in that run, in its shell script; the tests themselves passed. I will look at the script after the quoting fix.',
+      },
+    ],
+  }
+}
+
 /** Which past session each case resumes. */
 export function evalHistories(): Record<EvalCase, PastSession> {
   const quoting = quotingSession({ plans: true })
@@ -225,6 +292,8 @@ export function evalHistories(): Record<EvalCase, PastSession> {
     'handoff-natural-request': quoting,
     'handoff-continuation': crlfContinuationSession(),
     'handoffplan-phases': quotingPlanSession(),
+    'handoff-tool-output-values': searchOutputSession(),
+    'handoff-ci-exit-status': ciOutputSession(),
     'no-fire-question': quoting,
   }
 }

@@ -64,6 +64,22 @@ export const COMMITS = {
 /** The handoff the continuation case's session started from (scaffolded, committed). */
 export const PARENT_HANDOFF = 'plans/handoffs/HANDOFF_csv-quoting_2026-11-27.md'
 
+/** Exact values the tool-output cases' sessions show only inside a tool's output, never in
+ * the assistant's or the user's words: a handoff that paraphrases them loses them. */
+export const TOOL_OUTPUT_VALUES = {
+  /** A path seen only in `grep -rn` output. */
+  grepPath: 'src/legacy/row-writer.js',
+  /** The type checker's error code, its line and its message's prefix. */
+  errorCode: 'TS2322',
+  errorLine: "src/legacy/row-writer.js(31,7): error TS2322: Type 'number' is not assignable to type 'string'.",
+  /** The failing CI run's id, the failing step and its exit status, seen only in `gh` output. */
+  ciRunId: '8812345678',
+  ciStep: 'pnpm run lint:types',
+  ciExit: 'Process completed with exit code 2.',
+  /** A path seen only in `ls` output. */
+  lsPath: 'scripts/ci/check-types.sh',
+} as const
+
 /** The case folders in skills/evals (beside _project/, which they share). */
 export const EVAL_CASES = [
   'handoff-plans-folder',
@@ -72,6 +88,8 @@ export const EVAL_CASES = [
   'handoff-natural-request',
   'handoff-continuation',
   'handoffplan-phases',
+  'handoff-tool-output-values',
+  'handoff-ci-exit-status',
   'no-fire-question',
 ] as const
 

@@ -4,7 +4,7 @@
 // outline from the protocol's one definition of a handoff.
 import { describe, expect, test } from 'vitest'
 import { OUTLINE, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
 import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 
@@ -23,10 +23,11 @@ const FACTS = {
 const EVERYTHING: SummaryState = { lastHandoff: { kind: 'handoff', handoff: HANDOFF, plan: PLAN }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
 
 describe('the outline', () => {
-  test("names a handoff's sections in order, each with what it holds, one line each", () => {
+  test("names a handoff's sections in order, each with what it holds, one line each, then the writing rules", () => {
     const lines = OUTLINE.split('\n')
-    expect(lines).toHaveLength(HANDOFF_SECTIONS.length + 1)
-    expect(lines.slice(1)).toEqual(HANDOFF_SECTIONS.map((name) => `## ${name}: ${HANDOFF_SECTION_HOLDS[name]}.`))
+    expect(lines).toHaveLength(HANDOFF_SECTIONS.length + 2 + HANDOFF_WRITING_RULES.length)
+    expect(lines.slice(1, 1 + HANDOFF_SECTIONS.length)).toEqual(HANDOFF_SECTIONS.map((name) => `## ${name}: ${HANDOFF_SECTION_HOLDS[name]}.`))
+    expect(lines.slice(HANDOFF_SECTIONS.length + 1)).toEqual(['Rules:', ...HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`)])
     expect(OUTLINE).toMatch(/^## Constraints: .*copied verbatim/m)
     expect(OUTLINE).toMatch(/^## State: .*\[verified\].*\[unverified\]/m)
   })

@@ -100,8 +100,40 @@ describe("the stub's facts section", () => {
     let e = NO_FACTS
     for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`), clippedCommandOf('y'.repeat(500)), i)
     const section = factsSectionOf(e) ?? ''
-    expect(section.length).toBeLessThanOrEqual(MAX_FACTS_SECTION_CHARS + 60)
-    expect(section).toContain('[more was recorded than fits here]')
+    const mark = section.split('\n').at(-1) ?? ''
+    expect(section.length - mark.length).toBeLessThanOrEqual(MAX_FACTS_SECTION_CHARS)
+    expect(mark.length, 'the mark is bounded too').toBeLessThan(500)
+    // 100 commands, the newest MAX_COMMANDS kept; of those the ones that do not fit are counted with them.
+    const shown = section.split('\n').filter((l) => l.startsWith('- y')).length
+    expect(mark).toMatch(new RegExp(`^- and ${100 - shown} older commands not shown, ${100 - shown - 1} of them failed: y+ \\[…\\] → exit \\d+; `))
+    expect(section, 'the lists of paths say how many they left out').toMatch(/^Files changed: .*, and \d+ more \(and 60 changed earlier, not recorded: past the 40 kept\)$/m)
+    expect(section).toMatch(/^Files read: .*, and \d+ more$/m)
+  })
+
+  test('a list of paths never crowds out the commands and their exit statuses', () => {
+    let e = NO_FACTS
+    for (let i = 0; i < MAX_READ_FILES; i++) e = withRead(withChange(e, `/very/long/path/${'d'.repeat(150)}/${i}.ts`), `/r/${'x'.repeat(150)}${i}`)
+    e = withCommand(withCommand(e, 'pnpm tsc --noEmit', 2), 'git status --short', 0)
+    const section = factsSectionOf(e, e.changed.map((c) => c.path)) ?? ''
+    expect(section).toContain('- git status --short  → exit 0')
+    expect(section).toContain('- pnpm tsc --noEmit  → exit 2')
+    expect(section.length).toBeLessThanOrEqual(MAX_FACTS_SECTION_CHARS)
+  })
+
+  test('says how many older commands the record let go, how many of them failed and which went to the background', () => {
+    let e = withCommand(NO_FACTS, 'pnpm test', 1)
+    e = withCommand(e, 'pnpm dev', null, 'b7k2')
+    for (let i = 0; i < MAX_COMMANDS; i++) e = withCommand(e, `echo ${i}`, 0)
+    expect(e.dropped).toEqual({ commands: 2, failed: 1, background: 1, changed: 0 })
+    expect(factsSectionOf(e)?.split('\n').at(-1)).toBe('- and 2 older commands not shown, 1 of them failed, 1 started in the background')
+  })
+
+  test('the failures and background shells it leaves out for room are named', () => {
+    let e = withCommand(NO_FACTS, `pnpm tsc --noEmit ${'a'.repeat(190)}`, 2)
+    e = withCommand(e, `pnpm dev ${'b'.repeat(190)}`, null, 'b7k2')
+    for (let i = 0; i < MAX_COMMANDS - 2; i++) e = withCommand(e, `echo ${i} ${'c'.repeat(190)}`, 0)
+    const mark = factsSectionOf(e)?.split('\n').at(-1) ?? ''
+    expect(mark).toMatch(/^- and \d+ older commands not shown, 1 of them failed: pnpm tsc --noEmit a+ \[…\] → exit 2, 1 started in the background: pnpm dev b+ \[…\] → started in the background as shell b7k2$/)
   })
 })
 

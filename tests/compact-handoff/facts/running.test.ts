@@ -117,8 +117,16 @@ describe('runningSectionOf', () => {
     const shells = Array.from({ length: MAX_RUNNING_SHELLS }, (_, i) => ({ id: `b${i}`, command: `${'y'.repeat(300)} ${i}`, startedAtMs: STARTED_MS + 1_000 + i }))
     const agents = Array.from({ length: MAX_RUNNING_AGENTS }, (_, i) => ({ id: `a${i}`, task: 'z'.repeat(300), type: 'general-purpose', startedAtMs: STARTED_MS }))
     const section = runningSectionOf({ shells, agents }) ?? ''
-    expect(section.length).toBeLessThanOrEqual(MAX_RUNNING_SECTION_CHARS + '\n[more is running than fits here]'.length)
-    expect(section.endsWith('[more is running than fits here]')).toBe(true)
+    const lines = section.split('\n')
+    const mark = lines.at(-1) ?? ''
+    expect(section.length - mark.length).toBeLessThanOrEqual(MAX_RUNNING_SECTION_CHARS)
+    expect(mark.length, 'the mark is bounded too').toBeLessThan(700)
+    const shown = lines.filter((l) => /^- (background shell|subagent) /.test(l)).length
+    const leftOut = MAX_RUNNING_SHELLS + MAX_RUNNING_AGENTS - shown
+    // The ids left out are named, oldest last: the subagents started first, then the oldest shells.
+    expect(mark).toMatch(new RegExp(`^- and ${leftOut} more still running, not shown: shell b\\d+, `))
+    expect(mark).toMatch(/subagent a\d+/)
+    expect(mark).toContain('shell b0')
     expect(section).toContain(`- background shell b${MAX_RUNNING_SHELLS - 1}, running`)
     expect(section).not.toContain('- background shell b0, running')
   })

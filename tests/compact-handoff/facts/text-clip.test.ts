@@ -1,6 +1,6 @@
 // Cutting texts: what a record keeps, and what the engine's masking takes.
 import { describe, expect, test } from 'vitest'
-import { MAX_REDACT_CHARS, boundedSectionOf, headOf, redactableOf } from '../../../packages/compact-handoff/hooks/facts/text-clip.js'
+import { MAX_REDACT_CHARS, boundedListOf, boundedSectionOf, headOf, redactableOf } from '../../../packages/compact-handoff/hooks/facts/text-clip.js'
 
 describe('headOf', () => {
   test('keeps a text that fits, whole', () => {
@@ -27,14 +27,30 @@ describe('redactableOf', () => {
 })
 
 describe('boundedSectionOf', () => {
-  test('keeps the head and whole lines while they fit, newlines counted, then the mark', () => {
+  const mark = (leftOut: number) => `[${leftOut} cut]`
+  test('keeps the head and whole lines while they fit, newlines counted, then the mark of how many it left out', () => {
     // head (4) + '\n' + 'aaaa' (5) = 9; + '\n' + 'bbbb' would be 14 > 13.
-    expect(boundedSectionOf('Head', ['aaaa', 'bbbb', 'cc'], 13, '[cut]')).toBe('Head\naaaa\n[cut]')
-    expect(boundedSectionOf('Head', ['aaaa', 'bbbb'], 14, '[cut]')).toBe('Head\naaaa\nbbbb')
+    expect(boundedSectionOf('Head', ['aaaa', 'bbbb', 'cc'], 13, mark)).toBe('Head\naaaa\n[2 cut]')
+    expect(boundedSectionOf('Head', ['aaaa', 'bbbb'], 14, mark)).toBe('Head\naaaa\nbbbb')
   })
 
   test('never cuts inside a line, and the head alone stands when nothing fits', () => {
-    expect(boundedSectionOf('Head', ['x'.repeat(100)], 50, '[cut]')).toBe('Head\n[cut]')
-    expect(boundedSectionOf('Head', [], 1, '[cut]')).toBe('Head')
+    expect(boundedSectionOf('Head', ['x'.repeat(100)], 50, mark)).toBe('Head\n[1 cut]')
+    expect(boundedSectionOf('Head', [], 1, mark)).toBe('Head')
+  })
+
+  test('takes a fixed mark too', () => {
+    expect(boundedSectionOf('Head', ['aaaa', 'bbbb'], 9, '[cut]')).toBe('Head\naaaa\n[cut]')
+  })
+})
+
+describe('boundedListOf', () => {
+  test('keeps whole items while they fit and says how many it left out', () => {
+    expect(boundedListOf('Files: ', ['a.ts', 'b.ts', 'c.ts'], 20)).toBe('Files: a.ts, b.ts, and 1 more')
+    expect(boundedListOf('Files: ', ['a.ts', 'b.ts'], 20)).toBe('Files: a.ts, b.ts')
+  })
+
+  test('cuts a first item longer than the bound visibly', () => {
+    expect(boundedListOf('Files: ', ['x'.repeat(50), 'b.ts'], 20)).toBe(`Files: ${'x'.repeat(13)} […], and 1 more`)
   })
 })

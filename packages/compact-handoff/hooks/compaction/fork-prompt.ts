@@ -4,7 +4,7 @@
 // fork has no tools, so it writes from what it sees; code adds the frontmatter
 // and picks the file name, so the model writes the title and the sections only.
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../protocol/protocol.js'
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 
 export type ForkAsk = {
   /** The person's /compact words; '' when there are none. */
@@ -20,6 +20,7 @@ const SHAPE_LINES: readonly string[] = [
   ...HANDOFF_SECTIONS.map((name) => `- "## ${name}": ${HANDOFF_SECTION_HOLDS[name]}.`),
   'No frontmatter (compact-handoff adds it), no code fence around the handoff, nothing before the title or after the last section.',
   'Rules:',
+  ...HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`),
   '- State: mark an item [verified] only when this session ran a command that proved it, and give the command and its result; everything else is [unverified], however sure it sounded.',
   "- Constraints: every standing instruction of the user's that still holds, copied verbatim in quotes, one per bullet; leave out the ones they withdrew.",
   '- Next step: exactly one concrete action (the command to run, or the edit to make and its file). When it needs the user, start it with "Wait for the user:".',

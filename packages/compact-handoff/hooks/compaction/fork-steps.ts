@@ -24,6 +24,7 @@ import { messageOf } from '../run/run-steps.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
+import { latestStepSectionNow } from './latest-step-steps.js'
 
 type $ = EngineInterface
 
@@ -142,7 +143,12 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const bytes = new TextEncoder().encode(draft.text).length
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const [words, work, stubContext] = await Promise.all([readWords($).catch(() => NO_WORDS), readWork($).catch(() => NO_WORK), stubContextNow($).catch(() => ({}))])
+  const [words, work, stubContext, latestStep] = await Promise.all([
+    readWords($).catch(() => NO_WORDS),
+    readWork($).catch(() => NO_WORK),
+    stubContextNow($).catch(() => ({})),
+    position.kind === 'mid-turn' ? latestStepSectionNow($, e.messages).catch(() => undefined) : undefined,
+  ])
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
   const stub = buildForkStub({
     handoff: relPath,
@@ -152,6 +158,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     isMidTurn: position.kind === 'mid-turn',
     context: stubContext,
     ...(factsSection !== undefined ? { factsSection } : {}),
+    ...(latestStep !== undefined ? { latestStep } : {}),
   })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
   $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })

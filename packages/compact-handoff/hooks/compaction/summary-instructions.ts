@@ -4,16 +4,19 @@
 // person's own words and the work's facts, which a summary would otherwise
 // paraphrase or drop, worded as a stub words them, and the handoff's section
 // outline, so the summary comes out in the shape the next context knows.
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
 import type { LastHandoff } from '../run/swap-text.js'
 
 /** The outline as one block of the instructions: one line per section, from
- * the protocol's one definition of what each holds. */
+ * the protocol's one definition of what each holds, then the rules every
+ * handoff's writer follows. */
 export const OUTLINE = [
   'Write the summary in the shape of a compact-handoff handoff, these sections in this order, each under its own "## " heading:',
   ...HANDOFF_SECTIONS.map((name) => `## ${name}: ${HANDOFF_SECTION_HOLDS[name]}.`),
+  'Rules:',
+  ...HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`),
 ].join('\n')
 
 /** What this mod's state adds, as it reads it; `cwd` is the session folder

@@ -5,28 +5,64 @@
 // Every command and path here was masked by the engine's redact when it was
 // recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
 import { classifyHandoffPath, mayBeHandoffPath, relativeToCwd } from '../protocol/protocol-paths.js'
-import { boundedSectionOf, headOf } from './text-clip.js'
+import { boundedListOf, boundedSectionOf, headOf } from './text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40
 export const MAX_COMMANDS = 20
 /** A command line longer than this is cut (its head kept), visibly. */
 export const MAX_COMMAND_CHARS = 200
-/** The stub's facts section never grows past this many characters. */
+/** The stub's facts section never grows past this many characters (and the
+ * line that says what it left out). */
 export const MAX_FACTS_SECTION_CHARS = 4_000
+/** Each list of paths in it is cut to this many characters, whole paths, the
+ * rest counted: three lists take under two thirds of the section, so no list
+ * of paths crowds out the commands and their exit statuses. */
+export const MAX_PATH_LIST_CHARS = 800
+/** The line for commands left out names at most this many of the failed or
+ * started ones, each cut to DROPPED_COMMAND_CHARS. */
+const NAMED_DROPPED = 3
+const DROPPED_COMMAND_CHARS = 80
 
 /** A command and how it ended; one the engine moved to the background
  * (`shellId`, its task's id) had not ended when its result came, so it has no
  * exit status (`exitCode` null): it is a started command, not a finished one. */
 export type Command = { line: string; exitCode: number | null; shellId?: string }
 
+/** What the record's own bounds let go of, counted: the oldest commands past
+ * MAX_COMMANDS (how many of them failed or went to the background) and the
+ * files changed past MAX_CHANGED_FILES, so a stub can say so. */
+export type Dropped = { commands: number; failed: number; background: number; changed: number }
+
 export type Facts = {
   changed: { path: string; count: number }[]
   read: string[]
   commands: Command[]
+  /** Absent while nothing was let go (and in a record kept before it was counted). */
+  dropped?: Dropped
 }
 
 export const NO_FACTS: Facts = { changed: [], read: [], commands: [] }
+
+const NOTHING_DROPPED: Dropped = { commands: 0, failed: 0, background: 0, changed: 0 }
+
+function withDropped(facts: Facts, more: Partial<Dropped>): Facts {
+  const was = facts.dropped ?? NOTHING_DROPPED
+  return {
+    ...facts,
+    dropped: {
+      commands: was.commands + (more.commands ?? 0),
+      failed: was.failed + (more.failed ?? 0),
+      background: was.background + (more.background ?? 0),
+      changed: was.changed + (more.changed ?? 0),
+    },
+  }
+}
+
+/** Whether a command did not end well: a non-zero exit, or an error that named none. */
+function hasFailed(command: Command): boolean {
+  return command.shellId === undefined && command.exitCode !== 0
+}
 
 /** The tools whose calls are recorded as facts; decided from the name before any engine call. */
 export const FACT_TOOLS = ['Write', 'Edit', 'Read', 'Bash'] as const
@@ -44,7 +80,9 @@ function newestLast<T>(items: readonly T[], item: T, isSame: (a: T) => boolean, 
 
 export function withChange(facts: Facts, path: string): Facts {
   const count = (facts.changed.find((c) => c.path === path)?.count ?? 0) + 1
-  return { ...facts, changed: newestLast(facts.changed, { path, count }, (c) => c.path === path, MAX_CHANGED_FILES) }
+  const changed = newestLast(facts.changed, { path, count }, (c) => c.path === path, MAX_CHANGED_FILES)
+  const isNewPast = count === 1 && facts.changed.length === MAX_CHANGED_FILES
+  return isNewPast ? withDropped({ ...facts, changed }, { changed: 1 }) : { ...facts, changed }
 }
 
 export function withRead(facts: Facts, path: string): Facts {
@@ -62,7 +100,11 @@ export function clippedCommandOf(line: string): string {
 /** `line` as clippedCommandOf left it: the meter compares that same text. */
 export function withCommand(facts: Facts, line: string, exitCode: number | null, shellId?: string): Facts {
   const command = shellId === undefined ? { line, exitCode } : { line, exitCode: null, shellId }
-  return { ...facts, commands: [...facts.commands, command].slice(-MAX_COMMANDS) }
+  const all = [...facts.commands, command]
+  const gone = all.slice(0, Math.max(0, all.length - MAX_COMMANDS))
+  const next = { ...facts, commands: all.slice(-MAX_COMMANDS) }
+  if (gone.length === 0) return next
+  return withDropped(next, { commands: gone.length, failed: gone.filter(hasFailed).length, background: gone.filter((c) => c.shellId !== undefined).length })
 }
 
 const EXIT_CODE_RE = /Exit code (\d{1,3})/
@@ -104,19 +146,59 @@ function outcomeText(command: Command): string {
   return command.exitCode === null ? 'failed' : `exit ${command.exitCode}`
 }
 
-/** The stub's section of facts, newest first, or undefined when nothing was
- * recorded. Lines that would pass the size bound are left out, and it says so. */
-export function factsSectionOf(facts: Facts, notInHandoff: readonly string[] = []): string | undefined {
-  const lines: string[] = []
-  if (notInHandoff.length > 0) lines.push(`Changed this session, not in the handoff: ${[...notInHandoff].reverse().join(', ')}`)
-  if (facts.changed.length > 0) lines.push(`Files changed: ${[...facts.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path)).join(', ')}`)
-  if (facts.read.length > 0) lines.push(`Files read: ${[...facts.read].reverse().join(', ')}`)
-  if (facts.commands.length > 0) {
-    lines.push('Last commands, newest first:', ...[...facts.commands].reverse().map((c) => `- ${c.line}  → ${outcomeText(c)}`))
+/** What the line for left-out commands says of the oldest `leftOut` of
+ * `newestFirst`, and of those the record itself let go: how many, how many
+ * failed or went to the background, the first few of those named. */
+function leftOutLineOf(newestFirst: readonly Command[], leftOut: number, dropped: Dropped): string {
+  const shown = newestFirst.slice(newestFirst.length - leftOut)
+  const failed = shown.filter(hasFailed)
+  const started = shown.filter((c) => c.shellId !== undefined)
+  const total = leftOut + dropped.commands
+  const parts = [`- and ${total} older ${total === 1 ? 'command' : 'commands'} not shown`]
+  const named = (commands: readonly Command[]) => commands.slice(0, NAMED_DROPPED).map((c) => `${clippedTo(c.line, DROPPED_COMMAND_CHARS)} → ${outcomeText(c)}`)
+  const failedCount = failed.length + dropped.failed
+  if (failedCount > 0) {
+    const more = failedCount - Math.min(failed.length, NAMED_DROPPED)
+    parts.push(`${failedCount} of them failed${failed.length > 0 ? `: ${named(failed).join('; ')}` : ''}${more > 0 && failed.length > 0 ? `; and ${more} more` : ''}`)
   }
+  const startedCount = started.length + dropped.background
+  if (startedCount > 0) {
+    const more = startedCount - Math.min(started.length, NAMED_DROPPED)
+    parts.push(`${startedCount} started in the background${started.length > 0 ? `: ${named(started).join('; ')}` : ''}${more > 0 && started.length > 0 ? `; and ${more} more` : ''}`)
+  }
+  return parts.join(', ')
+}
+
+function clippedTo(line: string, maxChars: number): string {
+  return line.length > maxChars ? `${headOf(line, maxChars)} […]` : line
+}
+
+/** The stub's section of facts, newest first, or undefined when nothing was
+ * recorded. Each list of paths says how many it left out, and the commands
+ * past the size bound (or past the record's own) are counted, their failures
+ * and background shells named. */
+export function factsSectionOf(facts: Facts, notInHandoff: readonly string[] = []): string | undefined {
+  const dropped = facts.dropped ?? NOTHING_DROPPED
+  const lines: string[] = []
+  if (notInHandoff.length > 0) lines.push(boundedListOf('Changed this session, not in the handoff: ', [...notInHandoff].reverse(), MAX_PATH_LIST_CHARS))
+  if (facts.changed.length > 0) {
+    const paths = [...facts.changed].reverse().map((c) => (c.count > 1 ? `${c.path} (${c.count}×)` : c.path))
+    const line = boundedListOf('Files changed: ', paths, MAX_PATH_LIST_CHARS)
+    lines.push(dropped.changed > 0 ? `${line} (and ${dropped.changed} changed earlier, not recorded: past the ${MAX_CHANGED_FILES} kept)` : line)
+  }
+  if (facts.read.length > 0) lines.push(boundedListOf('Files read: ', [...facts.read].reverse(), MAX_PATH_LIST_CHARS))
+  const newestFirst = [...facts.commands].reverse()
+  if (newestFirst.length > 0) lines.push('Last commands, newest first:')
+  const commandLines = newestFirst.map((c) => `- ${c.line}  → ${outcomeText(c)}`)
   if (lines.length === 0) return undefined
   const head = 'What this session did, recorded by code from its tool calls (facts, not notes):'
-  return boundedSectionOf(head, lines, MAX_FACTS_SECTION_CHARS, '[more was recorded than fits here]')
+  // The lists of paths are bounded to fit with room to spare, so whatever is left out is commands.
+  let isCut = false
+  const listed = boundedSectionOf(head, [...lines, ...commandLines], MAX_FACTS_SECTION_CHARS, (leftOut) => {
+    isCut = true
+    return leftOutLineOf(newestFirst, leftOut, dropped)
+  })
+  return dropped.commands > 0 && !isCut ? `${listed}\n${leftOutLineOf(newestFirst, 0, dropped)}` : listed
 }
 
 /** The facts as a stub or a summary's instructions show them: paths relative
@@ -130,6 +212,7 @@ export function shownFactsOf(facts: Facts, cwd: string, handoffPaths: readonly s
       .map((c) => ({ ...c, path: shownPath(c.path, cwd) })),
     read: facts.read.map((p) => shownPath(p, cwd)),
     commands: facts.commands,
+    ...(facts.dropped !== undefined ? { dropped: facts.dropped } : {}),
   }
 }
 

@@ -6,7 +6,7 @@
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
 // asks the engine and records.
 import { MAX_COMMAND_CHARS } from './facts.js'
-import { boundedSectionOf, headOf } from './text-clip.js'
+import { boundedListOf, boundedSectionOf, headOf } from './text-clip.js'
 
 /** A main-loop shell the engine moved to the background, as recorded when its
  * tool result came (the engine has no call that lists shells; only the end of
@@ -28,6 +28,8 @@ export const MAX_RUNNING_AGENTS = 10
 const MAX_ID_CHARS = 100
 /** The running section never grows past this many characters. */
 export const MAX_RUNNING_SECTION_CHARS = 2_500
+/** The line naming what the section left out is cut to this many characters, whole ids, the rest counted. */
+const MAX_LEFT_OUT_IDS_CHARS = 600
 
 /** The id of the background task a Bash call's result names: the engine
  * answers at once with it while the command keeps running. Absent for a command
@@ -87,15 +89,17 @@ function oneLine(text: string): string {
  * yet. Entries past the size bound are left out, and it says so. */
 export function runningSectionOf(running: Running): string | undefined {
   const entries = [
-    ...running.shells.map((s) => ({ at: s.startedAtMs, line: `- background shell ${s.id}, running, ${startedText(s.startedAtMs)}: ${oneLine(s.command)}` })),
-    ...running.agents.map((a) => ({ at: a.startedAtMs, line: `- subagent ${a.id} (${oneLine(a.type)}), running, ${startedText(a.startedAtMs)}: ${oneLine(a.task)}` })),
+    ...running.shells.map((s) => ({ at: s.startedAtMs, name: `shell ${s.id}`, line: `- background shell ${s.id}, running, ${startedText(s.startedAtMs)}: ${oneLine(s.command)}` })),
+    ...running.agents.map((a) => ({ at: a.startedAtMs, name: `subagent ${a.id}`, line: `- subagent ${a.id} (${oneLine(a.type)}), running, ${startedText(a.startedAtMs)}: ${oneLine(a.task)}` })),
   ]
   if (entries.length === 0) return undefined
   // Stable: entries started at the same moment keep the order they were recorded in, newest last, reversed.
-  const lines = entries.reverse().sort((a, b) => b.at - a.at).map((e) => e.line)
+  const sorted = entries.reverse().sort((a, b) => b.at - a.at)
   const head =
     'Still running in the background at this moment, newest first, recorded by code (none has finished or has an exit status yet; each sends a notification when it ends, and that notification is about work started before this point):'
-  return boundedSectionOf(head, lines, MAX_RUNNING_SECTION_CHARS, '[more is running than fits here]')
+  // An id is what the next context needs to wait on or stop a task: the ones left out are named, bounded.
+  const moreMarkOf = (leftOut: number) => boundedListOf(`- and ${leftOut} more still running, not shown: `, sorted.slice(sorted.length - leftOut).map((e) => e.name), MAX_LEFT_OUT_IDS_CHARS)
+  return boundedSectionOf(head, sorted.map((e) => e.line), MAX_RUNNING_SECTION_CHARS, moreMarkOf)
 }
 
 /** The line that names the replaced conversation's transcript, or undefined

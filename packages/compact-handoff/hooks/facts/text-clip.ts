@@ -22,17 +22,32 @@ export function redactableOf(text: string): string {
 
 /** `head` and then as many whole `lines` as fit in `maxChars` (newlines
  * counted), with `moreMark` after the last one kept when any is left out: a
- * stub's section never grows past its bound, and says when it cut. */
-export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string): string {
+ * stub's section never grows past its bound and the mark's, and says what it
+ * cut. A mark that is a function is told how many lines (the last ones) it
+ * stands for, so it can name what they held. */
+export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string | ((leftOut: number) => string)): string {
+  const moreMarkOf = typeof moreMark === 'string' ? () => moreMark : moreMark
   const kept = [head]
   let size = head.length
-  for (const line of lines) {
+  for (const [i, line] of lines.entries()) {
     if (size + line.length + 1 > maxChars) {
-      kept.push(moreMark)
+      kept.push(moreMarkOf(lines.length - i))
       break
     }
     kept.push(line)
     size += line.length + 1
   }
   return kept.join('\n')
+}
+
+/** `label` and as many whole `items` (joined by ", ") as fit in `maxChars`,
+ * then how many were left out: a list line that says what it cut. */
+export function boundedListOf(label: string, items: readonly string[], maxChars: number): string {
+  let line = label
+  for (const [i, item] of items.entries()) {
+    const next = `${line}${i === 0 ? '' : ', '}${item}`
+    if (next.length > maxChars && i > 0) return `${line}, and ${items.length - i} more`
+    line = next.length > maxChars ? `${headOf(next, maxChars)} […]` : next
+  }
+  return line
 }

@@ -47,6 +47,22 @@ export const HANDOFF_SECTION_HOLDS: Readonly<Record<HandoffSection, string>> = {
   Verify: 'commands that change nothing, each with the result expected',
 }
 
+/** How a handoff is written, whoever writes it (the skills, a fork, the
+ * engine's summariser): the values the next context cannot look up again. Its
+ * reader starts without the tool output they were seen in, so a value put in
+ * other words is a value lost. */
+export const EXACT_VALUES_RULE =
+  'Exact values: where the next step depends on an identifier, a path (one seen only in search or listing output too), an error text with its code, an exit status, an id, a hash, a count, a size or a duration, copy it exactly as the conversation or its tool output showed it, never a shorter description of it; the next context has no way to look it up again.'
+
+/** Which of the person's words counts when two disagree. */
+export const LATEST_WORD_RULE = "The latest word: where the user's latest message changes the task or the plan, it wins over what was said or planned before it; write the handoff from it."
+
+/** The language a handoff is written in; the headings are the protocol's and stay as they are spelled. */
+export const LANGUAGE_RULE = 'Language: write the handoff in the language the conversation is in; only the section headings and the frontmatter keys stay exactly as given.'
+
+/** The writing rules every handoff's writer is given, in this order. */
+export const HANDOFF_WRITING_RULES = [EXACT_VALUES_RULE, LATEST_WORD_RULE, LANGUAGE_RULE] as const
+
 /** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
 export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const
 

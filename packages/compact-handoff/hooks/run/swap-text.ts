@@ -71,6 +71,17 @@ export type ForkStubFacts = {
   isMidTurn: boolean
   /** What still runs in the background and where the replaced transcript is. */
   context?: StubContext
+  /** Mid-turn, the turn's latest step the fork did not see, masked (compaction/latest-step.ts). */
+  latestStep?: string
+}
+
+/** The stub's closing line: mid-turn, where to carry on from. */
+function forkStubClosingOf(facts: ForkStubFacts): string {
+  if (!facts.isMidTurn) return 'Nothing else from before was kept. The next message says what to do.'
+  if (facts.latestStep !== undefined) {
+    return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest step above is newer than the handoff: carry on from the handoff's Next step in the light of that step's result."
+  }
+  return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
 }
 
 /** The one message a compaction answered with a fork's handoff becomes: the
@@ -86,11 +97,8 @@ export function buildForkStub(facts: ForkStubFacts): string {
   }
   lines.push(...stubContextLinesOf(facts.context ?? {}))
   lines.push('', `The handoff, as saved in ${facts.handoff}:`, facts.handoffText.trimEnd(), '')
-  lines.push(
-    facts.isMidTurn
-      ? "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
-      : 'Nothing else from before was kept. The next message says what to do.',
-  )
+  if (facts.latestStep !== undefined) lines.push(facts.latestStep, '')
+  lines.push(forkStubClosingOf(facts))
   return lines.join('\n')
 }
 

@@ -9,6 +9,8 @@ import { LAUNCH_RETRY_MS } from '../../hooks/run/run-steps.js'
 import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, fileFacts, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { STUB_OPENING } from '../../hooks/run/swap-text.js'
+import { MAX_LATEST_RESULT_CHARS } from '../../hooks/compaction/latest-step.js'
+import type { SessionMessage } from 'claude-code'
 
 const SLOW = { timeoutMs: 30_000 }
 
@@ -38,6 +40,51 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     expect(stub!.text).toContain(text!.trimEnd())
     expect(stub!.text).toMatch(/A turn was under way when the conversation was compacted[^\n]*carry on from the handoff's Next step/)
     expect(w.seen.toasts.at(-1)).toContain(`the automatic compaction became a handoff`)
+  })
+})
+
+describe("the turn's latest step, which the fork never sees", () => {
+  /** A test run as the engine's Bash tool returns a failed one: the exit status first, hundreds of passing lines, then the part a person reads. */
+  const PASSING = Array.from({ length: 500 }, (_, i) => ` ✓ tests/parser/case-${i}.test.ts (3 tests) 12ms`)
+  const LAST_LINES = [
+    ' FAIL  tests/parser/quote.test.ts > doubles embedded quotes',
+    "AssertionError: expected 'say \"hi' to be 'say \"hi\"'",
+    ' ❯ tests/parser/quote.test.ts:41:18',
+    '      Tests  1 failed | 1499 passed (1500)',
+  ]
+  const TOKEN = 'sk-live-4f9a2c7e1b'
+  const OUTPUT = ['Exit code 1', ...PASSING, ...LAST_LINES.slice(0, 3), `request failed: Authorization: Bearer ${TOKEN}`, LAST_LINES[3]].join('\n')
+  const TEST_RUN: SessionMessage[] = [
+    { role: 'user', text: FIRST_WORDS, toolUses: [], handle: 'h1' },
+    { role: 'assistant', text: 'Running the parser tests.', toolUses: [{ tool_use_id: 'tu-9', tool: 'Bash', input: { command: 'pnpm vitest run parser' } }], handle: 'h2' },
+    { role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: 'tu-9', text: OUTPUT, isError: true }], handle: 'h3' },
+  ]
+
+  test('mid-turn, goes into the stub after the handoff: the call, its exit status and its result\'s last lines, bounded and masked', SLOW, async ($, on) => {
+    world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    const result = await compactAuto($, TEST_RUN)
+    const stub = result.messages?.[0]?.text ?? ''
+    const at = stub.indexOf("The turn's latest step, which the handoff's writer did not see")
+    expect(at, 'marked as the step the writer did not see').toBeGreaterThan(stub.indexOf('The handoff, as saved in'))
+    const section = stub.slice(at)
+    expect(section).toContain('- Bash: pnpm vitest run parser  → exit 1')
+    for (const line of [...LAST_LINES.slice(0, 3), LAST_LINES[3]!]) expect(section, line).toContain(line)
+    expect(section, 'masked by the engine').toContain('Authorization: Bearer [REDACTED]')
+    expect(stub).not.toContain(TOKEN)
+    const fenced = /```\n([\s\S]*?)\n```/.exec(section)?.[1] ?? ''
+    expect(fenced.length, 'bounded').toBeLessThanOrEqual(MAX_LATEST_RESULT_CHARS)
+    expect(fenced.endsWith(LAST_LINES[3]!)).toBe(true)
+    expect(section, 'the start of the run is left out, and that is said').not.toContain('case-0.test.ts')
+    expect(section).toMatch(/earlier characters left out/)
+    expect(stub).toMatch(/its latest step above is newer than the handoff/)
+  })
+
+  test('at a prompt just typed there is no step under way, and none is carried', SLOW, async ($, on) => {
+    world(on, { forks: [REPLY] })
+    await sessionWithWork($)
+    const result = await compactAuto($, AT_PROMPT)
+    expect(result.messages?.[0]?.text).not.toMatch(/latest step/)
   })
 })
 

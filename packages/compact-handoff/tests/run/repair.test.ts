@@ -2,6 +2,7 @@
 // skill with every problem and its fix, at most twice; safety refusals are not.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+import { EXACT_VALUES_RULE } from '../../hooks/protocol/protocol-contents.js'
 import { HANDOFF, world, swapLogEntries } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { skillWrite, submitPrompt, typeCommand } from '../support/engine-calls.js'
@@ -25,6 +26,7 @@ describe('a handoff that fails the format check', () => {
     expect(asks[0]?.text).toContain(`compact-handoff run=${tag}, repair 1 of 2`)
     expect(asks[0]?.text).toContain(`${HANDOFF}:\n- missing section "## Tried and ruled out": add it after "## In progress"`)
     expect(asks[0]?.text).toContain(`COMPACT-HANDOFF-READY: ${HANDOFF}`)
+    expect(asks[0]?.text, 'a fix keeps the exact values').toContain(`While you fix, keep to this rule: ${EXACT_VALUES_RULE}`)
     expect(w.seen.statuses.at(-1)).toBe('handoff: the handoff skill is fixing its files (repair 1 of 2)')
     const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(status).toContain('Repair turns asked for: 1 of 2.')

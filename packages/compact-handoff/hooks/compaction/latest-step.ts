@@ -1,0 +1,155 @@
+// The turn's latest step when the engine compacts in the middle of a turn: the
+// fork that writes the handoff sees the transcript as last sent, without the
+// tool calls the model made since and their results (seen live, 2.1.332), so
+// code carries them into the stub verbatim, their results' ends bounded. Pure:
+// fork-steps.ts masks what latestStepOf takes out before latestStepSectionOf
+// shows it.
+import { exitCodeOf } from '../facts/facts.js'
+import { headOf } from '../facts/text-clip.js'
+
+/** The calls of the latest step shown; the rest are counted. */
+export const MAX_LATEST_CALLS = 3
+/** The end of each call's result the stub keeps, in UTF-16 code units: a test
+ * run's summary and its failures, an error and its last frames. */
+export const MAX_LATEST_RESULT_CHARS = 2_000
+/** A call's arguments as shown, in UTF-16 code units, a cut marked. */
+export const MAX_LATEST_CALL_CHARS = 300
+/** How much more than it keeps is taken to be masked, so the masking sees
+ * whole lines around what is kept and a credential is never cut short of the
+ * pattern that finds it before it is masked. */
+const WINDOW_FACTOR = 4
+
+type UseFacts = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
+type ResultFacts = { tool_use_id: string; text: string; isError: boolean }
+type MessageFacts = { role: 'user' | 'assistant'; toolUses?: readonly UseFacts[]; toolResults?: readonly ResultFacts[] }
+
+/** One call of the latest step, as taken out of the transcript: `call` and
+ * `resultEnd` are windows of the model's and the tool's text, not yet masked. */
+export type LatestCall = {
+  tool: string
+  call: string
+  /** No result was in the transcript yet. */
+  hasResult: boolean
+  isError: boolean
+  /** A Bash call's exit status, as facts.ts reads it; null when its error names none. */
+  exitCode?: number | null
+  resultEnd: string
+  /** The result's length in UTF-16 code units, to say how much was left out. */
+  resultChars: number
+}
+
+export type LatestStep = { calls: LatestCall[]; moreCalls: number }
+
+/** What a call was asked: a Bash command, a file's path, or the arguments as JSON. */
+function callTextOf(use: UseFacts): string {
+  const input = use.input
+  const named = [input.command, input.file_path, input.path, input.pattern, input.url].find((v): v is string => typeof v === 'string')
+  // JSON of an object the engine parsed is linear in its size; only its head is kept.
+  return headOf(named ?? JSON.stringify(input) ?? '', WINDOW_FACTOR * MAX_LATEST_CALL_CHARS)
+}
+
+/** The end of `text` a window holds: from the first line start within the
+ * last WINDOW_FACTOR × MAX_LATEST_RESULT_CHARS code units (the cut line left
+ * out), the whole text when it is shorter. */
+function endWindowOf(text: string): string {
+  const size = WINDOW_FACTOR * MAX_LATEST_RESULT_CHARS
+  if (text.length <= size) return text
+  const window = text.slice(text.length - size)
+  const lineStart = window.indexOf('\n')
+  return lineStart < 0 ? window : window.slice(lineStart + 1)
+}
+
+/**
+ * The latest step of a transcript that ends in the middle of a turn: the
+ * calls of its last assistant message, each with its result (from the user
+ * message of results that follows it, or the call's own outcome), or
+ * undefined when that message called no tool. A result whose call is not in
+ * the transcript is shown under its id.
+ */
+export function latestStepOf(messages: readonly MessageFacts[]): LatestStep | undefined {
+  const last = messages.at(-1)
+  if (last === undefined) return undefined
+  const before = last.role === 'assistant' ? last : messages.at(-2)
+  const uses = before?.role === 'assistant' ? (before.toolUses ?? []) : []
+  const results = last.role === 'user' ? (last.toolResults ?? []) : []
+  const useIds = new Set(uses.map((use) => use.tool_use_id))
+  const calls = [
+    ...uses.map((use) => {
+      const result = results.find((r) => r.tool_use_id === use.tool_use_id)
+      const text = result?.text ?? use.text
+      const isError = result?.isError ?? use.isError === true
+      return callOf(use.tool, callTextOf(use), text, isError)
+    }),
+    ...results.filter((r) => !useIds.has(r.tool_use_id)).map((r) => callOf('a tool', `call ${headOf(r.tool_use_id, MAX_LATEST_CALL_CHARS)}`, r.text, r.isError)),
+  ]
+  if (calls.length === 0) return undefined
+  return { calls: calls.slice(-MAX_LATEST_CALLS), moreCalls: Math.max(0, calls.length - MAX_LATEST_CALLS) }
+}
+
+function callOf(tool: string, call: string, text: string | undefined, isError: boolean): LatestCall {
+  const exit = tool === 'Bash' && text !== undefined ? { exitCode: exitCodeOf(isError ? { isError: true, text } : {}) } : {}
+  return { tool, call, hasResult: text !== undefined, isError, ...exit, resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
+}
+
+/** `text`'s end, at most MAX_LATEST_RESULT_CHARS, from a line start where one
+ * is within reach, and how many code units of the whole were left out. */
+function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut: number } {
+  let kept = masked
+  if (kept.length > MAX_LATEST_RESULT_CHARS) {
+    kept = kept.slice(kept.length - MAX_LATEST_RESULT_CHARS)
+    // Not inside a surrogate pair: a low half at the cut is dropped.
+    const code = kept.charCodeAt(0)
+    if (code >= 0xdc00 && code <= 0xdfff) kept = kept.slice(1)
+    const lineStart = kept.indexOf('\n')
+    if (lineStart >= 0 && lineStart < kept.length - 1) kept = kept.slice(lineStart + 1)
+  }
+  // What the masking changed is counted in the masked text's length, near enough for a notice.
+  return { kept, leftOut: Math.max(0, wholeChars - kept.length) }
+}
+
+function outcomeOf(call: LatestCall): string {
+  if (!call.hasResult) return 'no result in the transcript yet'
+  if (call.exitCode !== undefined) return call.exitCode === null ? 'failed' : `exit ${call.exitCode}`
+  return call.isError ? 'error' : 'done'
+}
+
+/** `text` on one line of at most MAX_LATEST_CALL_CHARS, a cut marked. */
+function oneLineOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > MAX_LATEST_CALL_CHARS ? `${headOf(flat, MAX_LATEST_CALL_CHARS)} […]` : flat
+}
+
+/** The stub's section for the latest step, its call and result texts already
+ * masked: each call on one line with its outcome, then the end of its result
+ * verbatim in a fence, what was left out said. */
+export function latestStepSectionOf(step: LatestStep): string {
+  const lines = [
+    "The turn's latest step, which the handoff's writer did not see (it came after the transcript the writer was given), recorded by code from the transcript verbatim:",
+  ]
+  for (const call of step.calls) {
+    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${outcomeOf(call)}`)
+    if (!call.hasResult) continue
+    const { kept, leftOut } = keptEndOf(call.resultEnd, call.resultChars)
+    if (kept.trim() === '') {
+      lines.push('  (its result was empty)')
+      continue
+    }
+    if (leftOut > 0) lines.push(`  The last ${kept.length} characters of its result (${leftOut} earlier characters left out):`)
+    else lines.push('  Its result:')
+    // A fence longer than any run of backticks in the result, so nothing in it can close the fence.
+    const fence = '`'.repeat(Math.max(3, longestBacktickRunOf(kept) + 1))
+    lines.push(fence, kept.replace(/\n+$/, ''), fence)
+  }
+  if (step.moreCalls > 0) lines.push(`- and ${step.moreCalls} earlier ${step.moreCalls === 1 ? 'call' : 'calls'} of the same step, not shown`)
+  return lines.join('\n')
+}
+
+function longestBacktickRunOf(text: string): number {
+  let longest = 0
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 96 ? run + 1 : 0
+    if (run > longest) longest = run
+  }
+  return longest
+}

@@ -1,0 +1,117 @@
+// Holds the fork prompt's measurement (README.md beside this file) to what it claims: the
+// session is long, ends in the middle of a turn, and plants its facts where it says (most only in
+// tool output); the prompt versions are main's and the current forkPromptOf; the mod's own code
+// turns a reply into the stub; and the model-free grader tells an answer that has the facts from
+// one that has not.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
+import { HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/facts/text-clip.js'
+import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
+import { repoRoot } from '../harness/repo-root.js'
+import { FACTS, TURNS } from './session.js'
+import { builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, scoreOf, transcriptTextOf, writerInputOf } from './method.js'
+
+const HERE = join(repoRoot(), 'tests', 'fork-eval')
+const prompt = (variant: string) => readFileSync(join(HERE, 'prompts', `${variant}.txt`), 'utf8')
+
+describe('the session', () => {
+  const messages = messagesOf()
+  const said = normalized(messages.map((m) => m.text).join('\n'))
+  const toolOutput = (list: typeof messages) => normalized(list.flatMap((m) => [...m.toolUses.map((u) => JSON.stringify(u.input)), ...(m.toolResults ?? []).map((r) => r.text)]).join('\n'))
+  const seen = toolOutput(forkViewOf(messages))
+  const latest = toolOutput(messages.slice(forkViewOf(messages).length))
+
+  test('has 40 or more messages, 20 or more facts, at least half of them only in tool output', () => {
+    expect(messages.length).toBeGreaterThanOrEqual(40)
+    expect(FACTS.length).toBeGreaterThanOrEqual(20)
+    expect(FACTS.filter((f) => f.where !== 'words').length).toBeGreaterThanOrEqual(FACTS.length / 2)
+  })
+
+  test('ends in the middle of a turn, as the engine hands an automatic compaction over: a tool result is last', () => {
+    expect(turnPositionOf(messages, 'auto').kind).toBe('mid-turn')
+  })
+
+  test.each(FACTS)('$id is where it says: $where', (fact) => {
+    const key = normalized(fact.accept[0]!)
+    if (fact.where === 'words') expect(said).toContain(key)
+    else expect(said, 'never in the user\'s or the assistant\'s words').not.toContain(key)
+    if (fact.where === 'tool-output') expect(seen).toContain(key)
+    if (fact.where === 'latest-step') {
+      expect(seen, 'the fork never sees it').not.toContain(key)
+      expect(latest).toContain(key)
+    }
+  })
+
+  test('what the fork sees stops before the latest assistant message, and the writer gets it whole, then the prompt', () => {
+    const view = forkViewOf(messages)
+    expect(messages[view.length]?.role).toBe('assistant')
+    const input = writerInputOf(prompt('after'))
+    expect(input).toContain(transcriptTextOf(view))
+    expect(input.endsWith(prompt('after'))).toBe(true)
+    expect(input).not.toContain("expected '12.35' to be '12.34'")
+  })
+})
+
+describe('the prompt versions', () => {
+  test("after is the current forkPromptOf of a mid-turn automatic compaction; before is main's, the same less the writing rules", () => {
+    expect(prompt('after')).toBe(forkPromptOf({ focus: '', isMidTurn: true }))
+    const ruleLines = new Set(HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`))
+    expect(prompt('before')).toBe(prompt('after').split('\n').filter((line) => !ruleLines.has(line)).join('\n'))
+  })
+
+  test('the committed writer inputs are what prepare writes', () => {
+    for (const variant of ['before', 'after']) expect(readFileSync(join(HERE, 'inputs', `writer-${variant}.md`), 'utf8')).toBe(writerInputOf(prompt(variant)))
+  })
+})
+
+/** A reply that carries every fact, as a writer might; it is test data, not a measurement. */
+const FULL_REPLY = [
+  '# Handoff: move the ledger to postgres.js',
+  '## Goal',
+  'Ledger tests and CI green on postgres.js, then a PR.',
+  ...['Constraints', 'State', 'In progress', 'Tried and ruled out', 'Decisions', 'Open questions', 'Files', 'Next step', 'Verify'].flatMap((name) => [`## ${name}`, 'None']),
+].join('\n')
+
+describe("the mod's own code turns a reply into the stub the quiz reads", () => {
+  const built = builtOf(FULL_REPLY)
+
+  test('a reply in the format becomes a stub with the facts code recorded, what runs and the latest step', () => {
+    expect(built.kind).toBe('stub')
+    if (built.kind !== 'stub') return
+    expect(built.stub).toContain('background shell b3f9k1, running')
+    expect(built.stub).toContain('- pnpm tsc --noEmit  → exit 2')
+    expect(built.stub).toContain("The turn's latest step, which the handoff's writer did not see")
+    expect(built.stub).toContain('Tests  1 failed | 46 passed (47)')
+    expect(quizInputOf(built.stub)).toContain(`${FACTS.length}. ${FACTS.at(-1)!.question}`)
+  })
+
+  test('a reply that fails the format check, or is past what the engine masks, is sent back, as the mod would', () => {
+    expect(builtOf('Sorry, I cannot write that.').kind).toBe('refused')
+    const long = builtOf(FULL_REPLY.replace('## Goal\n', `## Goal\n${'x'.repeat(MAX_REDACT_CHARS)}\n`))
+    expect(long.kind === 'refused' && long.problems[0]).toMatch(/over the 100000 compact-handoff can check/)
+  })
+})
+
+describe('the grader', () => {
+  test('scores an answer holding each fact\'s first accepted value in full, and one that paraphrases at nothing', () => {
+    const exact = FACTS.map((f, i) => `${i + 1}. \`${f.accept[0]}\``).join('\n')
+    expect(scoreOf(gradeOf(exact)).all).toEqual({ known: FACTS.length, of: FACTS.length })
+    const vague = FACTS.map((f, i) => `${i + 1}. not stated`).join('\n')
+    expect(scoreOf(gradeOf(vague)).all.known).toBe(0)
+  })
+
+  test('reads answers by their number, whatever order they come in, and a missing one as unknown', () => {
+    const grades = gradeOf(`2. the staging DATABASE: migrations against the staging database\n1. postgres.js`)
+    expect(grades.slice(0, 3).map((g) => g.isKnown)).toEqual([true, true, false])
+  })
+})
+
+test('the session is the one the README describes: 25 turns, 42 messages, 29 facts (7 in the words, 20 only in tool output, 2 only in the latest step)', () => {
+  expect(TURNS.length).toBe(25)
+  expect(messagesOf().length).toBe(42)
+  const count = (where: string) => FACTS.filter((f) => f.where === where).length
+  expect([FACTS.length, count('words'), count('tool-output'), count('latest-step')]).toEqual([29, 7, 20, 2])
+})

@@ -1,0 +1,76 @@
+/**
+ * `pnpm fork-eval <step>`: the fork prompt's measurement, step by step (README.md beside this
+ * file). Each step reads what the one before it, or a stand-in model, left in this folder:
+ *
+ *   prepare   inputs/writer-<variant>.md: the conversation the fork sees and the prompt, for a
+ *             stand-in writer, one per prompt version (prompts/<variant>.txt)
+ *   stub      replies/<variant>.md (the writer's reply) → stubs/<variant>.md by the mod's own
+ *             code, and quiz/<variant>.md: that stub alone and the questions, for a fresh model
+ *   grade     answers/<variant>.md (the quiz model's answers) → results.json and results.md
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot } from '../harness/repo-root.js'
+import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/facts/text-clip.js'
+import { VARIANTS, builtOf, gradeOf, quizInputOf, scoreOf, writerInputOf, type Variant } from './method.js'
+
+const HERE = join(repoRoot(), 'tests', 'fork-eval')
+const at = (...parts: string[]) => join(HERE, ...parts)
+
+function write(path: string, text: string): void {
+  mkdirSync(join(path, '..'), { recursive: true })
+  writeFileSync(path, text)
+  console.log(`wrote ${path.slice(HERE.length + 1)}`)
+}
+
+function prepare(): void {
+  for (const variant of VARIANTS) write(at('inputs', `writer-${variant}.md`), writerInputOf(readFileSync(at('prompts', `${variant}.txt`), 'utf8')))
+}
+
+function stub(): void {
+  for (const variant of VARIANTS) {
+    const reply = at('replies', `${variant}.md`)
+    if (!existsSync(reply)) {
+      console.log(`${variant}: no replies/${variant}.md yet`)
+      continue
+    }
+    const built = builtOf(readFileSync(reply, 'utf8'))
+    const within = built.replyChars <= MAX_REDACT_CHARS ? 'within' : 'over'
+    console.log(`${variant}: the reply's handoff is ${built.replyChars} characters, ${within} MAX_REDACT_CHARS (${MAX_REDACT_CHARS})`)
+    if (built.kind === 'refused') {
+      console.log(`${variant}: the mod would send it back: ${built.problems.join('; ')}`)
+      continue
+    }
+    console.log(`${variant}: passed the format check first time; saved as ${built.fileName}`)
+    write(at('stubs', `${variant}.md`), built.stub)
+    write(at('quiz', `${variant}.md`), quizInputOf(built.stub))
+  }
+}
+
+function grade(): void {
+  const results: Partial<Record<Variant, ReturnType<typeof scoreOf> & { grades: ReturnType<typeof gradeOf> }>> = {}
+  for (const variant of VARIANTS) {
+    const answers = at('answers', `${variant}.md`)
+    if (!existsSync(answers)) {
+      console.log(`${variant}: no answers/${variant}.md yet`)
+      continue
+    }
+    const grades = gradeOf(readFileSync(answers, 'utf8'))
+    results[variant] = { ...scoreOf(grades), grades }
+  }
+  if (Object.keys(results).length === 0) return
+  const rows = Object.entries(results).map(([variant, r]) => {
+    const cell = (s: { known: number; of: number }) => `${s.known}/${s.of} (${Math.round((100 * s.known) / Math.max(1, s.of))} %)`
+    return `| ${variant} | ${cell(r.all)} | ${cell(r.words)} | ${cell(r['tool-output'])} | ${cell(r['latest-step'])} | ${r.grades.filter((g) => !g.isKnown).map((g) => g.id).join(', ') || 'none'} |`
+  })
+  write(at('results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  write(at('results.md'), ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ''].join('\n'))
+}
+
+const steps: Record<string, () => void> = { prepare, stub, grade }
+const step = steps[process.argv[2] ?? '']
+if (step === undefined) {
+  console.error('usage: pnpm fork-eval prepare | stub | grade')
+  process.exit(2)
+}
+step()
