@@ -4,6 +4,8 @@
  *
  *   prepare   inputs/writer-<variant>.md: the conversation the fork sees and the prompt, for a
  *             stand-in writer, one per prompt version (prompts/<variant>.txt)
+ * The last three steps take a run number (default 1) and work in runs/<n>/:
+ *
  *   stub      replies/<variant>.md (the writer's reply) → stubs/<variant>.md by the mod's own
  *             code, and quiz/<variant>.md: that stub alone and the questions, for a fresh model
  *   grade     answers/<variant>.md (the quiz model's answers) → results.json and results.md
@@ -16,6 +18,9 @@ import { VARIANTS, builtOf, gradeOf, quizInputOf, scoreOf, writerInputOf, type V
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const at = (...parts: string[]) => join(HERE, ...parts)
+/** One measurement's replies, stubs, quizzes, answers and results: `runs/<n>/`, n from the command line. */
+const RUN = process.argv[3] ?? '1'
+const runAt = (...parts: string[]) => at('runs', RUN, ...parts)
 
 function write(path: string, text: string): void {
   mkdirSync(join(path, '..'), { recursive: true })
@@ -29,7 +34,7 @@ function prepare(): void {
 
 function stub(): void {
   for (const variant of VARIANTS) {
-    const reply = at('replies', `${variant}.md`)
+    const reply = runAt('replies', `${variant}.md`)
     if (!existsSync(reply)) {
       console.log(`${variant}: no replies/${variant}.md yet`)
       continue
@@ -42,15 +47,15 @@ function stub(): void {
       continue
     }
     console.log(`${variant}: passed the format check first time; saved as ${built.fileName}`)
-    write(at('stubs', `${variant}.md`), built.stub)
-    write(at('quiz', `${variant}.md`), quizInputOf(built.stub))
+    write(runAt('stubs', `${variant}.md`), built.stub)
+    write(runAt('quiz', `${variant}.md`), quizInputOf(built.stub))
   }
 }
 
 function grade(): void {
   const results: Partial<Record<Variant, ReturnType<typeof scoreOf> & { grades: ReturnType<typeof gradeOf> }>> = {}
   for (const variant of VARIANTS) {
-    const answers = at('answers', `${variant}.md`)
+    const answers = runAt('answers', `${variant}.md`)
     if (!existsSync(answers)) {
       console.log(`${variant}: no answers/${variant}.md yet`)
       continue
@@ -63,14 +68,14 @@ function grade(): void {
     const cell = (s: { known: number; of: number }) => `${s.known}/${s.of} (${Math.round((100 * s.known) / Math.max(1, s.of))} %)`
     return `| ${variant} | ${cell(r.all)} | ${cell(r.words)} | ${cell(r['tool-output'])} | ${cell(r['latest-step'])} | ${r.grades.filter((g) => !g.isKnown).map((g) => g.id).join(', ') || 'none'} |`
   })
-  write(at('results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  write(at('results.md'), ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ''].join('\n'))
+  write(runAt('results.json'), `${JSON.stringify(results, null, 2)}\n`)
+  write(runAt('results.md'), ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ''].join('\n'))
 }
 
 const steps: Record<string, () => void> = { prepare, stub, grade }
 const step = steps[process.argv[2] ?? '']
 if (step === undefined) {
-  console.error('usage: pnpm fork-eval prepare | stub | grade')
+  console.error('usage: pnpm fork-eval prepare | stub <run> | grade <run>')
   process.exit(2)
 }
 step()
