@@ -15,7 +15,7 @@ import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub
 import { withUserMessage } from '../prompts/user-words.js'
 import { applyEvent, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
+import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { stubFactsOf } from '../facts/facts.js'
@@ -86,6 +86,8 @@ async function perform($: $, effect: Effect): Promise<string> {
         timeoutMs: HOLD_TOAST_MS,
       })
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
+      // Kept outside the session at once: a killed session runs no session.end.
+      await keepHeldNow($)
       return ''
     case 'let-through':
       $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })
@@ -281,6 +283,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     await appendToBox($, run.heldCommands.join('\n'))
     $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
   }
+  if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
   await markUsed($, run.cwd, swap.handoff)
   await watchAfter($, run.cwd, 'swapped', swap.handoff)

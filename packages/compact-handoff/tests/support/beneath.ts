@@ -39,7 +39,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.usage', () => ({
     value: { startedAt: 0, context: { window: 200_000, ...(ctx.state.contextPercent === undefined ? {} : { percent: ctx.state.contextPercent }) }, rateLimits: [] },
   }))
-  on('session.id', () => ({ value: 'session-1' }))
+  on('session.id', () => ({ value: ctx.state.sessionId }))
   on('session.messages', () => ({ value: Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
@@ -155,10 +155,28 @@ export function answerFiles(on: On, ctx: WorldContext): void {
 }
 
 /** The mod's own store, kept across sessions: a map the test can look into. */
+/** The engine's limit on the store's whole JSON text (seen live, 2.1.332). */
+export const STORE_LIMIT_CHARS = 4 * 1024 * 1024
+
+/** The store's JSON text were `key` set to `value`. */
+function storeCharsWith(store: ReadonlyMap<string, unknown>, key: string, value: unknown): number {
+  return JSON.stringify(Object.fromEntries([...store, [key, value]])).length
+}
+
 export function answerStore(on: On, ctx: WorldContext): void {
   on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
   on('store.set', (_$, e) => {
-    ctx.store.set(e.key, JSON.parse(JSON.stringify(e.value)) as unknown)
+    const value = JSON.parse(JSON.stringify(e.value)) as unknown
+    // As the engine does: once the whole store would pass its limit, every set is refused.
+    const chars = storeCharsWith(ctx.store, e.key, value)
+    if (chars > STORE_LIMIT_CHARS) return { deny: `the store would be ${chars} characters, over the ${STORE_LIMIT_CHARS} limit` }
+    const stale = ctx.state.staleSets.get(e.key)
+    ctx.store.set(e.key, value)
+    if (stale !== undefined) {
+      // Another session, which read the key before this set, sets it after.
+      ctx.state.staleSets.delete(e.key)
+      ctx.store.set(e.key, JSON.parse(JSON.stringify(stale())) as unknown)
+    }
     return { value: undefined }
   })
   on('store.delete', (_$, e) => {
