@@ -26,7 +26,7 @@ import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
 import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { trackRuns } from './lifecycle.js'
-import { HANDOFF_MOD, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
+import { HANDOFF_MOD, expectConversationKept, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
 
 const DOC: Partial<HandoffDoc> = { focus: 'finish the parser' }
 /** A line of the scripted handoff's Next step: only a request that carries the handoff holds it. */
@@ -205,6 +205,36 @@ describe('a fork that never writes a handoff', () => {
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt still goes last').toBe(typed)
     await session.waitForScreen(/REPLY-FALL-THREE/, 30_000)
     await turnSettled(session, mark)
+  })
+})
+
+describe('Escape during the fork', () => {
+  const { track } = trackRuns()
+
+  it('keeps the conversation, and the toast and the log say so', async () => {
+    const flow = await startFlow('fork-escape', track)
+    const { mock, session, run } = flow
+    await ordinaryTurn(flow, 'ESC-ONE')
+    await ordinaryTurn(flow, 'ESC-TWO', { inputTokens: AUTO_COMPACT_INPUT_TOKENS })
+
+    const typed = 'ask ESC-THREE: carry on'
+    mock.script({ ...forkReply(forkReplyText(DOC)), delayMs: 8_000 }, { when: (r) => !isForkRequest(r) && r.lastUserText.includes(typed), text: 'REPLY-ESC-THREE' })
+    const filesBefore = handoffFilesIn(run.proj)
+    const since = mock.requests.length
+    const mark = session.logMark()
+    await session.type(typed)
+    await mock.waitForRequest((r) => r.seq > since && isForkRequest(r), 30_000)
+    session.pressKeys('Escape')
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
+    console.log('PROBE toasts', JSON.stringify(session.toasts(mark)))
+    console.log('PROBE requests', JSON.stringify(mock.requests.filter((r) => r.seq > since).map((r) => [r.seq, r.kind, isForkRequest(r), r.lastUserText.slice(0, 80)])))
+    console.log('PROBE log', JSON.stringify(swapLogLines(run.proj)))
+    console.log('PROBE files', JSON.stringify(handoffFilesIn(run.proj)), JSON.stringify(filesBefore))
+    console.log('PROBE debug', session.debugLog().slice(mark).split('\n').filter((l) => /compact|fork|abort|Escape|interrupt/i.test(l)).slice(0, 60).join('\n'))
+    console.log('PROBE screen', session.screen())
+    await expectConversationKept(flow, 'ESC-FOUR', ['ESC-ONE', 'ESC-TWO'], mark).catch((error: unknown) => console.log('PROBE kept?', String(error)))
+    const after = mock.requests.at(-1)!
+    console.log('PROBE after', messagesText(after).slice(0, 3000))
   })
 })
 
