@@ -69,7 +69,7 @@ describe('a session ending during a run', () => {
     const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await next.waitForToast(/^compact-handoff: 1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
     await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))
   })
 })

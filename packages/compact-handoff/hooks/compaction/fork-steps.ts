@@ -153,7 +153,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     ...(factsSection !== undefined ? { factsSection } : {}),
   })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
-  $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
+  $.ui.toast(`${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
   const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
   return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }
