@@ -86,8 +86,9 @@ async function perform($: $, effect: Effect): Promise<string> {
         timeoutMs: HOLD_TOAST_MS,
       })
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
-      // Kept outside the session at once: a killed session runs no session.end.
-      await keepHeldNow($)
+      // Kept outside the session at once (a killed session runs no session.end),
+      // not awaited: the drop must land before clearHeldDraft's timer reads the box.
+      void keepHeldNow($)
       return ''
     case 'let-through':
       $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })

@@ -31,6 +31,7 @@ async function runHoldingTwo($: Engine, w: World) {
   await typeAndLaunch($, w, 'compact-handoff', '')
   expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
   expect(await submitPrompt($, SECOND)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+  await settle(w)
 }
 
 /** A record as an earlier version stored it: the frontmatter's status kept whole. */
@@ -80,6 +81,7 @@ describe('held messages in the store', () => {
     expect(w.store.has(OWN_KEY), 'delivered: nothing left for a next session').toBe(false)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await submitPrompt($, HELD)
+    await settle(w)
     expect(w.store.has(OWN_KEY)).toBe(true)
     await typeCommand($, 'compact-handoff', 'cancel')
     await settle(w)
