@@ -32,6 +32,12 @@ function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
+// The key each folder's entry was kept under: /clear and /resume give the
+// process another session id before the messages are given back, and the
+// entry kept under the old one must go then too. (A hot reload starts this
+// over, in the same session, under the same id.)
+const keptUnder = new Map<string, string>()
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -74,22 +80,26 @@ export async function keepHeldNow($: $): Promise<void> {
     const messages = [...phase.run.held, ...phase.run.heldCommands]
     if (messages.length === 0) return
     const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
-    await setEntry($, heldKeyOf(sessionId, phase.run.cwd), { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
+    const key = heldKeyOf(sessionId, phase.run.cwd)
+    keptUnder.set(phase.run.cwd, key)
+    await setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
   }).catch((error: unknown) => $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
 }
 
 /** Once what the run held was delivered or given back: its entry goes. */
 export async function forgetHeld($: $, cwd: string): Promise<void> {
-  await afterEarlierHeld(async () => $.store.delete(heldKeyOf(await $.session.id(), cwd))).catch((error: unknown) =>
-    $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }),
-  )
+  await afterEarlierHeld(async () => {
+    const keys = new Set([heldKeyOf(await $.session.id(), cwd), ...(keptUnder.has(cwd) ? [keptUnder.get(cwd)!] : [])])
+    keptUnder.delete(cwd)
+    for (const key of keys) await $.store.delete(key)
+  }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
 }
 
 /** At a session's end with no prompt box: the entry, marked ended, stays for
  * the next session in the folder. Set while they were held already, so a
  * refused set here loses nothing that was kept then. */
 async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise<boolean> {
-  const key = heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd)
+  const key = keptUnder.get(cwd) ?? heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd)
   try {
     const endedAt = new Date(await $.clock.now()).toISOString()
     return await afterEarlierHeld(async () => setEntry($, key, { cwd, messages: [...messages], heldAt: endedAt, endedAt }))
@@ -150,7 +160,9 @@ export async function restoreKept($: $): Promise<void> {
   if (!(await appendToBox($, entries.flatMap((e) => e.messages).join('\n\n')))) return
   for (const { key } of found) await $.store.delete(key)
   if (legacyHere.length > 0) {
-    const rest = legacy.filter((e) => e.cwd !== cwd).map(({ cwd: other, messages, endedAt }) => ({ cwd: other, messages, endedAt }))
+    // Read again right before the set: another session may have changed the list since.
+    const latest = legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY))
+    const rest = latest.filter((e) => e.cwd !== cwd).map(({ cwd: other, messages, endedAt }) => ({ cwd: other, messages, endedAt }))
     await (rest.length === 0 ? $.store.delete(LEGACY_KEPT_KEY) : $.store.set(LEGACY_KEPT_KEY, rest))
   }
   $.ui.toast(restoredToastOf(entries), { timeoutMs: RESTORE_TOAST_MS })

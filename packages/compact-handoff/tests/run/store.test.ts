@@ -89,6 +89,16 @@ describe('held messages in the store', () => {
     expect(w.store.has(OWN_KEY), 'given back: nothing left for a next session').toBe(false)
   })
 
+  test('leave the store once /clear gives them back, though the session id changed with it', async ($, on) => {
+    const w = world(on)
+    await runHoldingTwo($, w)
+    w.setSessionId('session-after-clear')
+    await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { id: 'session-1' } })
+    await settle(w)
+    expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
+    expect([...w.store.keys()].filter((k) => k.startsWith('held:')), 'nothing left for a next session to give back again').toEqual([])
+  })
+
   test("an earlier version's one list still gives back this folder's, and keeps the others'", async ($, on) => {
     const other = { cwd: '/srv/other', messages: ['theirs'], endedAt: '2026-11-30T09:00:00.000Z' }
     const w = world(on, { store: { [LEGACY_KEPT_KEY]: [{ cwd: CWD, messages: [HELD], endedAt: '2026-11-30T10:00:00.000Z' }, other] } })
