@@ -26,7 +26,7 @@ import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
 import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { trackRuns } from './lifecycle.js'
-import { HANDOFF_MOD, messagesText, ordinaryTurn, startFlow, turnSettled, type Flow } from './flow-support.js'
+import { HANDOFF_MOD, messagesText, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
 
 const DOC: Partial<HandoffDoc> = { focus: 'finish the parser' }
 /** A line of the scripted handoff's Next step: only a request that carries the handoff holds it. */
@@ -218,6 +218,57 @@ describe('a fork that never writes a handoff', () => {
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt still goes last').toBe(typed)
     await session.waitForScreen(/REPLY-FALL-THREE/, 30_000)
     await turnSettled(session, mark)
+  })
+})
+
+describe('Escape during the fork', () => {
+  const { track } = trackRuns()
+
+  it('keeps the conversation, asks for no summary, and the toast (named once) and the log say so', async () => {
+    const flow = await startFlow('fork-escape', track)
+    const { mock, session, run } = flow
+    await ordinaryTurn(flow, 'ESC-ONE')
+    await ordinaryTurn(flow, 'ESC-TWO', { inputTokens: AUTO_COMPACT_INPUT_TOKENS })
+
+    const typed = 'ask ESC-THREE: carry on'
+    mock.script({ ...forkReply(forkReplyText(DOC)), delayMs: 8_000 })
+    const filesBefore = handoffFilesIn(run.proj)
+    const since = mock.requests.length
+    const mark = session.logMark()
+    await session.type(typed)
+    await mock.waitForRequest((r) => r.seq > since && isForkRequest(r), 30_000)
+    session.pressKeys('Escape')
+
+    const toast = await session.waitForToast(/^no handoff was written at this compaction: the fork was cut short: the turn was interrupted\. Nothing was compacted: the conversation is kept as it was/, {
+      mod: 'compact-handoff',
+      since: mark,
+      timeoutMs: 15_000,
+    })
+    expect(toast.text, 'no summary is said to have replaced anything').not.toMatch(/summary/)
+    // The engine draws the plugin's name above the toast: the text does not say it again.
+    const drawn = await session.waitForScreen(/no handoff was written/, 10_000)
+    expect(drawn.match(/compact-handoff: /g) ?? [], 'no "compact-handoff:" inside the toast box').toEqual([])
+    await pollUntil('the interrupted prompt back in the prompt box', 15_000, () => (promptBoxOf(session.screen()) === typed ? true : undefined))
+    await pollUntil('the compaction logged', 10_000, () => swapLogLines(run.proj).find((l) => l.outcome === 'compaction-kept'))
+    expect(swapLogLines(run.proj).at(-1)).toMatchObject({
+      trigger: 'automatic-compaction',
+      outcome: 'compaction-kept',
+      files: [],
+      reason: 'the fork was cut short: the turn was interrupted; the conversation was kept',
+    })
+    expect(mock.requests.filter((r) => r.kind === 'summary'), 'no summariser request').toHaveLength(0)
+    expect(handoffFilesIn(run.proj), 'no handoff file was written').toEqual(filesBefore)
+
+    // Sent again, the prompt meets the automatic compaction once more: the fork sees the
+    // conversation as it was, every earlier turn in it and no summary.
+    mock.script(forkReply(forkReplyText(DOC)), { when: (r) => !isForkRequest(r) && r.lastUserText.includes(typed), text: 'REPLY-ESC-THREE' })
+    const again = mock.requests.length
+    session.pressKeys('Enter')
+    const fork = await mock.waitForRequest((r) => r.seq > again && isForkRequest(r), 30_000)
+    const forkText = messagesText(fork)
+    for (const tag of ['ESC-ONE', 'ESC-TWO']) expect(forkText, `REPLY-${tag} is still in the conversation`).toContain(`REPLY-${tag}`)
+    expect(forkText, 'no summary replaced it').not.toContain('Mock summary of the conversation.')
+    await session.waitForScreen(/REPLY-ESC-THREE/, 30_000)
   })
 })
 

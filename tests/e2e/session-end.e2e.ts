@@ -1,7 +1,9 @@
 /**
  * A session that ends while a run holds a message the person typed: `/clear` puts it
  * back in the prompt box; an exit keeps it in the mod's store and the next session in
- * the project puts it back there. Either way the run is logged as aborted.
+ * the project puts it back there. Either way the run is logged as aborted. A session
+ * killed with SIGKILL (no session.end runs) leaves it in the store as well, kept there
+ * since it was held: the next session in the project puts it back the same way.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -69,7 +71,36 @@ describe('a session ending during a run', () => {
     const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await next.waitForToast(/^compact-handoff: 1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
     await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))
+  })
+
+  it('killed (SIGKILL, no session.end): the held message is still kept, and the next session in the project puts it back in the prompt box', async () => {
+    const flow = await startFlow('end-kill', track)
+    await ordinaryTurn(flow, 'KILL-ONE')
+    const held = 'Do not touch the lexer in this change.'
+    await reviewRunHolding(flow, 'end-kill', held)
+    const mark = flow.session.logMark()
+    await flow.session.crash()
+    expect(flow.session.debugLog().slice(mark), 'no session.end ran').not.toMatch(/session\.end/)
+    expect(lastLogEntry(flow)?.outcome, 'the run never got to log its end').not.toBe('aborted')
+
+    const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
+    track(flow.run, next)
+    await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held .*\), are back in the prompt box\.$/, {
+      mod: 'compact-handoff',
+      timeoutMs: 30_000,
+    })
+    await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))
+    await next.stop()
+
+    // Taken once: a third session here finds nothing to put back.
+    const third = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
+    track(flow.run, third)
+    await third.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    expect(third.toasts().filter((t) => /you typed during a handoff run/.test(t.text))).toEqual([])
+    expect(promptBoxOf(third.screen())).toBe('')
   })
 })

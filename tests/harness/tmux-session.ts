@@ -188,6 +188,16 @@ export class Session {
     await this.poll('claude to exit', 5_000, () => (isAlive(pid) ? undefined : true)).catch(() => process.kill(pid, 'SIGKILL'))
   }
 
+  /** Kills claude with SIGKILL, as a crash or an out-of-memory kill would: no
+   * session.end runs. Then the tmux server goes, as stop() does. */
+  async crash(): Promise<void> {
+    const pid = this.panePid
+    if (pid === undefined) throw new Error('harness: no claude process to kill')
+    process.kill(pid, 'SIGKILL')
+    await this.poll('claude to die', 5_000, () => (isAlive(pid) ? undefined : true))
+    await this.stop()
+  }
+
   /** @internal synchronous kill for the exit handler */
   killNow(): void {
     live.delete(this)

@@ -78,11 +78,11 @@ describe('intentOf for /compact-handoffplan', () => {
 describe('commandFailureTextOf', () => {
   test('says the command failed, why, that nothing changed, and where to look', () => {
     expect(commandFailureTextOf('disk gone')).toBe(
-      'compact-handoff: the command failed (disk gone). The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.',
+      'the command failed (disk gone). The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.',
     )
   })
 
   test('leaves out an empty reason', () => {
-    expect(commandFailureTextOf(undefined)).toMatch(/^compact-handoff: the command failed\. /)
+    expect(commandFailureTextOf(undefined)).toMatch(/^the command failed\. /)
   })
 })

@@ -5,7 +5,11 @@ import { describe, expect, test } from 'vitest'
 import { isOwnAfter } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
 import {
   MAX_OWN_RECORDS,
+  MAX_RECORD_PATH_CHARS,
+  OWN_RECORDS_BUDGET_CHARS,
   fingerprintOf,
+  holdsRecord,
+  isRecordable,
   offerRecordOf,
   ownershipKeyOf,
   ownershipOf,
@@ -57,6 +61,37 @@ describe('the records', () => {
     expect(records.length).toBe(MAX_OWN_RECORDS)
     expect(records[0]?.path).toContain('HANDOFF_n7_')
     expect(records.at(-1)?.path).toContain(`HANDOFF_n${MAX_OWN_RECORDS + 6}_`)
+  })
+
+  test(`take at most ${OWN_RECORDS_BUDGET_CHARS} characters of JSON, the oldest written dropped first`, () => {
+    let records: OwnRecord[] = []
+    const long = `${'d/'.repeat(1_900)}`
+    for (let i = 0; i < 100; i++) records = withRecord(records, recordOf(`${long}HANDOFF_n${i}_2026-11-30.md`, { writtenAtMs: i }))
+    expect(JSON.stringify(records).length).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
+    expect(records.length).toBeLessThan(100)
+    expect(records.at(-1)?.path).toContain('HANDOFF_n99_')
+    expect(records[0]?.path).toContain(`HANDOFF_n${100 - records.length}_`)
+  })
+
+  test('merge by file, the newest written wins', () => {
+    const older = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
+    const newer = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '2'.repeat(64), writtenAtMs: 9 })
+    expect(withRecord([newer], older), 'a record written later by another session stands').toEqual([newer])
+    expect(withRecord([older], newer)).toEqual([newer])
+    expect(holdsRecord([newer], older)).toBe(true)
+    expect(holdsRecord([older], newer)).toBe(false)
+    expect(holdsRecord([newer], newer)).toBe(true)
+  })
+
+  test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known status only`, () => {
+    const good = recordOf('HANDOFF_a_2026-11-30.md')
+    const long = `${CWD}/${'x'.repeat(MAX_RECORD_PATH_CHARS)}`
+    expect(isRecordable(good)).toBe(true)
+    expect(isRecordable({ key: long, path: long })).toBe(false)
+    expect(recordsOf([{ ...good, path: long }, { ...good, key: long }])).toEqual([])
+    const { status: _status, ...noStatus } = good
+    expect(recordsOf([{ ...good, status: 'in-progress' }, { ...good, status: 'x'.repeat(1_000_000) }, { ...good, status: 7 }])).toEqual([good, noStatus, noStatus])
+    expect(recordsOf([{ ...good, sha256: 'z'.repeat(64) }, { ...good, sha256: 'a'.repeat(1_000_000) }, { ...good, bytes: -1 }, { ...good, usedAtMs: 'x' }])).toEqual([])
   })
 
   test('read from the store drop anything that is not a record', () => {

@@ -1,42 +1,64 @@
-// Messages a run held when the session ended with no prompt box (kept in the
-// mod's store per folder), and what a prompt with attachments is told.
+// Messages a run held, kept in the mod's store per session and folder from the
+// moment they are held, and what a prompt with attachments is told.
 import { describe, expect, test } from 'vitest'
-import { MAX_KEPT_PROJECTS, keptListOf, letThroughTextOf, restoredToastOf, takeKept, withKept } from '../../../packages/compact-handoff/hooks/prompts/held-messages.js'
+import {
+  HELD_BUDGET_CHARS,
+  MAX_HELD_ENTRIES,
+  heldCharsOf,
+  heldEntryOf,
+  heldKeyOf,
+  heldKeyPartsOf,
+  heldKeysToDrop,
+  legacyEntriesOf,
+  letThroughTextOf,
+  restoredToastOf,
+} from '../../../packages/compact-handoff/hooks/prompts/held-messages.js'
 
 const AT = '2026-11-30T10:00:00.000Z'
 
-describe('the kept list', () => {
+describe('the held entries', () => {
+  test('one key per session and folder, read back whole, Windows folders included', () => {
+    for (const cwd of ['/p', 'C:\\Users\\me\\proj', '/a:b']) {
+      expect(heldKeyPartsOf(heldKeyOf('0b6f-uuid', cwd))).toEqual({ sessionId: '0b6f-uuid', cwd })
+    }
+    expect(heldKeyPartsOf('ownedFiles')).toBeUndefined()
+    expect(heldKeyPartsOf('held-at-session-end')).toBeUndefined()
+  })
+
   test('reads only well-formed entries from what the store holds', () => {
+    const good = { cwd: '/p', messages: ['a'], heldAt: AT }
+    expect(heldEntryOf(good)).toEqual(good)
+    expect(heldEntryOf({ ...good, endedAt: AT })).toEqual({ ...good, endedAt: AT })
+    for (const bad of [undefined, null, 'x', { cwd: '/p' }, { ...good, messages: [1] }, { ...good, messages: [] }, { ...good, endedAt: 5 }]) expect(heldEntryOf(bad)).toBeUndefined()
+  })
+
+  test("reads the earlier version's one list, entry by entry", () => {
     const good = { cwd: '/p', messages: ['a'], endedAt: AT }
-    expect(keptListOf(undefined)).toEqual([])
-    expect(keptListOf({ cwd: '/p' })).toEqual([])
-    expect(keptListOf([good, { cwd: '/q', messages: [1], endedAt: AT }, null, 'x', { cwd: '/r', messages: [] }])).toEqual([good])
+    expect(legacyEntriesOf([good, { cwd: '/q', messages: [1], endedAt: AT }, null, 'x', { cwd: '/r', messages: [] }])).toEqual([{ ...good, heldAt: AT }])
+    expect(legacyEntriesOf({ cwd: '/p' })).toEqual([])
   })
 
-  test('adds to what a folder already kept, in order, and moves it to the newest place', () => {
-    const list = withKept(withKept([], '/p', ['one'], AT), '/q', ['other'], AT)
-    const added = withKept(list, '/p', ['two', 'three'], '2026-11-30T11:00:00.000Z')
-    expect(added).toEqual([
-      { cwd: '/q', messages: ['other'], endedAt: AT },
-      { cwd: '/p', messages: ['one', 'two', 'three'], endedAt: '2026-11-30T11:00:00.000Z' },
-    ])
+  test(`makes room by dropping the oldest other entries: at most ${MAX_HELD_ENTRIES}, and ${HELD_BUDGET_CHARS} characters`, () => {
+    const others = Array.from({ length: MAX_HELD_ENTRIES }, (_, i) => ({ key: `k${i}`, chars: 100, heldAt: `2026-11-30T10:00:${String(59 - i).padStart(2, '0')}.000Z` }))
+    expect(heldKeysToDrop(others, 100), 'the oldest held goes').toEqual([`k${MAX_HELD_ENTRIES - 1}`])
+    expect(heldKeysToDrop(others.slice(0, 3), HELD_BUDGET_CHARS - 150)).toEqual(['k2', 'k1'])
+    expect(heldKeysToDrop([], HELD_BUDGET_CHARS + 1), 'too long to keep at all').toBeUndefined()
+    expect(heldKeysToDrop(others.slice(0, 3), 10)).toEqual([])
   })
 
-  test(`keeps the newest ${MAX_KEPT_PROJECTS} folders`, () => {
-    let list = keptListOf([])
-    for (let i = 0; i < MAX_KEPT_PROJECTS + 3; i++) list = withKept(list, `/p${i}`, [`m${i}`], AT)
-    expect(list.length).toBe(MAX_KEPT_PROJECTS)
-    expect(list[0]?.cwd).toBe('/p3')
+  test('an entry counts its key and its JSON text', () => {
+    const entry = { cwd: '/p', messages: ['a "quoted" one'], heldAt: AT }
+    expect(heldCharsOf('held:s:/p', entry)).toBe('held:s:/p'.length + JSON.stringify(entry).length + 4)
   })
 
-  test('takes one folder out, leaving the others', () => {
-    const list = withKept(withKept([], 'C:\\Users\\me\\proj', ['win'], AT), '/p', ['posix'], AT)
-    expect(takeKept(list, 'C:\\Users\\me\\proj')).toEqual({ kept: list[0], rest: [list[1]] })
-    expect(takeKept(list, '/elsewhere')).toEqual({ kept: undefined, rest: list })
-    expect(restoredToastOf(list[0]!)).toBe(`compact-handoff: 1 message(s) you typed during a handoff run, held when the session here ended (${AT}), are back in the prompt box.`)
+  test('the restore toast says when, and whether the session ended or stopped', () => {
+    const ended = { cwd: '/p', messages: ['one', 'two'], heldAt: AT, endedAt: AT }
+    expect(restoredToastOf([ended])).toBe(`2 message(s) you typed during a handoff run, held when the session here ended (${AT}), are back in the prompt box.`)
+    expect(restoredToastOf([ended, { cwd: '/p', messages: ['three'], heldAt: '2026-11-30T11:00:00.000Z' }])).toBe(
+      '3 message(s) you typed during a handoff run, held by a session here that stopped before it could deliver them (last held 2026-11-30T11:00:00.000Z), are back in the prompt box.',
+    )
   })
 })
-
 describe('a prompt with attachments let through', () => {
   test.each([
     [['image'], 'an image'],

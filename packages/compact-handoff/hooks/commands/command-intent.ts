@@ -28,7 +28,7 @@ export function intentOf(command: string, args: string): Intent {
 
 /** What a command says when its own hook failed: nothing changed, and where to look. */
 export function commandFailureTextOf(message: string | undefined): string {
-  return `compact-handoff: the command failed${message ? ` (${message})` : ''}. The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.`
+  return `the command failed${message ? ` (${message})` : ''}. The conversation is unchanged; /compact-handoff status shows any run, /compact-handoff cancel drops it.`
 }
 
 /** A start in a session with no person at the prompt, said before any handoff

@@ -47,10 +47,29 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
   return compacted
 }
 
+/** The person stopped the turn (Escape) while the fork ran: the engine's
+ * summary would be cut short too (seen live, 2.1.332: its call rejects and the
+ * conversation stays), so none is asked for, the compaction is skipped, and
+ * the person and the log are told the conversation was kept. */
+async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
+  $.ui.toast(`no handoff was written at this compaction: ${failed.why}. Nothing was compacted: the conversation is kept as it was, and Claude Code compacts again when the context fills.`, {
+    timeoutMs: COMPACTION_TOAST_MS,
+  })
+  await appendCompactionLog($, await $.session.cwd(), {
+    trigger: compactionLogTriggerOf(trigger),
+    outcome: 'compaction-kept',
+    files: [],
+    contextPercentBefore: percent,
+    reason: `${failed.why}; the conversation was kept`,
+    repairs: failed.repairs,
+  })
+  return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
+}
+
 /** The fork gave no handoff: the engine's summary, with our instructions, and the person told why. */
 async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   $.ui.toast(
-    `compact-handoff: no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
+    `no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
     { timeoutMs: COMPACTION_TOAST_MS },
   )
   const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
@@ -83,7 +102,9 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       const usage = await $.session.usage().catch(() => undefined)
       const percent = usage?.context.percent ?? null
       const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
-      if (forked.kind === 'failed') return fellBack($, e, next, route.trigger, forked, percent, isAskOn)
+      if (forked.kind === 'failed') {
+        return forked.isInterrupted === true ? keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn) : fellBack($, e, next, route.trigger, forked, percent, isAskOn)
+      }
       return observed($, e, { messages: forked.messages }, isAskOn)
     }
   }

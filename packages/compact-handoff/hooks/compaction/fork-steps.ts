@@ -33,12 +33,13 @@ export const COMPACTION_TOAST_MS = 10_000
 /** Problems quoted in a fallback's reason, the rest counted. */
 const SHOWN_PROBLEMS = 3
 
-export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number }
+/** `isInterrupted`: the person stopped the turn (Escape) while a fork ran. */
+export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number; isInterrupted?: true }
 
 /** What the whole attempt knows before the first fork. */
 type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
-type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string }
+type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string; isInterrupted?: true }
 
 /** One fork, as far as a handoff goes; a request the engine rejects is a failure too. */
 async function forkOnce($: $, prompt: string): Promise<ForkOutcome | { isAnswered: false; rejected: string }> {
@@ -53,6 +54,10 @@ async function forkOnce($: $, prompt: string): Promise<ForkOutcome | { isAnswere
 
 function failureOf(outcome: Exclude<Awaited<ReturnType<typeof forkOnce>>, { isAnswered: true }>): string {
   return 'rejected' in outcome ? outcome.rejected : forkFailureOf(outcome)
+}
+
+function interruptedOf(outcome: Exclude<Awaited<ReturnType<typeof forkOnce>>, { isAnswered: true }>): { isInterrupted?: true } {
+  return 'reason' in outcome && outcome.reason === 'aborted' ? { isInterrupted: true } : {}
 }
 
 /** The reply as the file it would become: taken out of what surrounds it,
@@ -84,11 +89,11 @@ function problemsReasonOf(problems: readonly string[]): string {
  * passed, or why there is none. */
 async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repairs: number }> {
   const first = await forkOnce($, forkPromptOf(context.ask))
-  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(first) }, repairs: 0 }
+  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(first), ...interruptedOf(first) }, repairs: 0 }
   const draft = await draftOf($, first.text, context)
   if (draft.kind !== 'problems') return { draft, repairs: 0 }
   const second = await forkOnce($, forkRepairPromptOf(context.ask, draft.problems, draft.body))
-  if (!second.isAnswered) return { draft: { kind: 'failed', why: `the repair fork gave no handoff: ${failureOf(second)}` }, repairs: 1 }
+  if (!second.isAnswered) return { draft: { kind: 'failed', why: `the repair fork gave no handoff: ${failureOf(second)}`, ...interruptedOf(second) }, repairs: 1 }
   const repaired = await draftOf($, second.text, context)
   return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
 }
@@ -129,7 +134,8 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
   }
   const { draft, repairs } = passed
-  if (draft.kind !== 'passed') return { kind: 'failed', why: draft.kind === 'failed' ? draft.why : problemsReasonOf(draft.problems), repairs }
+  if (draft.kind === 'failed') return { kind: 'failed', why: draft.why, repairs, ...(draft.isInterrupted === true ? { isInterrupted: true } : {}) }
+  if (draft.kind !== 'passed') return { kind: 'failed', why: problemsReasonOf(draft.problems), repairs }
   const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
   // Named from a listing taken before the forks: the one rule's look right
   // before the write refuses a file that appeared since, and any link.
@@ -161,7 +167,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     ...(latestStep !== undefined ? { latestStep } : {}),
   })
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
-  $.ui.toast(`compact-handoff: ${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
+  $.ui.toast(`${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
   const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
   return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }

@@ -93,7 +93,7 @@ export async function followUpTurnEnded($: $): Promise<void> {
   const watched = closed ?? (followUp.kind === 'watching' ? followUp : undefined)
   if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
-    $.ui.toast(`compact-handoff: the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
+    $.ui.toast(`the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
     await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
   }
   if (closed !== undefined) await logFollowUp($, cwd, closed)

@@ -5,7 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
-import { fingerprintOf, isOwnAfter, ownershipKeyOf, ownershipOf, recordsOf, withRecord, withUse, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
+import { fingerprintOf, holdsRecord, isOwnAfter, isRecordable, ownershipKeyOf, ownershipOf, recordStatusOf, recordsOf, withRecord, withUse, withinBudget, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
 
 type $ = EngineInterface
 
@@ -22,8 +22,31 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
+/** Sets the records to `change` of the list read right before the set, and
+ * reads them again: another session (another process, which this one's queue
+ * cannot order) that set the list from an older read has dropped the change,
+ * which is then merged once more into what that session left. The store has
+ * no compare-and-set, so this narrows the race to two sets within one hop of
+ * each other; it cannot close it. */
+async function changeRecords($: $, change: (records: readonly OwnRecord[]) => OwnRecord[], isIn: (records: readonly OwnRecord[]) => boolean): Promise<void> {
+  await afterEarlierChanges(async () => {
+    for (let tries = 0; tries < 2; tries++) {
+      const records = await readOwnRecords($)
+      if (isIn(records)) return
+      await $.store.set(STORE_KEY, change(records))
+    }
+  })
+}
+
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   return recordsOf(await $.store.get(STORE_KEY))
+}
+
+/** The stored records set again bounded and within their budget: what an
+ * earlier version stored (a status kept whole, no byte budget) may fill the
+ * store, which then refuses every set; this gives the room back. */
+export async function trimOwnRecords($: $): Promise<void> {
+  await afterEarlierChanges(async () => $.store.set(STORE_KEY, withinBudget(await readOwnRecords($))))
 }
 
 /** Records `text` as what this person's session wrote to `relPath`. The step
@@ -31,9 +54,10 @@ export async function readOwnRecords($: $): Promise<OwnRecord[]> {
  * comes here through recordWrittenFile. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
-  const status = frontmatterOf(text)?.get('status')
+  const status = recordStatusOf(frontmatterOf(text)?.get('status'))
   const record: OwnRecord = { key: ownershipKeyOf(cwd, relPath), path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
-  await afterEarlierChanges(async () => $.store.set(STORE_KEY, withRecord(await readOwnRecords($), record)))
+  if (!isRecordable(record)) throw new Error(`its path is longer than a record keeps`)
+  await changeRecords($, (records) => withRecord(records, record), (records) => holdsRecord(records, record))
 }
 
 /** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
@@ -68,8 +92,7 @@ export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: 
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
   const nowMs = await $.clock.now()
-  await afterEarlierChanges(async () => {
-    const records = await readOwnRecords($)
-    if (records.some((r) => r.key === key)) await $.store.set(STORE_KEY, withUse(records, key, nowMs))
-  })
+  const isMarked = (records: readonly OwnRecord[]): boolean => !records.some((r) => r.key === key && r.usedAtMs === undefined)
+  // A file with no record has nothing to mark: isMarked holds, nothing is set.
+  await changeRecords($, (records) => withUse(records, key, nowMs), isMarked)
 }

@@ -6,9 +6,19 @@
 // look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
 import { OFFER_WITHIN_MS, RESUMABLE_STATUSES } from '../resume/resume.js'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
+import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 
-/** Records kept, newest written first out; ~200 bytes each, far under the store's 4 MiB. */
+/** Records kept, newest written first out; ~200 bytes each. */
 export const MAX_OWN_RECORDS = 500
+/** The JSON text all records may take together, the oldest written dropped
+ * first. The store refuses every set once it would pass 4 MiB (the engine's
+ * limit), so the records keep well under it: what they leave is the held
+ * messages' room (held-messages.ts HELD_BUDGET_CHARS). */
+export const OWN_RECORDS_BUDGET_CHARS = 512 * 1024
+/** A file whose path is longer than this is never recorded (it stays "not
+ * written here", which costs a question at resume): with it one record is at
+ * most ~8.5 KB, so the budget holds sixty of the largest. */
+export const MAX_RECORD_PATH_CHARS = 4096
 
 export type OwnRecord = {
   /** ownershipKeyOf the file: the one spelling records are matched by. */
@@ -19,8 +29,9 @@ export type OwnRecord = {
   sha256: string
   bytes: number
   writtenAtMs: number
-  /** The frontmatter's status when it was written (a handoff's), so the offer
-   * can choose without reading files that will not be offered. */
+  /** The frontmatter's status when it was written, one of HANDOFF_STATUSES
+   * (any other value is left out), so the offer can choose without reading
+   * files that will not be offered. */
   status?: string
   /** When it was swapped in or resumed: the start offer never names it again. */
   usedAtMs?: number
@@ -32,30 +43,75 @@ export function ownershipKeyOf(cwd: string, relPath: string): string {
   return inFolder(cwd, relPath).replace(/\\/g, '/')
 }
 
-function isRecord(value: unknown): value is OwnRecord {
-  if (typeof value !== 'object' || value === null) return false
+const SHA256_HEX = /^[0-9a-f]{64}$/
+const KNOWN_STATUSES: readonly string[] = HANDOFF_STATUSES
+
+/** A status as a record keeps it: a known one, or none. */
+export function recordStatusOf(status: string | undefined): string | undefined {
+  return status !== undefined && KNOWN_STATUSES.includes(status) ? status : undefined
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+}
+
+/** A stored value as a record, every field within its bounds; a status that is
+ * not a known one is left out, anything else out of shape drops the record. */
+function boundedRecordOf(value: unknown): OwnRecord | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
   const r = value as Record<string, unknown>
-  return (
-    typeof r.key === 'string' &&
-    typeof r.path === 'string' &&
-    typeof r.sha256 === 'string' &&
-    typeof r.bytes === 'number' &&
-    typeof r.writtenAtMs === 'number' &&
-    (r.status === undefined || typeof r.status === 'string') &&
-    (r.usedAtMs === undefined || typeof r.usedAtMs === 'number')
-  )
+  const { key, path, sha256, bytes, writtenAtMs, status, usedAtMs } = r
+  if (typeof key !== 'string' || typeof path !== 'string' || key.length > MAX_RECORD_PATH_CHARS || path.length > MAX_RECORD_PATH_CHARS) return undefined
+  if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256) || !isCount(bytes) || !isCount(writtenAtMs)) return undefined
+  if (usedAtMs !== undefined && !isCount(usedAtMs)) return undefined
+  const kept = recordStatusOf(typeof status === 'string' ? status : undefined)
+  return { key, path, sha256, bytes, writtenAtMs, ...(kept !== undefined ? { status: kept } : {}), ...(usedAtMs !== undefined ? { usedAtMs } : {}) }
 }
 
-/** The records in what the store holds; anything else there (a hand edit, an
- * older shape) is dropped, never trusted. */
+/** The records in what the store holds, each bounded; anything else there (a
+ * hand edit, an older shape) is dropped, never trusted. */
 export function recordsOf(stored: unknown): OwnRecord[] {
-  return Array.isArray(stored) ? stored.filter(isRecord) : []
+  if (!Array.isArray(stored)) return []
+  const records: OwnRecord[] = []
+  for (const value of stored) {
+    const record = boundedRecordOf(value)
+    if (record !== undefined) records.push(record)
+  }
+  return records
 }
 
-/** The records with `record` in place of any older one for its file, newest
- * last, and only the newest MAX_OWN_RECORDS kept. */
+/** The newest records (the list is oldest first) that fit MAX_OWN_RECORDS
+ * and OWN_RECORDS_BUDGET_CHARS of JSON text. */
+export function withinBudget(records: readonly OwnRecord[]): OwnRecord[] {
+  let chars = 2
+  let first = records.length
+  while (first > 0 && records.length - first < MAX_OWN_RECORDS) {
+    const size = JSON.stringify(records[first - 1]).length + 1
+    if (chars + size > OWN_RECORDS_BUDGET_CHARS) break
+    chars += size
+    first--
+  }
+  return records.slice(first)
+}
+
+/** Whether a record may be kept for this path at all (MAX_RECORD_PATH_CHARS). */
+export function isRecordable(record: Pick<OwnRecord, 'key' | 'path'>): boolean {
+  return record.key.length <= MAX_RECORD_PATH_CHARS && record.path.length <= MAX_RECORD_PATH_CHARS
+}
+
+/** The records with `record` merged in by its file: it replaces an older
+ * record of that file (newest written last), a newer one stands (another
+ * session wrote the file since); then within budget. */
 export function withRecord(records: readonly OwnRecord[], record: OwnRecord): OwnRecord[] {
-  return [...records.filter((r) => r.key !== record.key), record].slice(-MAX_OWN_RECORDS)
+  const found = records.find((r) => r.key === record.key)
+  if (found !== undefined && found.writtenAtMs > record.writtenAtMs) return withinBudget(records)
+  return withinBudget([...records.filter((r) => r.key !== record.key), record])
+}
+
+/** Whether the records hold `record` itself, or a newer one of its file. */
+export function holdsRecord(records: readonly OwnRecord[], record: OwnRecord): boolean {
+  const found = records.find((r) => r.key === record.key)
+  return found !== undefined && (found.writtenAtMs > record.writtenAtMs || (found.writtenAtMs === record.writtenAtMs && found.sha256 === record.sha256))
 }
 
 /** The records with the one for `key` marked used at `nowMs`. */

@@ -1,42 +1,90 @@
-// Messages typed during a run that cannot simply be held and delivered: those
-// the session's end cut short with no prompt box to give them back to (an
-// exit), kept in the mod's own store outside the project and put back in the
-// prompt box at the next session in that folder; and a prompt with
-// attachments, let through. Pure: no `$`.
+// Messages typed during a run, kept in the mod's own store outside the project
+// from the moment they are held until they are delivered or given back, so a
+// session killed mid-run (no session.end runs) leaves them as an exit does:
+// the next interactive session in that folder puts them back in its prompt
+// box. And a prompt with attachments, let through. Pure: no `$`.
 
-/** The store key; one list for every project, since the store is the mod's own. */
-export const KEPT_KEY = 'held-at-session-end'
-/** Projects kept at most; the oldest goes first. The store holds 4 MiB in all. */
-export const MAX_KEPT_PROJECTS = 20
+/** One key per session and folder: two sessions never set the same key, so
+ * neither can drop the other's messages (the store merges different keys). */
+export const HELD_KEY_PREFIX = 'held:'
+/** The one list for every project an earlier version kept at a session's end;
+ * still read, so nothing it kept is lost. */
+export const LEGACY_KEPT_KEY = 'held-at-session-end'
+/** The JSON text all held entries may take together, the oldest of other
+ * sessions dropped first: with the records' budget (ownership.ts) it keeps the
+ * store under the engine's 4 MiB, so an entry always has room. */
+export const HELD_BUDGET_CHARS = 3 * 1024 * 1024
+/** Entries kept at most; the oldest goes first. */
+export const MAX_HELD_ENTRIES = 20
 
-export type Kept = { cwd: string; messages: string[]; endedAt: string }
+/** What one session held in one folder: `endedAt` once it ended with them
+ * (an exit), absent while it ran (and after a crash). */
+export type HeldEntry = { cwd: string; messages: string[]; heldAt: string; endedAt?: string }
 
-function isKept(value: unknown): value is Kept {
-  if (typeof value !== 'object' || value === null) return false
-  const v = value as Partial<Kept>
-  return typeof v.cwd === 'string' && typeof v.endedAt === 'string' && Array.isArray(v.messages) && v.messages.every((m) => typeof m === 'string')
+/** The key of `sessionId`'s entry in `cwd` (a session id holds no colon). */
+export function heldKeyOf(sessionId: string, cwd: string): string {
+  return `${HELD_KEY_PREFIX}${sessionId}:${cwd}`
 }
 
-/** The list as stored; anything that is not an entry (a hand edit) is left out. */
-export function keptListOf(stored: unknown): Kept[] {
-  return Array.isArray(stored) ? stored.filter(isKept) : []
+/** Whose and where a key is, or undefined for any other key. */
+export function heldKeyPartsOf(key: string): { sessionId: string; cwd: string } | undefined {
+  if (!key.startsWith(HELD_KEY_PREFIX)) return undefined
+  const colon = key.indexOf(':', HELD_KEY_PREFIX.length)
+  return colon < 0 ? undefined : { sessionId: key.slice(HELD_KEY_PREFIX.length, colon), cwd: key.slice(colon + 1) }
 }
 
-/** The list with `messages` added for `cwd`, after any kept there before (oldest
- * first), that project moved to the newest place, and the oldest projects gone. */
-export function withKept(list: readonly Kept[], cwd: string, messages: readonly string[], endedAt: string): Kept[] {
-  const before = list.find((k) => k.cwd === cwd)?.messages ?? []
-  const rest = list.filter((k) => k.cwd !== cwd)
-  return [...rest, { cwd, messages: [...before, ...messages], endedAt }].slice(-MAX_KEPT_PROJECTS)
+function isTexts(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((m) => typeof m === 'string')
 }
 
-/** What is kept for `cwd`, and the list without it. */
-export function takeKept(list: readonly Kept[], cwd: string): { kept: Kept | undefined; rest: Kept[] } {
-  return { kept: list.find((k) => k.cwd === cwd), rest: list.filter((k) => k.cwd !== cwd) }
+/** An entry as stored; anything else (a hand edit) is undefined. */
+export function heldEntryOf(stored: unknown): HeldEntry | undefined {
+  if (typeof stored !== 'object' || stored === null) return undefined
+  const v = stored as Partial<HeldEntry>
+  if (typeof v.cwd !== 'string' || typeof v.heldAt !== 'string' || !isTexts(v.messages) || v.messages.length === 0) return undefined
+  if (v.endedAt !== undefined && typeof v.endedAt !== 'string') return undefined
+  return { cwd: v.cwd, messages: v.messages, heldAt: v.heldAt, ...(v.endedAt !== undefined ? { endedAt: v.endedAt } : {}) }
 }
 
-export function restoredToastOf(kept: Kept): string {
-  return `compact-handoff: ${kept.messages.length} message(s) you typed during a handoff run, held when the session here ended (${kept.endedAt}), are back in the prompt box.`
+/** The JSON text an entry takes in the store, its key included. */
+export function heldCharsOf(key: string, entry: HeldEntry): number {
+  return key.length + JSON.stringify(entry).length + 4
+}
+
+/** Which of the other entries go so that `chars` more fit HELD_BUDGET_CHARS
+ * and MAX_HELD_ENTRIES, oldest held first; undefined when even dropping all of
+ * them leaves no room (a message too long to keep). */
+export function heldKeysToDrop(others: readonly { key: string; chars: number; heldAt: string }[], chars: number): string[] | undefined {
+  if (chars > HELD_BUDGET_CHARS) return undefined
+  const oldestFirst = [...others].sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
+  let total = chars + oldestFirst.reduce((sum, o) => sum + o.chars, 0)
+  const dropped: string[] = []
+  for (const other of oldestFirst) {
+    if (total <= HELD_BUDGET_CHARS && oldestFirst.length - dropped.length < MAX_HELD_ENTRIES) break
+    dropped.push(other.key)
+    total -= other.chars
+  }
+  return dropped
+}
+
+/** The earlier version's list, as stored: entries of `{ cwd, messages, endedAt }`. */
+export function legacyEntriesOf(stored: unknown): HeldEntry[] {
+  if (!Array.isArray(stored)) return []
+  const entries: HeldEntry[] = []
+  for (const v of stored as Partial<HeldEntry>[]) {
+    if (typeof v === 'object' && v !== null && typeof v.cwd === 'string' && typeof v.endedAt === 'string' && isTexts(v.messages) && v.messages.length > 0) {
+      entries.push({ cwd: v.cwd, messages: v.messages, heldAt: v.endedAt, endedAt: v.endedAt })
+    }
+  }
+  return entries
+}
+
+/** What the restore toast says of the entries it put back, oldest first. */
+export function restoredToastOf(entries: readonly HeldEntry[]): string {
+  const n = entries.reduce((sum, e) => sum + e.messages.length, 0)
+  const last = entries.at(-1)!
+  const when = last.endedAt !== undefined ? `held when the session here ended (${last.endedAt})` : `held by a session here that stopped before it could deliver them (last held ${last.heldAt})`
+  return `${n} message(s) you typed during a handoff run, ${when}, are back in the prompt box.`
 }
 
 const ATTACHMENT_WORDS: Readonly<Record<string, string>> = { image: 'an image', audio: 'an audio clip', document: 'a document' }
@@ -46,7 +94,7 @@ const ATTACHMENT_WORDS: Readonly<Record<string, string>> = { image: 'an image', 
 export function letThroughTextOf(attachments: readonly string[]): string {
   const what = attachments.length === 1 ? (ATTACHMENT_WORDS[attachments[0]!] ?? 'an attachment') : `${attachments.length} attachments (${attachments.join(', ')})`
   return (
-    `compact-handoff: your message carries ${what}, which a plugin cannot hold and send again, so it went to Claude now instead of being held. ` +
+    `your message carries ${what}, which a plugin cannot hold and send again, so it went to Claude now instead of being held. ` +
     'A handoff swap is under way: if it replaces the conversation after Claude answers, the new context keeps your words but not the attachment or the answer; attach it again then if it is still needed.'
   )
 }

@@ -1,12 +1,14 @@
-// What the person typed during a run, given back when the run ends without its
-// swap: into the prompt box (always appended after what is there), sent as
-// typed, or kept in the mod's store for the next session in the folder
-// (held-messages.ts decides the store's list).
+// What the person typed during a run: kept in the mod's store from the moment
+// it is held (so a killed session leaves it), and given back when the run ends
+// without its swap: into the prompt box (always appended after what is there),
+// sent as typed, or left in the store for the next session in the folder
+// (held-messages.ts decides the store's entries).
 import type { EngineInterface } from 'claude-code'
 import type { Run } from '../run/run.js'
 import type { GiveBack } from '../run/run-machine.js'
 import { readPhase } from '../state.js'
-import { KEPT_KEY, keptListOf, restoredToastOf, takeKept, withKept } from './held-messages.js'
+import { trimOwnRecords } from '../ownership/ownership-steps.js'
+import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldKeyOf, heldKeyPartsOf, heldKeysToDrop, legacyEntriesOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
@@ -20,16 +22,91 @@ export async function appendToBox($: $, text: string): Promise<boolean> {
   return filled?.isFilled === true
 }
 
-/** The person's messages verbatim, as typed, in the mod's store under the
- * user's own Claude Code folder (beside the transcripts that hold them
- * already), never in the project: they go back into the person's prompt box. */
+// Every change of this session's entry waits for the one before it, so an
+// older list never lands after a newer one.
+let heldTurn: Promise<unknown> = Promise.resolve()
+
+function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
+  const done = heldTurn.then(change, change)
+  heldTurn = done.catch(() => undefined)
+  return done
+}
+
+// The key each folder's entry was kept under: /clear and /resume give the
+// process another session id before the messages are given back, and the
+// entry kept under the old one must go then too. (A hot reload starts this
+// over, in the same session, under the same id.)
+const keptUnder = new Map<string, string>()
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** Sets this session's entry, first dropping the oldest entries of other
+ * sessions the budget has no room for (held-messages.ts). Whether it is set. */
+async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
+  const chars = heldCharsOf(key, entry)
+  const others: { key: string; chars: number; heldAt: string }[] = []
+  for (const other of await $.store.keys()) {
+    if (other === key || heldKeyPartsOf(other) === undefined) continue
+    const found = heldEntryOf(await $.store.get(other))
+    others.push({ key: other, chars: found === undefined ? 0 : heldCharsOf(other, found), heldAt: found?.heldAt ?? '' })
+  }
+  const toDrop = heldKeysToDrop(others, chars)
+  if (toDrop === undefined) {
+    $.ui.log(`the held messages are too long to keep in compact-handoff's store (${chars} characters): they stay only in this session`, { to: 'debug' })
+    return false
+  }
+  for (const other of toDrop) await $.store.delete(other)
+  try {
+    await $.store.set(key, entry)
+  } catch {
+    // The store refuses every set once it is full; the records' budget is what
+    // keeps room for this, so records an earlier version stored are trimmed.
+    await trimOwnRecords($)
+    await $.store.set(key, entry)
+  }
+  return true
+}
+
+/** After a message is held: this session's entry is what its run holds now
+ * (read inside the queue, so the newest list is the one set), outside the
+ * project, in the user's own Claude Code folder beside the transcripts that
+ * hold the same words. A run that holds nothing, or no run, sets nothing. */
+export async function keepHeldNow($: $): Promise<void> {
+  await afterEarlierHeld(async () => {
+    const phase = await readPhase($)
+    if (phase.kind === 'idle') return
+    const messages = [...phase.run.held, ...phase.run.heldCommands]
+    if (messages.length === 0) return
+    const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
+    const key = heldKeyOf(sessionId, phase.run.cwd)
+    keptUnder.set(phase.run.cwd, key)
+    await setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
+  }).catch((error: unknown) => $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
+}
+
+/** Once what the run held was delivered or given back: its entry goes. */
+export async function forgetHeld($: $, cwd: string): Promise<void> {
+  await afterEarlierHeld(async () => {
+    const keys = new Set([heldKeyOf(await $.session.id(), cwd), ...(keptUnder.has(cwd) ? [keptUnder.get(cwd)!] : [])])
+    keptUnder.delete(cwd)
+    for (const key of keys) await $.store.delete(key)
+  }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
+}
+
+/** At a session's end with no prompt box: the entry, marked ended, stays for
+ * the next session in the folder. Set while they were held already, so a
+ * refused set here loses nothing that was kept then. */
 async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise<boolean> {
+  const key = keptUnder.get(cwd) ?? heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd)
   try {
     const endedAt = new Date(await $.clock.now()).toISOString()
-    await $.store.set(KEPT_KEY, withKept(keptListOf(await $.store.get(KEPT_KEY)), cwd, messages, endedAt))
-    return true
+    return await afterEarlierHeld(async () => setEntry($, key, { cwd, messages: [...messages], heldAt: endedAt, endedAt }))
   } catch (error) {
-    $.ui.log(`could not keep the held messages (${error instanceof Error ? error.message : String(error)}): ${messages.join(' / ')}`, { to: 'debug' })
+    const kept = heldEntryOf(await $.store.get(key).catch(() => undefined))
+    if (kept !== undefined && messages.every((m) => kept.messages.includes(m))) return true
+    $.ui.log(`could not keep the held messages (${errorText(error)}): ${messages.join(' / ')}`, { to: 'debug' })
     return false
   }
 }
@@ -45,29 +122,50 @@ export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenB
   const n = all.length
   if (n === 0) return { note: '', logNote: '' }
   const said = (note: string, where: string): GivenBack => ({ note, logNote: `; ${n} held message(s) ${where}` })
-  if (to !== 'keep' && (await appendToBox($, all.join('\n\n')))) return said(` Your ${n} held message(s) are back in the prompt box.`, 'given back in the prompt box')
+  if (to !== 'keep' && (await appendToBox($, all.join('\n\n')))) {
+    await forgetHeld($, run.cwd)
+    return said(` Your ${n} held message(s) are back in the prompt box.`, 'given back in the prompt box')
+  }
   if (to === 'box') {
     let sent = 0
     for (const text of run.held) if (await $.prompt.submit({ text, asUser: true }).then(() => true, () => false)) sent++
-    return sent === n
-      ? said(` Your ${n} held message(s) were sent as you wrote them.`, 'sent as typed')
-      : said(` ${n - sent} of your held message(s) could not be put back: ${all.join(' / ')}`, `not given back (${n - sent})`)
+    if (sent === n) {
+      await forgetHeld($, run.cwd)
+      return said(` Your ${n} held message(s) were sent as you wrote them.`, 'sent as typed')
+    }
+    return said(` ${n - sent} of your held message(s) could not be put back: ${all.join(' / ')}`, `not given back (${n - sent})`)
   }
   return (await keepHeld($, run.cwd, all))
     ? said(` Your ${n} held message(s) are kept for the next session in ${run.cwd}, which puts them back in its prompt box.`, "kept in compact-handoff's store for the next session in this folder")
     : said(` Your ${n} held message(s) could not be kept.`, 'could not be kept')
 }
 
-/** At the start of an interactive session: what an earlier session in this
- * folder held when it ended goes back in the prompt box, and leaves the store
- * only once the box took it. */
+/** At the start of an interactive session: what other sessions in this folder
+ * held and never delivered (they exited, or were killed, during a run) goes
+ * back in the prompt box, oldest first, and leaves the store only once the box
+ * took it. This session's own entry (a hot reload runs this again) is its run's. */
 export async function restoreKept($: $): Promise<void> {
-  const stored = keptListOf(await $.store.get(KEPT_KEY))
-  if (stored.length === 0) return
-  const { kept, rest } = takeKept(stored, await $.session.cwd())
-  if (kept === undefined || !(await appendToBox($, kept.messages.join('\n\n')))) return
-  await $.store.set(KEPT_KEY, rest)
-  $.ui.toast(restoredToastOf(kept), { timeoutMs: RESTORE_TOAST_MS })
+  const [cwd, sessionId, keys] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys()])
+  const found: { key: string; entry: HeldEntry }[] = []
+  for (const key of keys) {
+    const parts = heldKeyPartsOf(key)
+    if (parts === undefined || parts.cwd !== cwd || parts.sessionId === sessionId) continue
+    const entry = heldEntryOf(await $.store.get(key))
+    if (entry !== undefined) found.push({ key, entry })
+  }
+  const legacy = keys.includes(LEGACY_KEPT_KEY) ? legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY)) : []
+  const legacyHere = legacy.filter((e) => e.cwd === cwd)
+  const entries = [...legacyHere, ...found.map((f) => f.entry)].sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
+  if (entries.length === 0) return
+  if (!(await appendToBox($, entries.flatMap((e) => e.messages).join('\n\n')))) return
+  for (const { key } of found) await $.store.delete(key)
+  if (legacyHere.length > 0) {
+    // Read again right before the set: another session may have changed the list since.
+    const latest = legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY))
+    const rest = latest.filter((e) => e.cwd !== cwd).map(({ cwd: other, messages, endedAt }) => ({ cwd: other, messages, endedAt }))
+    await (rest.length === 0 ? $.store.delete(LEGACY_KEPT_KEY) : $.store.set(LEGACY_KEPT_KEY, rest))
+  }
+  $.ui.toast(restoredToastOf(entries), { timeoutMs: RESTORE_TOAST_MS })
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in

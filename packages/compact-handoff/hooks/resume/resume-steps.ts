@@ -159,7 +159,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
     // Dismissed, or refused where nobody can be asked: both are a no.
     const answer = await $.ui.ask(picked.question, [RESUME_CHOICE, 'Do not resume']).catch(() => undefined)
     if (answer !== RESUME_CHOICE) {
-      $.ui.toast(`compact-handoff: not resumed from ${picked.handoff}; nothing was sent.`)
+      $.ui.toast(`not resumed from ${picked.handoff}; nothing was sent.`)
       return
     }
   }

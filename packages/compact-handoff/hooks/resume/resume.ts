@@ -96,5 +96,5 @@ export function foreignRefusalOf(handoff: string, reasons: readonly string[]): s
 
 export function offerTextOf(relPath: string, ageMs: number): string {
   const hours = Math.max(1, Math.round(ageMs / 3_600_000))
-  return `compact-handoff: a handoff from about ${hours} hour(s) ago is waiting: ${relPath}. /compact-handoff resume picks it up.`
+  return `a handoff from about ${hours} hour(s) ago is waiting: ${relPath}. /compact-handoff resume picks it up.`
 }

@@ -17,7 +17,7 @@ import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoH
 import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
 import { isForkAnswering } from '../compaction/fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { appendToBox, clearHeldDraft, giveBackHeld } from '../prompts/held-steps.js'
+import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { stubFactsOf } from '../facts/facts.js'
@@ -52,7 +52,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
       await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${given.logNote}`)
-      if (effect.toast !== undefined) $.ui.toast(`compact-handoff: ${effect.toast}.${contextNoteOf(effect)}${given.note}`, { timeoutMs: LONG_TOAST_MS })
+      if (effect.toast !== undefined) $.ui.toast(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, { timeoutMs: LONG_TOAST_MS })
       return given.note
     }
     case 'launch-later':
@@ -86,10 +86,13 @@ async function perform($: $, effect: Effect): Promise<string> {
       await lateSwap($, effect.swap)
       return ''
     case 'held':
-      $.ui.toast('compact-handoff: a handoff swap is under way; your message is held and will be delivered right after it. /compact-handoff cancel stops the run and gives it back.', {
+      $.ui.toast('a handoff swap is under way; your message is held and will be delivered right after it. /compact-handoff cancel stops the run and gives it back.', {
         timeoutMs: HOLD_TOAST_MS,
       })
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
+      // Kept outside the session at once (a killed session runs no session.end),
+      // not awaited: the drop must land before clearHeldDraft's timer reads the box.
+      void keepHeldNow($)
       return ''
     case 'let-through':
       $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })
@@ -287,7 +290,7 @@ function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): void {
 
 async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
   const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
-  $.ui.toast(`compact-handoff: the conversation was replaced, but the continue-prompt could not be sent (${why}). ${where} ask Claude to read ${swap.handoff}.`, {
+  $.ui.toast(`the conversation was replaced, but the continue-prompt could not be sent (${why}). ${where} ask Claude to read ${swap.handoff}.`, {
     timeoutMs: LONG_TOAST_MS,
   })
 }
@@ -305,15 +308,16 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
   ])
   if (isSummarized) {
     $.ui.toast(
-      'compact-handoff: compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
+      'compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
       { timeoutMs: LONG_TOAST_MS },
     )
   }
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
     await appendToBox($, run.heldCommands.join('\n'))
-    $.ui.toast(`compact-handoff: the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
+    $.ui.toast(`the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
   }
+  if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
   await markUsed($, run.cwd, swap.handoff)
   await watchAfter($, run.cwd, 'swapped', swap.handoff)
@@ -323,7 +327,7 @@ async function lateSwap($: $, swap: Swap): Promise<void> {
   await disarmAfterSwap($)
   const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
   $.ui.toast(
-    `compact-handoff: the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
+    `the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
     { timeoutMs: LONG_TOAST_MS },
   )
 }

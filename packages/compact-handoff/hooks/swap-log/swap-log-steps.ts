@@ -83,7 +83,7 @@ export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: rea
 export async function appendCompactionLog(
   $: $,
   cwd: string,
-  entry: { trigger: CompactionTrigger; outcome: Extract<Outcome, 'compaction-handoff' | 'compaction-summarized'>; files: { path: string; bytes: number }[]; contextPercentBefore: number | null; reason?: string; repairs: number },
+  entry: { trigger: CompactionTrigger; outcome: Extract<Outcome, 'compaction-handoff' | 'compaction-summarized' | 'compaction-kept'>; files: { path: string; bytes: number }[]; contextPercentBefore: number | null; reason?: string; repairs: number },
 ): Promise<void> {
   const { reason, ...rest } = entry
   const files = []

@@ -23,8 +23,9 @@ const CLIP_MARK = ' […]'
 
 /** `compaction-handoff`: the engine's compaction was answered with a handoff a
  * fork wrote; `compaction-summarized`: the fork gave none that passed, and the
- * engine's summary replaced the conversation instead. */
-export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized'
+ * engine's summary replaced the conversation instead; `compaction-kept`: the
+ * person stopped the turn while the fork ran, and nothing was compacted. */
+export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized' | 'compaction-kept'
 
 /** The two compactions a fork answers, by who asked: the engine at its
  * threshold, or the person's /compact. Not `auto`, which lines written before

@@ -44,7 +44,7 @@ export function isNudgeSuperseded(autoHandoffPercent: number, nudgePercent: numb
 }
 
 export function autoHandoffStartTextOf(percent: number): string {
-  return `compact-handoff: context at ${Math.round(percent)}%, so a handoff started on its own (autoHandoffPercent). Messages you type are held until the swap; /compact-handoff cancel stops it and changes nothing.`
+  return `context at ${Math.round(percent)}%, so a handoff started on its own (autoHandoffPercent). Messages you type are held until the swap; /compact-handoff cancel stops it and changes nothing.`
 }
 
 export function autoHandoffStatusTextOf(autoHandoffPercent: number): string {

@@ -36,7 +36,6 @@ describe('the fork gives no text', () => {
   for (const [what, answer, said] of [
     ['nothing to fork yet', { reason: 'nothing-to-fork' }, 'there was nothing to fork yet'],
     ['an empty reply', { reason: 'empty-reply' }, 'the fork replied with no text'],
-    ['a turn interrupted', { reason: 'aborted' }, 'the fork was cut short: the turn was interrupted'],
     ['an API error', { reason: 'api-error', status: 529, error: 'overloaded' }, "the fork's request failed (HTTP 529, overloaded)"],
     ['a prompt too long', { reason: 'api-error', status: 400, error: 'invalid_request' }, 'the conversation is likely too long for one more request'],
     ['a request the engine refuses', 'reject', 'the fork was refused'],
@@ -46,6 +45,35 @@ describe('the fork gives no text', () => {
       expect(toast).toContain(said)
       expect(w.seen.forkPrompts, 'no repair for a fork that gave no text').toHaveLength(1)
       expect(swapLogEntries(w).at(-1)?.reason).toContain(said)
+    })
+  }
+})
+
+describe('Escape during the fork', () => {
+  for (const [what, forks, repairs] of [
+    ['the fork', [{ reason: 'aborted' }], 0],
+    ['the repair fork', [NO_DECISIONS, { reason: 'aborted' }], 1],
+  ] as const) {
+    test(`cut short in ${what}: nothing is compacted, no summary is asked for, and the toast and the log say the conversation was kept`, SLOW, async ($, on) => {
+      const w = world(on, { forks: [...forks] })
+      await sessionWithWork($)
+      const result = await compactAuto($)
+      expect(result.skip, 'the conversation stays as it was').toBeDefined()
+      expect(result.messages).toBeUndefined()
+      expect(w.seen.compactions, "the engine's summary is not asked for").toEqual([])
+      expect(handoffFiles(w)).toEqual([])
+      const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+      expect(toast).toContain('the fork was cut short: the turn was interrupted')
+      expect(toast).toContain('Nothing was compacted: the conversation is kept as it was')
+      expect(toast).not.toContain('summary')
+      expect(toast.startsWith('compact-handoff:'), 'the engine names the plugin above every toast').toBe(false)
+      expect(swapLogEntries(w).at(-1)).toMatchObject({
+        trigger: 'automatic-compaction',
+        outcome: 'compaction-kept',
+        files: [],
+        reason: expect.stringMatching(/the fork was cut short: the turn was interrupted; the conversation was kept$/),
+        repairs,
+      })
     })
   }
 })

@@ -67,7 +67,7 @@ describe('a second run', () => {
     await w.clock.advance(21 * MINUTE_MS)
     const next = await typeCommand($, 'compact-handoffplan', '')
     expect(w.seen.toasts).toEqual([
-      'compact-handoff: the handoff run was stuck at "the handoff skill is writing" for over 20 minutes and has been dropped. Context unchanged.',
+      'the handoff run was stuck at "the handoff skill is writing" for over 20 minutes and has been dropped. Context unchanged.',
     ])
     expect(next.text).toContain('Writing a handoff and a plan')
   })
@@ -109,7 +109,7 @@ describe('a command whose own hook fails', () => {
     const w = world(on, { refuseCwd: true })
     await startSession($)
     const answer = (await typeCommand($, 'compact-handoff', '')).text ?? ''
-    expect(answer).toMatch(/^compact-handoff: the command failed \(.*session\.cwd refused.*\)\. The conversation is unchanged;/)
+    expect(answer).toMatch(/^the command failed \(.*session\.cwd refused.*\)\. The conversation is unchanged;/)
     await w.clock.advance(1000)
     expect(w.seen.commandRuns).toEqual([])
   })

@@ -8,7 +8,9 @@ import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
-import { KEPT_KEY } from '../../hooks/prompts/held-messages.js'
+import { heldKeyOf } from '../../hooks/prompts/held-messages.js'
+
+const HELD_KEY = heldKeyOf('session-1', CWD)
 
 const MINUTE_MS = 60_000
 const HELD = 'typed while the swap ran'
@@ -83,7 +85,7 @@ describe('a prompt with attachments typed during a run', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     const answer = await $.prompt.submit({ text: 'what is wrong in this screenshot?', wait: false, origin: { kind: 'composer' }, attachments: [{ type: 'image', mediaType: 'image/png', id: 'img-1' }] })
     expect(answer).toEqual({ text: 'what is wrong in this screenshot?' })
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: your message carries an image, which a plugin cannot hold and send again, so it went to Claude now/)])
+    expect(w.seen.toasts).toEqual([expect.stringMatching(/^your message carries an image, which a plugin cannot hold and send again, so it went to Claude now/)])
     await endSkillTurn($, w)
     expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text), 'not delivered twice').toEqual(['Go on.'])
   })
@@ -99,7 +101,7 @@ describe('the session ending during a run', () => {
       await $.session.end({ reason, sessionId: 'session-1', resume: { id: 'session-1' } })
       await w.clock.settle()
       expect(w.box()).toBe(`draft\n\n${HELD}`)
-      expect(w.seen.toasts.at(-1)).toBe(`compact-handoff: the session ended (${reason}), and the handoff run with it. Your 1 held message(s) are back in the prompt box.`)
+      expect(w.seen.toasts.at(-1)).toBe(`the session ended (${reason}), and the handoff run with it. Your 1 held message(s) are back in the prompt box.`)
       expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: `the session ended (${reason}); 1 held message(s) given back in the prompt box`, messagesHeld: 1 })
       await endSkillTurn($, w)
       expect(w.seen.compactAttempts).toBe(0)
@@ -115,18 +117,20 @@ describe('the session ending during a run', () => {
     await submitPrompt($, 'and a second thought')
     await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1', resume: { id: 'session-1' } })
     expect(w.seen.fills, 'no prompt box to give them to').toEqual([])
-    const kept = [{ cwd: CWD, messages: [HELD, 'and a second thought'], endedAt: expect.any(String) }]
-    expect(w.store.get(KEPT_KEY)).toEqual(kept)
+    const kept = { cwd: CWD, messages: [HELD, 'and a second thought'], heldAt: expect.any(String), endedAt: expect.any(String) }
+    expect(w.store.get(HELD_KEY)).toEqual(kept)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: expect.stringMatching(/^the session ended \(prompt_input_exit\); 2 held message\(s\) kept in compact-handoff's store/) })
     // A -p session in this folder has no prompt box: they wait for an interactive one.
+    w.setSessionId('session-2')
     await startSession($, { isInteractive: false })
     await settle(w)
     expect(w.box()).toBe('')
-    expect(w.store.get(KEPT_KEY)).toEqual(kept)
+    expect(w.store.get(HELD_KEY)).toEqual(kept)
+    w.setSessionId('session-3')
     await startSession($)
     await settle(w)
     expect(w.box()).toBe(`${HELD}\n\nand a second thought`)
-    expect(w.seen.toasts.at(-1)).toMatch(/^compact-handoff: 2 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/)
-    expect(w.store.get(KEPT_KEY)).toEqual([])
+    expect(w.seen.toasts.at(-1)).toMatch(/^2 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/)
+    expect(w.store.has(HELD_KEY)).toBe(false)
   })
 })

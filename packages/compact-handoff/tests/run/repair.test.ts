@@ -76,7 +76,7 @@ describe('a handoff that fails the format check', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: could not ask the skill to repair its files \(.*\)\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual([expect.stringMatching(/^could not ask the skill to repair its files \(.*\)\. Context unchanged\.$/)])
   })
 })
 
@@ -89,7 +89,7 @@ describe('a safety refusal', () => {
     await skillWrite($, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.submits, 'no repair prompt').toEqual([])
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: \S+ is a symbolic link, and compact-handoff never writes or reads through one\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual([expect.stringMatching(/^\S+ is a symbolic link, and compact-handoff never writes or reads through one\. Context unchanged\.$/)])
   })
 })
 
@@ -122,7 +122,7 @@ describe("the skill's turn", () => {
     expect(await submitPrompt($, 'second, passes')).toEqual({ text: 'second, passes' })
     expect(w.seen.fills, 'the held prompt is given back').toEqual(['first, held'])
     expect(w.seen.toasts.at(-1)).toBe(
-      'compact-handoff: the handoff run was stuck at "the handoff skill is writing" for over 2 minutes and has been dropped. Context unchanged. Your 1 held message(s) are back in the prompt box.',
+      'the handoff run was stuck at "the handoff skill is writing" for over 2 minutes and has been dropped. Context unchanged. Your 1 held message(s) are back in the prompt box.',
     )
   })
 })

@@ -97,7 +97,7 @@ describe('applying the compaction', () => {
       await w.clock.settle()
     }
     expect(w.seen.compactAttempts).toBe(40)
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compact-handoff: compaction was refused 40 times .*\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compaction was refused 40 times .*\. Context unchanged\.$/)])
     expect(w.seen.submits).toEqual([])
   })
 
@@ -106,7 +106,7 @@ describe('applying the compaction', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
-    expect(w.seen.toasts).toEqual(['compact-handoff: the compaction was skipped (a PreCompact hook blocked it). Context unchanged.'])
+    expect(w.seen.toasts).toEqual(['the compaction was skipped (a PreCompact hook blocked it). Context unchanged.'])
     expect(w.seen.submits).toEqual([])
   })
 

@@ -41,7 +41,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
   }))
   on('session.id', async () => {
     await ctx.pointReached('session.id')
-    return { value: 'session-1' }
+    return { value: ctx.state.sessionId }
   })
   on('session.messages', () => ({ value: ctx.options.transcript !== undefined ? ([...ctx.options.transcript] as never) : Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
   on('agent.list', () => ({
@@ -173,10 +173,28 @@ export function answerFiles(on: On, ctx: WorldContext): void {
 }
 
 /** The mod's own store, kept across sessions: a map the test can look into. */
+/** The engine's limit on the store's whole JSON text (seen live, 2.1.332). */
+export const STORE_LIMIT_CHARS = 4 * 1024 * 1024
+
+/** The store's JSON text were `key` set to `value`. */
+function storeCharsWith(store: ReadonlyMap<string, unknown>, key: string, value: unknown): number {
+  return JSON.stringify(Object.fromEntries([...store, [key, value]])).length
+}
+
 export function answerStore(on: On, ctx: WorldContext): void {
   on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
   on('store.set', (_$, e) => {
-    ctx.store.set(e.key, JSON.parse(JSON.stringify(e.value)) as unknown)
+    const value = JSON.parse(JSON.stringify(e.value)) as unknown
+    // As the engine does: once the whole store would pass its limit, every set is refused.
+    const chars = storeCharsWith(ctx.store, e.key, value)
+    if (chars > STORE_LIMIT_CHARS) return { deny: `the store would be ${chars} characters, over the ${STORE_LIMIT_CHARS} limit` }
+    const stale = ctx.state.staleSets.get(e.key)
+    ctx.store.set(e.key, value)
+    if (stale !== undefined) {
+      // Another session, which read the key before this set, sets it after.
+      ctx.state.staleSets.delete(e.key)
+      ctx.store.set(e.key, JSON.parse(JSON.stringify(stale())) as unknown)
+    }
     return { value: undefined }
   })
   on('store.delete', (_$, e) => {
