@@ -43,7 +43,13 @@ async function runAsksAtItsWrite(flow: Flow, focus: string): Promise<void> {
   const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, focus), 30_000)
   await session.waitForScreen(WRITE_DIALOG_RE, 30_000)
   expect(existsSync(turn.handoffFile), 'not written before the answer').toBe(false)
-  session.pressKeys('Enter')
+  // The dialog's title is drawn before it takes keys (an Enter sent at once was lost
+  // live, 2.1.332): press again, as a person would, until it closes.
+  await pollUntil('the dialog to take Enter', 20_000, () => {
+    if (!WRITE_DIALOG_RE.test(session.screen())) return true
+    session.pressKeys('Enter')
+    return undefined
+  }, 1_000)
   const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
   expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
   expect(session.debugLog().slice(mark), 'compact-handoff lifted no ask').not.toMatch(LIFTED_RE)
