@@ -22,8 +22,8 @@ const SWAP_POINTS: readonly [AwaitPoint, number][] = [
 ]
 
 /** Ends the skill's turn with a good handoff and lets the swap run to its end.
- * `meanwhile` runs once the turn's end has settled: the check, the compaction
- * and the continue-prompt all happen inside the skill turn's turn.complete. */
+ * `meanwhile` runs once the turn's end has settled: the check has queued the
+ * go-command, whose hook has set the compaction's timer, not yet fired. */
 async function endSkillTurn($: Engine, w: World, meanwhile?: () => Promise<unknown>) {
   await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
@@ -59,32 +59,51 @@ describe('a prompt typed at an await point', () => {
   }
 })
 
-describe("once the skill turn's end has settled", () => {
-  // No gap is left between the check and the compaction: both run inside the
-  // turn's turn.complete hook, so the swap is done by the time it settles.
-  test('the swap is done: a typed prompt goes as typed, after the continue-prompt', async ($, on) => {
+const GOING = 'handoff: swap queued (the go-command runs once the session is idle)'
+
+/** Ends the skill's turn, and runs `meanwhile` at the go stage: the turn's end
+ * has settled and the go-command is queued. (The kit runs the queued command
+ * and its 0 ms timer in one settle, so the moment between them is held by the
+ * machine's own tests.) */
+async function endSkillTurnAtGo($: Engine, w: World, meanwhile: () => Promise<unknown>) {
+  await skillWritesFile($, w, HANDOFF, handoffText())
+  await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
+  expect(w.seen.statuses.at(-1), 'at the go stage').toBe(GOING)
+  await meanwhile()
+  for (let i = 0; i < 3; i++) {
+    await w.clock.settle()
+    await w.clock.advance(0)
+  }
+  await w.clock.settle()
+}
+
+describe("at the go stage, between the skill turn's end and the go-command", () => {
+  test('a typed prompt is held and delivered after the continue-prompt', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     let answer: unknown
-    await endSkillTurn($, w, async () => {
+    await endSkillTurnAtGo($, w, async () => {
       answer = await submitPrompt($, TYPED)
     })
-    expect(answer).toEqual({ text: TYPED })
-    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }, { text: TYPED }])
+    expect(answer).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.submits.map((s) => s.asUser)).toEqual([true])
+    expect(w.seen.submits[0]?.text, 'delivered inside the continue-prompt').toMatch(new RegExp(`^Go on\\.\\n[^]*\\[held message 1\\]\\n${TYPED}$`))
   })
 
-  test('a cancel finds no run: the conversation was already replaced', async ($, on) => {
+  test('a cancel stops the run: nothing is compacted or sent', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     let said = ''
-    await endSkillTurn($, w, async () => {
+    await endSkillTurnAtGo($, w, async () => {
       said = (await typeCommand($, 'compact-handoff', 'cancel')).text ?? ''
     })
-    expect(said).toBe('No handoff run to cancel.')
-    expect(w.seen.compactAttempts).toBe(1)
-    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }])
+    expect(said).toMatch(/^Handoff run cancelled\. The conversation is unchanged\./)
+    expect(w.seen.compactAttempts).toBe(0)
+    expect(w.seen.submits.filter((s) => s.asUser)).toEqual([])
+    expect(w.seen.statuses.at(-1), 'the status line is cleared').toBeUndefined()
   })
 })
 
