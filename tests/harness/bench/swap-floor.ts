@@ -42,7 +42,11 @@ export const register: Register = (on) => {
   on('turn.complete', async ($, e, next) => {
     const done = await next(e)
     // Not awaited: a queued command runs once the session is idle, after this hook.
-    if (e.agentId === undefined && e.answer.includes('${SWAP_WORD}')) void $.command.run({ command: 'bench-floor-go' }).catch(() => undefined)
+    if (e.agentId === undefined && e.answer.includes('${SWAP_WORD}')) {
+      void $.command.run({ command: 'bench-floor-go' }).catch(() => undefined)
+      // Taken by the engine after this hook settled, the call would skip this mod's own command.run hook.
+      await $.clock.now()
+    }
     return done
   })
   on('command.run', { command: 'bench-floor-go' }, ($) => {

@@ -70,6 +70,11 @@ async function perform($: $, effect: Effect): Promise<string> {
       $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
         dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
       )
+      // The engine takes the call in order, and must take it while this hook is
+      // still in flight: one taken after the hook settled counts as this mod's
+      // own code, and this mod's command.run hook is skipped for it (seen live,
+      // 2.1.332: "command.run skipped: re-entry"). One more round trip holds it.
+      await $.clock.now()
       return ''
     case 'go-later':
       $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))

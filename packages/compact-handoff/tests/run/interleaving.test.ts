@@ -59,16 +59,17 @@ describe('a prompt typed at an await point', () => {
   }
 })
 
-const GOING = 'handoff: swap queued (the go-command runs once the session is idle)'
+const SWAPPING = 'handoff: replacing the conversation'
 
-/** Ends the skill's turn, and runs `meanwhile` at the go stage: the turn's end
- * has settled and the go-command is queued. (The kit runs the queued command
- * and its 0 ms timer in one settle, so the moment between them is held by the
- * machine's own tests.) */
+/** Ends the skill's turn, and runs `meanwhile` once its end has settled: the
+ * go-command the turn's end queued has taken the go step, and the compaction's
+ * 0 ms timer has not fired. (The go stage before it, and after a refusal, is
+ * held by 'between two refused compaction attempts' below.) */
 async function endSkillTurnAtGo($: Engine, w: World, meanwhile: () => Promise<unknown>) {
   await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
-  expect(w.seen.statuses.at(-1), 'at the go stage').toBe(GOING)
+  expect(w.seen.statuses, 'through the go stage').toContain('handoff: swap queued (the go-command runs once the session is idle)')
+  expect(w.seen.statuses.at(-1), 'the go step taken, its compaction waiting on its timer').toBe(SWAPPING)
   await meanwhile()
   for (let i = 0; i < 3; i++) {
     await w.clock.settle()
@@ -77,7 +78,7 @@ async function endSkillTurnAtGo($: Engine, w: World, meanwhile: () => Promise<un
   await w.clock.settle()
 }
 
-describe("at the go stage, between the skill turn's end and the go-command", () => {
+describe("after the go step, before its compaction's timer fires", () => {
   test('a typed prompt is held and delivered after the continue-prompt', async ($, on) => {
     const w = world(on)
     await startSession($)
@@ -146,6 +147,7 @@ describe('a cancel typed at an await point', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await endSkillTurn($, w)
     expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.statuses.at(-1), 'back at the go stage').toBe('handoff: swap queued (the go-command runs once the session is idle)')
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
     await w.clock.advance(5_000)
     await w.clock.settle()
