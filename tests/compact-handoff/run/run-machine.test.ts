@@ -132,7 +132,9 @@ describe('the check', () => {
     const step = transition(checking, { kind: 'checked', id: 'r1', report: CLEAN }, T0)
     expect(step.phase).toEqual({ kind: 'going', run: checking.run, sinceMs: T0, swap: SWAP })
     expect(step.effects).toEqual([{ kind: 'queue-go', id: 'r1' }])
-    expect(transition(step.phase, { kind: 'cancel' }, T0).phase, 'cancelled at the go stage').toEqual(IDLE)
+    const cancelled = transition(step.phase, { kind: 'cancel' }, T0)
+    expect(cancelled.phase, 'cancelled at the go stage').toEqual(IDLE)
+    expect(cancelled.effects, 'the swap log names the stage').toEqual([expect.objectContaining({ kind: 'drop', reason: 'cancelled at "swap queued (the go-command runs once the session is idle)"' })])
   })
 
   test('clean in review mode: reviewed, shown with what the check read', () => {

@@ -209,7 +209,8 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return phase.kind === 'idle' ? moved(phase, { kind: 'launching', run: event.run, sinceMs: nowMs }, [{ kind: 'launch-later', id: event.run.id }]) : unchanged(phase)
     case 'cancel':
       if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting)) return unchanged(phase)
-      return dropped(phase, phase.run, 'cancelled')
+      // The log names the stage the cancel met: the go stage, a swap not yet compacting, or earlier.
+      return dropped(phase, phase.run, `cancelled at "${stageTextOf(phase)}"`)
     case 'launch':
       return isAt(phase, 'launching', event.id) ? moved(phase, { kind: 'writing', run: phase.run, sinceMs: nowMs }) : unchanged(phase)
     case 'launch-failed':
