@@ -57,14 +57,7 @@ export function setHandoffOptions(run: RunDir, options: Record<string, unknown>)
 export async function startFlow(
   name: string,
   track: (run: RunDir, session?: Session) => void,
-  options: {
-    withAnswer?: boolean
-    handoffOptions?: Record<string, unknown>
-    prepare?: (run: RunDir) => void
-    permissionMode?: PermissionMode
-    /** Mods to load outer to ours (their `--plugin-dir` goes first), made in the run dir; returns their folders. */
-    outerMods?: (run: RunDir) => string[]
-  } = {},
+  options: { withAnswer?: boolean; handoffOptions?: Record<string, unknown>; prepare?: (run: RunDir) => void; permissionMode?: PermissionMode } = {},
 ): Promise<Flow> {
   const withAnswer = options.withAnswer ?? true
   const run = createRunDir(name)
@@ -72,8 +65,7 @@ export async function startFlow(
   if (options.handoffOptions !== undefined) setHandoffOptions(run, options.handoffOptions)
   options.prepare?.(run)
   const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
-  const ours = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
-  const plugins = [...(options.outerMods?.(run) ?? []), ...ours]
+  const plugins = withAnswer ? [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills] : [withoutAnswerDependency(run), PLUGIN_DIRS.skills]
   const session = await startSession({ run, plugins, mock, ...(options.permissionMode !== undefined ? { permissionMode: options.permissionMode } : {}) })
   track(run, session)
   const ms = await session.waitForReady({ mods: withAnswer ? [HANDOFF_MOD, ANSWER_MOD] : [HANDOFF_MOD] })
