@@ -2,10 +2,10 @@
 // files). `register` is one registration per event, longer than a function
 // should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
-import { PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './commands/command-intent.js'
+import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './commands/command-intent.js'
 import { nudgePercentOf } from './thresholds/nudge.js'
 import { autoHandoffPercentOf } from './thresholds/auto-handoff.js'
-import { noteTurnStart, recordWrite } from './run/run-steps.js'
+import { answerGo, goFailed, noteTurnStart, recordWrite } from './run/run-steps.js'
 import { answerCommand, registerCommands } from './commands/command-steps.js'
 import { mainTurnEnded } from './run/turn-steps.js'
 import { takePrompt } from './prompts/prompt-steps.js'
@@ -54,6 +54,9 @@ export const register: Register = (on, options) => {
   on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
+  // The hidden go-command, queued by the run itself; a failure drops the run
+  // with a word instead of leaving it to the stuck rule.
+  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args, e.origin)).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
     const action = await takePrompt($, e)

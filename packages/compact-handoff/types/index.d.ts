@@ -16,6 +16,7 @@ declare module 'claude-code' {
       | { kind: 'writing'; run: CompactHandoffRun; sinceMs: number; turnId?: string; previous?: CompactHandoffChosen }
       | { kind: 'checking'; run: CompactHandoffRun; sinceMs: number; chosen: CompactHandoffChosen }
       | { kind: 'reviewed'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap }
+      | { kind: 'going'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap }
       | { kind: 'swapping'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap; isCompacting: boolean }
     /** Whether this context window was already nudged (hooks/thresholds/nudge.ts Nudge). */
     nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }

@@ -25,8 +25,10 @@ function runOfId(id: string, extra: Partial<Run> = {}): Run {
 
 const CHOSEN: Chosen = { handoff: HANDOFF, continuePrompt: 'go on', notices: [] }
 const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'go on', refusals: 0 }
-/** What the check reads beside the files for the stub. */
+/** What the check reads beside the files for a review's stub. */
 const STUB_PARTS = { words: NO_WORDS, context: { transcriptPath: '/home/me/.claude/projects/p/s.jsonl' } }
+/** What the meter's window after the swap follows. */
+const AFTER = { kind: 'swapped' as const, handoff: `${CWD}/${HANDOFF.relPath}`, time: '2026-11-30T10:00:00.000Z' }
 
 function phasesOf(run: Run): Exclude<Phase, { kind: 'idle' }>[] {
   return [
@@ -34,6 +36,7 @@ function phasesOf(run: Run): Exclude<Phase, { kind: 'idle' }>[] {
     { kind: 'writing', run, sinceMs: T0, turnId: 't1' },
     { kind: 'checking', run, sinceMs: T0, chosen: CHOSEN },
     { kind: 'reviewed', run, sinceMs: T0, swap: SWAP },
+    { kind: 'going', run, sinceMs: T0, swap: SWAP },
     { kind: 'swapping', run, sinceMs: T0, swap: SWAP, isCompacting: false },
   ]
 }
@@ -42,7 +45,7 @@ const kinds = (effects: readonly Effect[]) => effects.map((e) => e.kind)
 
 describe('stages', () => {
   test('every stage has its words, and a repair turn says which', () => {
-    expect(Object.keys(STAGE_TEXT).sort()).toEqual(['checking', 'launching', 'reviewed', 'swapping', 'writing'])
+    expect(Object.keys(STAGE_TEXT).sort()).toEqual(['checking', 'going', 'launching', 'reviewed', 'swapping', 'writing'])
     const writing: Phase = { kind: 'writing', run: runOfId('r1', { repairs: 1 }), sinceMs: T0 }
     expect(stageTextOf(writing)).toBe(`the handoff skill is fixing its files (repair 1 of ${MAX_REPAIRS})`)
   })
@@ -55,7 +58,7 @@ describe('stages', () => {
   })
 
   test('prompts are held in every stage but a review and idle', () => {
-    expect(phasesOf(runOfId('r1')).filter(isHoldingPrompts).map((p) => p.kind)).toEqual(['launching', 'writing', 'checking', 'swapping'])
+    expect(phasesOf(runOfId('r1')).filter(isHoldingPrompts).map((p) => p.kind)).toEqual(['launching', 'writing', 'checking', 'going', 'swapping'])
     expect(isHoldingPrompts(IDLE)).toBe(false)
   })
 })
@@ -134,34 +137,37 @@ describe("the skill's turn", () => {
 describe('the check', () => {
   const checking: Phase = { kind: 'checking', run: runOfId('r1'), sinceMs: T0, chosen: CHOSEN }
 
-  test('clean: straight into compacting, the compaction asked with what the check read', () => {
-    const step = transition(checking, { kind: 'checked', id: 'r1', report: CLEAN, ...STUB_PARTS }, T0)
-    expect(step.phase).toEqual({ kind: 'swapping', run: checking.run, sinceMs: T0, swap: SWAP, isCompacting: true })
-    expect(step.effects).toEqual([{ kind: 'compact', id: 'r1', swap: SWAP, ...STUB_PARTS }])
-    expect(transition(step.phase, { kind: 'cancel' }, T0).isTaken, 'too late to cancel').toBe(false)
+  test('clean: the go stage, the hidden go-command queued; still cancellable', () => {
+    const step = transition(checking, { kind: 'checked', id: 'r1', report: CLEAN }, T0)
+    expect(step.phase).toEqual({ kind: 'going', run: checking.run, sinceMs: T0, swap: SWAP })
+    expect(step.effects).toEqual([{ kind: 'queue-go', id: 'r1' }])
+    const cancelled = transition(step.phase, { kind: 'cancel' }, T0)
+    expect(cancelled.phase, 'cancelled at the go stage').toEqual(IDLE)
+    expect(cancelled.effects, 'the swap log names the stage').toEqual([expect.objectContaining({ kind: 'drop', reason: 'cancelled at "swap queued (the go-command runs once the session is idle)"' })])
   })
 
-  test('clean in review mode: reviewed, shown', () => {
+  test('clean in review mode: reviewed, shown with what the check read', () => {
     const review: Phase = { ...checking, run: runOfId('r1', { apply: 'review' }) }
-    expect(kinds(transition(review, { kind: 'checked', id: 'r1', report: CLEAN, ...STUB_PARTS }, T0).effects)).toEqual(['show-review'])
+    const step = transition(review, { kind: 'checked', id: 'r1', report: CLEAN, review: STUB_PARTS }, T0)
+    expect(step.effects).toEqual([{ kind: 'show-review', swap: SWAP, review: STUB_PARTS }])
   })
 
   test('fixable: a repair turn, at most MAX_REPAIRS times, then the run ends with every reason', () => {
     let phase: Phase = checking
     for (let n = 1; n <= MAX_REPAIRS; n++) {
-      const step = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX, ...STUB_PARTS }, T0)
+      const step = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX }, T0)
       expect(step.phase.kind).toBe('writing')
       expect(step.phase.kind !== 'idle' && step.phase.run.repairs).toBe(n)
       expect(kinds(step.effects)).toEqual(['log', 'send-repair'])
       phase = { kind: 'checking', run: (step.phase as Extract<Phase, { kind: 'writing' }>).run, sinceMs: T0, chosen: CHOSEN }
     }
-    const last = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX, ...STUB_PARTS }, T0)
+    const last = transition(phase, { kind: 'checked', id: 'r1', report: NEEDS_FIX }, T0)
     expect(last.phase).toEqual(IDLE)
     expect(last.effects[0]).toMatchObject({ kind: 'drop', toast: `after ${MAX_REPAIRS} repair turns the files still fail the check: ${HANDOFF.relPath}: missing section "## Goal"` })
   })
 
   test('a safety refusal is never repaired', () => {
-    const step = transition(checking, { kind: 'checked', id: 'r1', report: { ...UNSAFE, fixes: NEEDS_FIX.fixes }, ...STUB_PARTS }, T0)
+    const step = transition(checking, { kind: 'checked', id: 'r1', report: { ...UNSAFE, fixes: NEEDS_FIX.fixes } }, T0)
     expect(step.phase).toEqual(IDLE)
     expect(step.effects).toEqual([expect.objectContaining({ kind: 'drop', toast: `x resolves outside; ${HANDOFF.relPath}: missing section "## Goal"` })])
   })
@@ -173,6 +179,30 @@ describe('the check', () => {
 
 describe('the swap', () => {
   const swapping: Extract<Phase, { kind: 'swapping' }> = { kind: 'swapping', run: runOfId('r1'), sinceMs: T0, swap: SWAP, isCompacting: false }
+  const going: Extract<Phase, { kind: 'going' }> = { kind: 'going', run: runOfId('r1'), sinceMs: T0, swap: SWAP }
+
+  test('the go step: from the go stage (the go-command or a retry) or an apply, into swapping, its compaction on a 0 ms timer', () => {
+    const went = transition(going, { kind: 'go', id: 'r1' }, T0 + 5)
+    expect(went.phase).toEqual({ ...swapping, sinceMs: T0 + 5 })
+    expect(went.effects).toEqual([{ kind: 'compact-later', id: 'r1', delayMs: 0 }])
+    const reviewed: Phase = { kind: 'reviewed', run: runOfId('r1'), sinceMs: T0, swap: SWAP }
+    const applied = transition(reviewed, { kind: 'applied', id: 'r1' }, T0 + 5)
+    expect(applied, 'an apply takes the same step').toEqual({ ...went, met: reviewed })
+  })
+
+  test('the go step is taken only by its own run at the go stage', () => {
+    expect(transition(going, { kind: 'go', id: 'r2' }, T0).isTaken, 'another run').toBe(false)
+    for (const phase of phasesOf(runOfId('r1')).filter((p) => p.kind !== 'going')) expect(transition(phase, { kind: 'go', id: 'r1' }, T0).isTaken, phase.kind).toBe(false)
+    expect(transition(IDLE, { kind: 'go', id: 'r1' }, T0).isTaken).toBe(false)
+    expect(transition(swapping, { kind: 'go', id: 'r1' }, T0).isTaken, 'a second go once swapping').toBe(false)
+  })
+
+  test('a go-command that could not be queued ends the run, context unchanged', () => {
+    const failed = transition(going, { kind: 'go-failed', id: 'r1', why: 'could not queue the swap (x)' }, T0)
+    expect(failed.phase).toEqual(IDLE)
+    expect(failed.effects).toEqual([expect.objectContaining({ kind: 'drop', toast: 'could not queue the swap (x)', giveBack: 'box' })])
+    expect(transition(swapping, { kind: 'go-failed', id: 'r1', why: 'x' }, T0).isTaken, 'past the go stage').toBe(false)
+  })
 
   test('begins once; a cancel is refused while the compaction is in flight', () => {
     const begun = transition(swapping, { kind: 'compact-begin', id: 'r1' }, T0)
@@ -182,19 +212,19 @@ describe('the swap', () => {
     expect(transition(swapping, { kind: 'cancel' }, T0).phase).toEqual(IDLE)
   })
 
-  test('a refusal is retried until MAX_COMPACT_TRIES, then the run ends', () => {
+  test('a refusal goes back to the go stage and the go step is retried until MAX_COMPACT_TRIES, then the run ends', () => {
     const refused = transition({ ...swapping, isCompacting: true }, { kind: 'compact-refused', id: 'r1', error: 'a turn is running' }, T0)
-    expect(refused.phase).toMatchObject({ isCompacting: false, swap: { refusals: 1 } })
-    expect(refused.effects).toEqual([{ kind: 'compact-later', id: 'r1', delayMs: 500 }])
+    expect(refused.phase).toEqual({ ...going, swap: { ...SWAP, refusals: 1 } })
+    expect(refused.effects).toEqual([{ kind: 'go-later', id: 'r1', delayMs: 500 }])
     const last = transition({ ...swapping, swap: { ...SWAP, refusals: MAX_COMPACT_TRIES - 1 } }, { kind: 'compact-refused', id: 'r1', error: 'e' }, T0)
     expect(last.effects[0]).toMatchObject({ kind: 'drop', toast: `compaction was refused ${MAX_COMPACT_TRIES} times (last: e)` })
   })
 
   test('is finished with what the run holds when the compaction returns, not with an earlier copy', () => {
     const held = transition({ ...swapping, isCompacting: true }, { kind: 'hold', text: 'typed', isCommand: false }, T0).phase
-    const done = transition(held, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false }, T0)
+    const done = transition(held, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false, after: AFTER }, T0)
     expect(done.phase).toEqual(IDLE)
-    expect(done.effects).toEqual([{ kind: 'finish-swap', run: { ...swapping.run, held: ['typed'] }, swap: SWAP, isSummarized: false }])
+    expect(done.effects).toEqual([{ kind: 'finish-swap', run: { ...swapping.run, held: ['typed'] }, swap: SWAP, isSummarized: false, after: AFTER }])
   })
 
   test('a compaction that returns finishes the swap however long it took; the stuck clock starts at its begin', () => {
@@ -205,12 +235,12 @@ describe('the swap', () => {
     // 4 minutes into the compaction, 6 after the check: not stuck.
     expect(transition(begun.phase, { kind: 'tick' }, begunAt + 4 * 60_000).phase).toBe(begun.phase)
     for (const afterMs of [6 * 60_000, 60 * 60_000]) {
-      const done = transition(begun.phase, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false }, begunAt + afterMs)
+      const done = transition(begun.phase, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false, after: AFTER }, begunAt + afterMs)
       expect(kinds(done.effects), `after ${afterMs} ms`).toEqual(['finish-swap'])
       expect(done.phase).toEqual(IDLE)
     }
     const refusedLate = transition(begun.phase, { kind: 'compact-refused', id: 'r1', error: 'busy' }, begunAt + 6 * 60_000)
-    expect(kinds(refusedLate.effects), 'a late refusal is retried').toEqual(['compact-later'])
+    expect(kinds(refusedLate.effects), 'a late refusal is retried').toEqual(['go-later'])
   })
 
   test('a run dropped as stuck while its compaction hangs says the conversation may still change', () => {
@@ -222,7 +252,7 @@ describe('the swap', () => {
   })
 
   test('returning for a run that is gone says so and finishes nothing', () => {
-    const late = transition(IDLE, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false }, T0)
+    const late = transition(IDLE, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false, after: AFTER }, T0)
     expect(late.effects).toEqual([{ kind: 'late-swap', swap: SWAP }])
     expect(late.phase).toEqual(IDLE)
   })
@@ -267,8 +297,8 @@ describe('the session ending', () => {
 
 describe('the stuck-run rule', () => {
   test('gives each stage its limit', () => {
-    const [launching, writing, checking, reviewed, swapping] = phasesOf(runOfId('r1'))
-    expect([launching, writing, checking, reviewed, swapping].map((p) => stuckAfterMs(p!) / 60_000)).toEqual([1, 20, 1, 30, 3])
+    const [launching, writing, checking, reviewed, going, swapping] = phasesOf(runOfId('r1'))
+    expect([launching, writing, checking, reviewed, going, swapping].map((p) => stuckAfterMs(p!) / 60_000)).toEqual([1, 20, 1, 30, 1, 3])
     expect(stuckAfterMs({ kind: 'writing', run: runOfId('r1'), sinceMs: T0 }) / 60_000, 'a turn that never started').toBe(2)
   })
 
@@ -289,7 +319,7 @@ describe('the stuck-run rule', () => {
 // held at random moments. Whatever happens, every prompt taken into the hold
 // comes out exactly once (in a swap, or given back by a drop), or is still held.
 const EVENTS = (rand: Rand, id: string): RunEvent => {
-  const pick = rand.int(17)
+  const pick = rand.int(19)
   switch (pick) {
     case 0:
       return { kind: 'start', run: runOfId(id) }
@@ -304,13 +334,13 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
     case 5:
       return { kind: 'turn-ended', turnId: `t${rand.int(2)}`, end: { reason: rand.pick(['answer', 'answer', 'aborted'] as const), answer: READY } }
     case 6:
-      return { kind: 'checked', id, report: rand.pick([CLEAN, NEEDS_FIX, UNSAFE]), ...STUB_PARTS }
+      return { kind: 'checked', id, report: rand.pick([CLEAN, NEEDS_FIX, UNSAFE]), ...(rand.int(2) === 0 ? { review: STUB_PARTS } : {}) }
     case 7:
       return { kind: 'compact-begin', id }
     case 8:
       return { kind: 'compact-refused', id, error: 'busy' }
     case 9:
-      return { kind: 'compacted', id, swap: SWAP, isSummarized: false }
+      return { kind: 'compacted', id, swap: SWAP, isSummarized: false, after: AFTER }
     case 10:
       return { kind: 'applied', id }
     case 11:
@@ -321,6 +351,10 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
       return { kind: 'hold', text: `a${rand.int(1e9)}`, isCommand: false, attachments: ['image'] }
     case 14:
       return { kind: 'compact-skipped', id, why: 'blocked' }
+    case 15:
+      return { kind: 'go', id }
+    case 16:
+      return { kind: 'go-failed', id, why: 'x' }
     default:
       return { kind: 'hold', text: `p${rand.int(1e9)}`, isCommand: rand.int(4) === 0 }
   }

@@ -108,11 +108,11 @@ function swapStepsTable(handoff: SwapSample[], floor: FloorSample[]): string[] {
   out.push('')
   out.push(
     "Each step runs from the previous mark to its own: the mock's arrival of the skill turn's last request, then the debug log's time stamps of the skill turn's end, " +
-      "compact-handoff's `$.session.compact` asked (from the skill turn's turn.complete hook), the compaction's messages standing, " +
+      "compact-handoff's go-command queued (from the skill turn's turn.complete hook), its `$.session.compact` asked (from the go-command hook's 0 ms timer), the compaction's messages standing, " +
       "`$.prompt.submit` of the continue-prompt, and the mock's arrival of the request after the swap. The engine logs a mod's `$` call when it takes it, so a mod's " +
       'step ends when its call reaches the engine; no timing code runs in the mods. Steps marked "engine" are work no mod does. ' +
-      'The floor is the same path after the same conversation, taken by a throwaway mod alone in its session: its turn.complete hook compacts when the answer says so, ' +
-      'its own session.compact hook answers with a fixed stub, and it submits a fixed prompt (no check, no state, no second mod). No swap can be faster than the floor.',
+      'The floor is the same path after the same conversation, taken by a throwaway pair of mods alone in their session: the first queues its hidden go-command from its turn.complete hook when the answer says so, ' +
+      "the command's hook compacts from a 0 ms timer, the second mod answers with a fixed stub, and the first submits a fixed prompt (no check, no state). No swap can be faster than the floor.",
   )
   out.push('')
   return out

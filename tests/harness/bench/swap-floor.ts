@@ -1,11 +1,13 @@
 /**
- * The floor under the swap's own latency: the same engine path taken by a mod that does
- * nothing else. After the same scripted conversation, alone in its session, it compacts
- * from its own turn.complete hook when the turn's answer says so, answers that compaction
- * in its own session.compact hook with a fixed stub, and submits a fixed prompt: no check,
- * no state, no second mod. What is left is the engine's own work (the turn's end, the
- * compaction's dispatch, the queued prompt's new turn and its request) and a mod's least
- * worker hops, which no mod's code can shorten.
+ * The floor under the swap's own latency: the same engine path taken by a pair of mods
+ * that do nothing else. After the same scripted conversation, alone in their session, the
+ * first queues its hidden go-command from its turn.complete hook when the turn's answer
+ * says so; the command's hook compacts from a 0 ms timer (the engine refuses a compaction
+ * inside a command hook, and a mod never hears what its own timer raises), the second
+ * mod answers that compaction with a fixed stub, and the first submits a fixed prompt: no
+ * check, no state. What is left is the engine's own work (the turn's end, the queued
+ * command, the compaction's dispatch, the queued prompt's new turn and its request) and
+ * the mods' least worker hops, which no mod's code can shorten.
  */
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -19,6 +21,7 @@ import { done, log } from './options.js'
 import { swapStepsOf, type SwapSteps } from './swap-steps.js'
 
 const FLOOR_MOD = 'bench-floor'
+const FLOOR_ANSWER_MOD = 'bench-floor-answer'
 const SWAP_ASK = 'Swap to the bench stub now.'
 const SWAP_WORD = 'BENCH-FLOOR-SWAP'
 const CONTINUE = 'Go on from the bench stub.'
@@ -27,16 +30,35 @@ const FLOOR_REGISTER = `import type { EngineInterface, Register } from 'claude-c
 
 async function swap($: EngineInterface): Promise<void> {
   await $.session.compact({ instructions: 'bench-floor' })
-  // Not awaited: it resolves when its turn starts, which waits on this hook.
+  // Not awaited: it resolves when its turn starts.
   void $.prompt.submit({ text: '${CONTINUE}', asUser: true }).catch(() => undefined)
 }
 
 export const register: Register = (on) => {
+  on('session.start', async ($, e, next) => {
+    const [started] = await Promise.all([next(e), $.command.register({ name: 'bench-floor-go', description: 'the floor go-command', isHidden: true })])
+    return started
+  })
   on('turn.complete', async ($, e, next) => {
     const done = await next(e)
-    if (e.agentId === undefined && e.answer.includes('${SWAP_WORD}')) await swap($)
+    // Not awaited: a queued command runs once the session is idle, after this hook.
+    if (e.agentId === undefined && e.answer.includes('${SWAP_WORD}')) {
+      void $.command.run({ command: 'bench-floor-go' }).catch(() => undefined)
+      // Taken by the engine after this hook settled, the call would skip this mod's own command.run hook.
+      await $.clock.now()
+    }
     return done
   })
+  on('command.run', { command: 'bench-floor-go' }, ($) => {
+    $.clock.after(0, () => void swap($).catch(() => undefined))
+    return {}
+  })
+}
+`
+
+const FLOOR_ANSWER_REGISTER = `import type { Register } from 'claude-code'
+
+export const register: Register = (on) => {
   on('session.compact', ($, e, next) =>
     e.instructions === 'bench-floor' ? { messages: [{ role: 'user', text: 'The bench stub.', toolUses: [] }] } : next(e),
   )
@@ -61,7 +83,8 @@ export async function floorRun(index: number): Promise<FloorSample> {
   let session: Session | undefined
   try {
     const mod = writeMod(run, FLOOR_MOD, { 'hooks/register.ts': FLOOR_REGISTER })
-    session = await startSession({ run, plugins: [mod], mock })
+    const answer = writeMod(run, FLOOR_ANSWER_MOD, { 'hooks/register.ts': FLOOR_ANSWER_REGISTER })
+    session = await startSession({ run, plugins: [mod, answer], mock })
     await session.waitForReady()
     await haveConversation(session, mock, run.proj, undefined, `${FLOOR_MOD}@inline`)
     mock.script({ when: SWAP_ASK, text: `Ready. ${SWAP_WORD}` }, { when: CONTINUE, text: 'Continuing.' })

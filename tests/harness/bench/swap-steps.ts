@@ -7,16 +7,17 @@
 import { escapeRe } from '../escape-re.js'
 
 /** The swap's steps in order; each runs from the previous step's mark to its own. */
-export const SWAP_STEPS = ['turnEnd', 'check', 'compaction', 'finish', 'request'] as const
+export const SWAP_STEPS = ['turnEnd', 'check', 'go', 'compaction', 'finish', 'request'] as const
 export type SwapStep = (typeof SWAP_STEPS)[number]
 export type SwapSteps = Record<SwapStep, number>
 
 /** What each step covers, and whose work it is: the engine's, or the mods'. */
 export const SWAP_STEP_LABELS: Readonly<Record<SwapStep, string>> = {
   turnEnd: "the skill's final answer → its turn ends (engine: the reply streamed, the turn closed)",
-  check: "turn end → compaction asked (compact-handoff's turn.complete: the turn's verdict, the file check, the run moved to compacting, the stub built)",
-  compaction: "compaction (compact-handoff's session.compact passes its own swap on; compact-handoff-answer answers with the stub; core never runs)",
-  finish: 'compaction done → continue-prompt submitted (the run back to idle)',
+  check: "turn end → go-command queued (compact-handoff's turn.complete: the turn's verdict, the file check, the run moved to the go stage)",
+  go: "go-command queued → compaction asked (engine: the queued command run once idle; compact-handoff's go-command hook takes the go step, its 0 ms timer moves the run to compacting and builds the stub)",
+  compaction: 'compaction (compact-handoff-answer answers with the stub; core never runs)',
+  finish: "compaction done → continue-prompt submitted (the meter's window opened, the run back to idle)",
   request: "continue-prompt → its request at the mock (engine: the new turn's hooks and context)",
 }
 
@@ -26,7 +27,8 @@ function marksOf(plugin: string): ReadonlyArray<[SwapStep, RegExp]> {
   const name = escapeRe(plugin)
   return [
     ['turnEnd', /^(\S+Z) \[DEBUG\] \[engine\] turn \d+ end\b/m],
-    ['check', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.session\\.compact \\(${name}\\): compacting`, 'm')],
+    ['check', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.command\\.run \\(${name}\\): \\d+ chars queued`, 'm')],
+    ['go', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.session\\.compact \\(${name}\\): compacting`, 'm')],
     ['compaction', /^(\S+Z) \[DEBUG\] session\.compact \(plugin\): a hook's \d+ messages? stands?/m],
     ['finish', new RegExp(`^(\\S+Z) \\[DEBUG\\] \\$\\.prompt\\.submit \\(${name}\\): `, 'm')],
   ]

@@ -1,10 +1,11 @@
 // /compact-handoff and /compact-handoffplan: start (now or for review), apply,
 // cancel, status. This runs inside the command hook, where compaction, prompt
 // submission and command runs are all refused, so a start only records the run
-// and leaves the launch to a timer, and an apply leaves the compaction to one.
+// and leaves the launch to a timer, and an apply takes the run's go step, whose
+// compaction waits on a timer.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from '../run/run.js'
-import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
+import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
 import { folderFactsOf } from '../ownership/folder-steps.js'
 import { statusTextOf } from './status-report.js'
@@ -23,8 +24,8 @@ import { answerResume } from '../resume/resume-steps.js'
 
 type $ = EngineInterface
 
-/** The two commands. They go out together: each is a hop to the engine, and
- * the session's start waits on them. */
+/** The two commands and the hidden go-command. They go out together: each is
+ * a hop to the engine, and the session's start waits on them. */
 export async function registerCommands($: $): Promise<void> {
   await Promise.all([
     $.command.register({
@@ -37,6 +38,7 @@ export async function registerCommands($: $): Promise<void> {
       description: 'Write a handoff and a phased plan, then continue from Phase 1 in a fresh context',
       argumentHint: '[review] [focus]',
     }),
+    $.command.register({ name: GO_COMMAND, description: "compact-handoff's own step of a swap (queued by the mod)", isHidden: true }),
   ])
 }
 

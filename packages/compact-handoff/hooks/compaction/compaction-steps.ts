@@ -2,9 +2,8 @@
 // answered with a fork's handoff, handed to the engine's summariser with our
 // instructions, a precompute vetoed, or passed. After any that replaced the
 // main loop's conversation, the nudge and the auto handoff rearm and the
-// rediscovery meter starts. Our own swap's compaction reaches this hook only
-// when asked from inside one of our hooks (the skill turn's turn.complete; a
-// mod never hears what its own timer starts), and goes on untouched.
+// rediscovery meter starts. Our own swap compacts from a timer, which this
+// hook never hears; should it ever, it goes on untouched.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
 import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'

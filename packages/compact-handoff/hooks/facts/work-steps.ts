@@ -39,11 +39,28 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
 }
 
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
- * a window still open is closed and logged first. The handoff's path is masked
- * as the Read that opens it will be, so the two compare. */
+ * a window still open is closed and logged first. */
 export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
-  const path = await maskedText($, inFolder(cwd, handoff))
-  await watch($, cwd, { kind, handoff: path, time: new Date(await $.clock.now()).toISOString() })
+  await watch($, cwd, await afterOf($, cwd, kind, handoff))
+}
+
+/** What a window after a swap or resume of `handoff` follows, as of now. The
+ * handoff's path is masked as the Read that opens it will be, so the two compare. */
+export async function afterOf($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<After> {
+  const [path, nowMs] = await Promise.all([maskedText($, inFolder(cwd, handoff)), $.clock.now()])
+  return { kind, handoff: path, time: new Date(nowMs).toISOString() }
+}
+
+/** Opens the meter's window in one write, nothing else (a swap opens it
+ * before the continue-prompt goes out, so the new context's first tool call
+ * is counted); returns the window it closed, for `logClosed` later. */
+export async function startWatching($: $, after: After): Promise<Watched | undefined> {
+  const before = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
+  return before.followUp.kind === 'watching' ? before.followUp : undefined
+}
+
+export async function logClosed($: $, cwd: string, closed: Watched | undefined): Promise<void> {
+  if (closed !== undefined) await logFollowUp($, cwd, closed)
 }
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
@@ -52,8 +69,7 @@ export async function watchAfterCompaction($: $): Promise<void> {
 }
 
 async function watch($: $, cwd: string, after: After): Promise<void> {
-  const before = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
-  if (before.followUp.kind === 'watching') await logFollowUp($, cwd, before.followUp)
+  await logClosed($, cwd, await startWatching($, after))
 }
 
 function shownAfter(after: After, cwd: string): After {

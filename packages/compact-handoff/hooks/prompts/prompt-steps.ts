@@ -7,11 +7,11 @@ import type { EngineInterface } from 'claude-code'
 import { isTypedByUser, withUserMessage, type PromptFacts } from './user-words.js'
 import { updateWords } from '../state.js'
 import { dispatch } from '../run/run-steps.js'
-import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
+import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
 
 type $ = EngineInterface
 
-const OUR_COMMANDS: ReadonlySet<string> = new Set([HANDOFF_COMMAND, PLAN_COMMAND])
+const OUR_COMMANDS: ReadonlySet<string> = new Set([HANDOFF_COMMAND, PLAN_COMMAND, GO_COMMAND])
 
 type Submitted = PromptFacts & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
 

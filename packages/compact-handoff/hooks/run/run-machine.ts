@@ -12,6 +12,7 @@ import { repairPromptOf } from './repair-prompt.js'
 import type { UserWords } from '../prompts/user-words.js'
 import type { StubContext } from './swap-text.js'
 import type { ChainValues } from './frontmatter-values.js'
+import type { After } from '../facts/follow-up.js'
 
 export type RunEvent =
   | { kind: 'start'; run: Run }
@@ -24,16 +25,24 @@ export type RunEvent =
   | { kind: 'turn-started'; turnId: string; text: string }
   | { kind: 'file-written'; path: string }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
-  /** The check's verdict on the files, with the stub's other parts read beside
-   * it (`words`, `context`): a swap compacts at once, with no read in between. */
-  | { kind: 'checked'; id: string; report: FileReport; facts?: string; words: UserWords; context: StubContext }
+  /** The check's verdict on the files; a run stopping for review also gets the
+   * stub's other parts, read beside the files, to show the stub it will install. */
+  | { kind: 'checked'; id: string; report: FileReport; facts?: string; review?: StubParts }
   | { kind: 'repair-failed'; id: string; why: string }
-  /** /compact-handoff apply found the reviewed files still good. */
+  /** The go step: the hidden go-command's hook ran (queued from the skill
+   * turn's turn.complete, it runs once the session is idle), or a refused
+   * compaction's retry timer fired. */
+  | { kind: 'go'; id: string }
+  | { kind: 'go-failed'; id: string; why: string }
+  /** /compact-handoff apply found the reviewed files still good: its own hook
+   * takes the go step (a command hook may not queue a command). */
   | { kind: 'applied'; id: string }
   | { kind: 'compact-begin'; id: string }
   | { kind: 'compact-refused'; id: string; error: string }
   | { kind: 'compact-skipped'; id: string; why: string }
-  | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean }
+  /** `after` is what the meter's window follows, taken beside the compaction:
+   * the window opens before the continue-prompt goes out. */
+  | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean; after: After }
   /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
   | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
   /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
@@ -46,6 +55,9 @@ export type RunEvent =
  * kept), or kept for the next session in the project, when there is no box. */
 export type GiveBack = 'box' | 'box-or-keep' | 'keep'
 
+/** What a stub carries beside the handoff: the person's words and what still runs. */
+export type StubParts = { words: UserWords; context: StubContext }
+
 export type Effect =
   /** Back to idle without touching the conversation: give back what was held,
    * log it, and, with `toast`, tell the person why. `isCompactionPending`: the
@@ -55,14 +67,18 @@ export type Effect =
   /** Carries what the move into checking decided, so the check reads no phase. */
   | { kind: 'check-files'; run: Run; chosen: Chosen }
   | { kind: 'send-repair'; id: string; text: string }
-  /** The compaction, asked at once from the hook the check ran in (the skill
-   * turn's turn.complete, where the engine allows it); the stub is built from
-   * `swap` and the parts the check read. */
-  | { kind: 'compact'; id: string; swap: Swap; words: UserWords; context: StubContext }
+  /** Queues the hidden go-command, from the hook the check ran in (the skill
+   * turn's turn.complete: a command queued from a hook reaches this mod's own
+   * command.run hook; one queued from a timer never does). */
+  | { kind: 'queue-go'; id: string }
+  /** The go step again, from a timer, after a refused compaction. */
+  | { kind: 'go-later'; id: string; delayMs: number }
+  /** The compaction, from a timer: never inside the go-command's hook, where
+   * the engine refuses it. */
   | { kind: 'compact-later'; id: string; delayMs: number }
-  | { kind: 'show-review'; swap: Swap; words: UserWords; context: StubContext }
+  | { kind: 'show-review'; swap: Swap; review: StubParts }
   | { kind: 'log'; text: string }
-  | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean }
+  | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean; after: After }
   /** The compaction returned for a run that is gone (dropped as stuck while
    * the engine call hung): the conversation was replaced all the same. */
   | { kind: 'late-swap'; swap: Swap }
@@ -82,10 +98,12 @@ export type Step = {
 
 /** The skill is launched from a timer: inside the command hook `$.command.run`
  * is refused (it would wait on the turn the hook holds), and a timer that fires
- * while its hook is still settling is held to the same rule. The apply's
- * compaction waits the same time for the same reason. */
+ * while its hook is still settling is held to the same rule. */
 export const FROM_COMMAND_HOOK_DELAY_MS = 100
-/** Compaction is refused while a turn runs; a refusal is retried this often... */
+/** The go step's compaction timer: it fires once the go-command's (or the
+ * apply's) hook has returned; one that fires before is refused and retried. */
+export const GO_COMPACT_DELAY_MS = 0
+/** Compaction is refused while a turn runs; the go step is retried this often... */
 export const COMPACT_RETRY_MS = 500
 /** ...this many times in all, about 20 s, before the run gives up. */
 export const MAX_COMPACT_TRIES = 40
@@ -102,6 +120,7 @@ export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
   switch (phase.kind) {
     case 'launching':
     case 'checking':
+    case 'going':
       return MINUTE_MS
     case 'writing':
       return phase.turnId === undefined ? 2 * MINUTE_MS : 20 * MINUTE_MS
@@ -151,7 +170,7 @@ function swapOf(chosen: Chosen, facts: string | undefined): Swap {
 
 function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extract<RunEvent, { kind: 'checked' }>, nowMs: number): Step {
   const { run, chosen } = phase
-  const { report, facts, words, context } = checked
+  const { report, facts, review } = checked
   const problems = problemLinesOf(report)
   if (report.refusals.length > 0) return aborted(phase, run, problems.join('; '))
   if (report.fixes.length > 0) {
@@ -164,10 +183,17 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extrac
   }
   const swap = swapOf(chosen, facts)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
-  if (run.apply === 'review') return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, { kind: 'show-review', swap, words, context }])
-  // Straight into compacting: the compaction is asked next, from the same
-  // hook, so a cancel from here on is too late, as once the engine has it.
-  return moved(phase, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: true }, [...notices, { kind: 'compact', id: run.id, swap, words, context }])
+  if (run.apply === 'review') {
+    const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review }] : []
+    return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, ...shown])
+  }
+  return moved(phase, { kind: 'going', run, sinceMs: nowMs, swap }, [...notices, { kind: 'queue-go', id: run.id }])
+}
+
+/** The go step, the one way into swapping, whoever takes it (the go-command's
+ * hook, a retry, an apply): the compaction goes on a timer. */
+function went(met: Phase, run: Run, swap: Swap, nowMs: number): Step {
+  return moved(met, { kind: 'swapping', run, sinceMs: nowMs, swap, isCompacting: false }, [{ kind: 'compact-later', id: run.id, delayMs: GO_COMPACT_DELAY_MS }])
 }
 
 function afterTurn(phase: Extract<Phase, { kind: 'writing' }>, end: TurnEnd, nowMs: number): Step {
@@ -186,7 +212,8 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return phase.kind === 'idle' ? moved(phase, { kind: 'launching', run: event.run, sinceMs: nowMs }, [{ kind: 'launch-later', id: event.run.id }]) : unchanged(phase)
     case 'cancel':
       if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting)) return unchanged(phase)
-      return dropped(phase, phase.run, 'cancelled')
+      // The log names the stage the cancel met: the go stage, a swap not yet compacting, or earlier.
+      return dropped(phase, phase.run, `cancelled at "${stageTextOf(phase)}"`)
     case 'launch':
       return isAt(phase, 'launching', event.id)
         ? moved(phase, { kind: 'writing', run: { ...phase.run, values: { ...phase.run.values, ...event.chain } }, sinceMs: nowMs })
@@ -211,12 +238,12 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)
     case 'checked':
       return isAt(phase, 'checking', event.id) ? afterCheck(phase, event, nowMs) : unchanged(phase)
+    case 'go':
+      return isAt(phase, 'going', event.id) ? went(phase, phase.run, phase.swap, nowMs) : unchanged(phase)
+    case 'go-failed':
+      return isAt(phase, 'going', event.id) ? aborted(phase, phase.run, event.why) : unchanged(phase)
     case 'applied':
-      return isAt(phase, 'reviewed', event.id)
-        ? moved(phase, { kind: 'swapping', run: phase.run, sinceMs: nowMs, swap: phase.swap, isCompacting: false }, [
-            { kind: 'compact-later', id: event.id, delayMs: FROM_COMMAND_HOOK_DELAY_MS },
-          ])
-        : unchanged(phase)
+      return isAt(phase, 'reviewed', event.id) ? went(phase, phase.run, phase.swap, nowMs) : unchanged(phase)
     case 'compact-begin':
       // The stuck clock restarts here: the compaction's own time is its limit.
       return isAt(phase, 'swapping', event.id) && !phase.isCompacting ? moved(phase, { ...phase, sinceMs: nowMs, isCompacting: true }) : unchanged(phase)
@@ -224,8 +251,10 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       if (!isAt(phase, 'swapping', event.id)) return unchanged(phase)
       const refusals = phase.swap.refusals + 1
       if (refusals >= MAX_COMPACT_TRIES) return aborted(phase, phase.run, `compaction was refused ${refusals} times (last: ${event.error})`)
-      return moved(phase, { ...phase, isCompacting: false, swap: { ...phase.swap, refusals } }, [
-        { kind: 'compact-later', id: event.id, delayMs: COMPACT_RETRY_MS },
+      // Back to the go stage: the go step is taken again from a timer (a mod
+      // cannot queue its own command from one: its hook would never hear it).
+      return moved(phase, { kind: 'going', run: phase.run, sinceMs: nowMs, swap: { ...phase.swap, refusals } }, [
+        { kind: 'go-later', id: event.id, delayMs: COMPACT_RETRY_MS },
       ])
     }
     case 'compact-skipped':
@@ -233,7 +262,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
     case 'compacted':
       // Finished only by the run that asked for it, with what it holds now.
       if (isAt(phase, 'swapping', event.id)) {
-        return moved(phase, { kind: 'idle' }, [{ kind: 'finish-swap', run: phase.run, swap: phase.swap, isSummarized: event.isSummarized }])
+        return moved(phase, { kind: 'idle' }, [{ kind: 'finish-swap', run: phase.run, swap: phase.swap, isSummarized: event.isSummarized, after: event.after }])
       }
       return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
     case 'tick':

@@ -3,9 +3,10 @@
 // run-machine.ts), then the effects of that move are performed here. Each step
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
-import type { EngineInterface } from 'claude-code'
+import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
-import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step } from './run-machine.js'
+import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
+import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from '../commands/command-intent.js'
 import { NUDGE_ARMED } from '../thresholds/nudge.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
@@ -19,7 +20,8 @@ import { isForkAnswering } from '../compaction/fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
-import { watchAfter } from '../facts/work-steps.js'
+import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
+import type { After, Watched } from '../facts/follow-up.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
 import { disarmAfterSwap } from '../compaction/ask-steps.js'
@@ -67,20 +69,31 @@ async function perform($: $, effect: Effect): Promise<string> {
         dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
       )
       return ''
-    case 'compact':
-      await compactWith($, effect.id, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
+    case 'queue-go':
+      // Not awaited: a queued command runs once the session is idle, after this hook.
+      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
+        dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
+      )
+      // The engine takes the call in order, and must take it while this hook is
+      // still in flight: one taken after the hook settled counts as this mod's
+      // own code, and this mod's command.run hook is skipped for it (seen live,
+      // 2.1.332: "command.run skipped: re-entry"). One more round trip holds it.
+      await $.clock.now()
+      return ''
+    case 'go-later':
+      $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))
       return ''
     case 'compact-later':
       $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
       return ''
     case 'show-review':
-      showReview($, effect.swap, buildStub(effect.swap, effect.words, effect.swap.facts, effect.context))
+      showReview($, effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context))
       return ''
     case 'log':
       $.ui.log(effect.text)
       return ''
     case 'finish-swap':
-      finishSwap($, effect.run, effect.swap, effect.isSummarized)
+      await finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
       return ''
     case 'late-swap':
       await lateSwap($, effect.swap)
@@ -229,9 +242,14 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
  * which is held, never recorded as words. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const [{ report, handoffText }, work, words, context] = await Promise.all([fileReportOnDisk($, run, files), readWork($), readWords($), stubContextNow($).catch(() => ({}))])
+  const [{ report, handoffText }, work, review] = await Promise.all([fileReportOnDisk($, run, files), readWork($), run.apply === 'review' ? stubPartsNow($) : undefined])
   const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
-  await dispatch($, { kind: 'checked', id: run.id, report, words, context, ...(facts !== undefined ? { facts } : {}) })
+  await dispatch($, { kind: 'checked', id: run.id, report, ...(review !== undefined ? { review } : {}), ...(facts !== undefined ? { facts } : {}) })
+}
+
+async function stubPartsNow($: $): Promise<StubParts> {
+  const [words, context] = await Promise.all([readWords($), stubContextNow($).catch(() => ({}))])
+  return { words, context }
 }
 
 /** `$.ui.log` draws one transcript line per call (a newline shows as a stray
@@ -240,10 +258,30 @@ function showReview($: $, swap: Swap, stub: string): void {
   for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
-/** Timer: one compaction attempt after a refusal or an apply; refusals are
- * retried, a skip aborts. Raised from a timer, it never reaches this mod's own
- * hooks: compact-handoff-answer answers it. The stub is built now, so it
- * carries what runs in the background at this moment. */
+/** The hidden go-command's hook. The swap is taken only for a run of this
+ * session at the go stage, named by its id, and only when compact-handoff
+ * itself queued the command: neither another plugin nor the person typing it
+ * can set a swap off. Its compaction goes on a timer (refused inside this
+ * hook); raised from there it never reaches this mod's own hooks, and
+ * compact-handoff-answer answers it. */
+export async function answerGo($: $, args: string, origin: PromptOrigin): Promise<CommandRunResult> {
+  if (!isOwnGo(origin)) return { text: GO_REFUSED_TEXT }
+  const { step } = await dispatch($, { kind: 'go', id: args.trim() })
+  return step.isTaken ? {} : { text: GO_REFUSED_TEXT }
+}
+
+/** The go-command's hook failed: the run at the go stage is dropped with a
+ * word, rather than waiting out the stuck rule. */
+export async function goFailed($: $, args: string, why: string | undefined): Promise<CommandRunResult> {
+  await dispatch($, { kind: 'go-failed', id: args.trim(), why: `the swap's go-command failed${why ? ` (${why})` : ''}` })
+  return {}
+}
+
+/** Timer: one compaction attempt, set by the go step; a refusal goes back to
+ * the go stage, a skip aborts. The stub is built now, so it carries what runs
+ * in the background at this moment; the handoff's path is masked beside it,
+ * for the meter, which must be watching before the continue-prompt's turn can
+ * call a tool. */
 export async function compactNow($: $, id: string): Promise<void> {
   // The words and what runs are read beside the move into compacting, not
   // after it (one hop less): a prompt typed while the run swaps is held, not
@@ -251,15 +289,12 @@ export async function compactNow($: $, id: string): Promise<void> {
   const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
-  await compactWith($, id, swap, buildStub(swap, words, swap.facts, context))
-}
-
-/** One compaction with `stub`, for the run `id` found compacting; what it
- * returns is applied to the phase found then. */
-async function compactWith($: $, id: string, swap: Swap, stub: string): Promise<void> {
-  let result
+  const stub = buildStub(swap, words, swap.facts, context)
+  let result, after
   try {
-    result = await $.session.compact({ instructions: compactInstructionsOf(stub) })
+    // The meter's window is made ready beside the compaction, so it can open
+    // the moment the conversation is replaced.
+    ;[result, after] = await Promise.all([$.session.compact({ instructions: compactInstructionsOf(stub) }), afterOf($, begun.phase.run.cwd, 'swapped', swap.handoff)])
   } catch (error) {
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
@@ -268,23 +303,25 @@ async function compactWith($: $, id: string, swap: Swap, stub: string): Promise<
     await dispatch($, { kind: 'compact-skipped', id, why: result.skip })
     return
   }
-  await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined })
+  await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined, after })
 }
 
 /** After the compaction, for the run found still waiting on it: everything it
- * held goes out with the continue-prompt. The prompt goes first, since the
- * person waits on it, and is not awaited: it resolves when its turn starts,
- * which waits on the skill turn's turn.complete hook this may run in. The
- * bookkeeping follows once that turn has started, off the way to its request
- * (each write is a hop the engine serves while it builds that request). */
-function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean): void {
+ * held goes out with the continue-prompt. The meter's window opens first, in
+ * one write, so the new context's first tool call is counted however soon it
+ * comes; then the prompt, since the person waits on it, not awaited (it
+ * resolves when its turn starts). The rest of the bookkeeping follows once
+ * that turn has started, off the way to its request (each write is a hop the
+ * engine serves while it builds that request). */
+async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, after: After): Promise<void> {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   // Started before the prompt: the turn it starts must not ask about a summary.
   const disarmed = disarmAfterSwap($)
+  const closed = await startWatching($, after).catch(() => undefined)
   void $.prompt
     .submit({ text: prompt, asUser: true })
     .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
-    .then(() => afterSwap($, run, swap, isSummarized, disarmed))
+    .then(() => afterSwap($, run, swap, isSummarized, disarmed, closed))
     .catch(() => undefined)
 }
 
@@ -297,7 +334,7 @@ async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: stri
 
 /** What a swap leaves for later turns: the nudge, the auto handoff and the
  * question rearmed, the words and the log, the file marked used, the meter. */
-async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>): Promise<void> {
+async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,
     setNudge($, NUDGE_ARMED),
@@ -320,7 +357,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
   await markUsed($, run.cwd, swap.handoff)
-  await watchAfter($, run.cwd, 'swapped', swap.handoff)
+  await logClosed($, run.cwd, closed)
 }
 
 async function lateSwap($: $, swap: Swap): Promise<void> {

@@ -69,8 +69,14 @@ export type Phase =
   | { kind: 'checking'; run: Run; sinceMs: number; chosen: Chosen }
   /** Checked, and stopped for the person to review and edit the files. */
   | { kind: 'reviewed'; run: Run; sinceMs: number; swap: Swap }
-  /** Checked; the compaction is asked (`isCompacting` while the engine call is
-   * in flight: too late to cancel), or waits on a timer after a refusal or an apply. */
+  /** Checked; the hidden go-command is queued (from the skill turn's
+   * turn.complete) and runs once the session is idle, the one moment the
+   * engine lets a compaction through. After a refused compaction the go step
+   * waits here for its retry timer. */
+  | { kind: 'going'; run: Run; sinceMs: number; swap: Swap }
+  /** The go step ran (the go-command's hook, a retry, or an apply): the
+   * compaction waits on its timer, then is asked (`isCompacting` while the
+   * engine call is in flight: too late to cancel). */
   | { kind: 'swapping'; run: Run; sinceMs: number; swap: Swap; isCompacting: boolean }
 
 /** The files a finished turn named (or wrote) and the prompt to continue with. */
@@ -91,6 +97,7 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
   writing: 'the handoff skill is writing',
   checking: 'checking the handoff files',
   reviewed: 'waiting for /compact-handoff apply',
+  going: 'swap queued (the go-command runs once the session is idle)',
   swapping: 'replacing the conversation',
 }
 

@@ -111,10 +111,13 @@ export function compactInstructionsOf(stub: string): string {
 /** This mod's name, as the host's `next.origin.plugin` names it. */
 export const OWN_PLUGIN = 'compact-handoff'
 
-/** Whether a compaction is this mod's own swap: asked from inside the skill
- * turn's turn.complete hook, it reaches this mod's own session.compact hook.
- * `raisedBy` is the host's `next.origin.plugin`, which no other plugin can
- * set, and only the swap compacts from this mod. */
+/** Whether a compaction is this mod's own swap. Raised from the go step's
+ * timer, the swap never reaches this mod's own session.compact hook (2.1.332);
+ * a compaction marked and raised by this mod that ever did (a timer the engine
+ * counted as still inside a hook) must still go on to the answer mod, never
+ * be routed as one of the engine's. `raisedBy` is the host's
+ * `next.origin.plugin`, which no other plugin can set, and only the swap
+ * compacts from this mod. */
 export function isOwnSwap(compaction: { instructions?: string; agentId?: string }, raisedBy: string): boolean {
   return raisedBy === OWN_PLUGIN && compaction.agentId === undefined && compaction.instructions?.startsWith(`${MARKER}\n`) === true
 }

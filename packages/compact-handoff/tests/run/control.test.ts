@@ -116,9 +116,10 @@ describe('a command whose own hook fails', () => {
 })
 
 describe('the commands', () => {
-  test('are the two a person types: no hidden command is left to run by hand', async ($, on) => {
+  test('are the two a person types, and the hidden go-command, kept out of the / menu', async ($, on) => {
     const w = world(on)
     await startSession($)
-    expect(w.seen.registered.sort()).toEqual(['compact-handoff', 'compact-handoffplan'])
+    expect(w.seen.registered.sort()).toEqual(['compact-handoff', 'compact-handoff-go', 'compact-handoffplan'])
+    expect(w.seen.hidden).toEqual(['compact-handoff-go'])
   })
 })

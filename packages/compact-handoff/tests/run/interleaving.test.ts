@@ -22,8 +22,8 @@ const SWAP_POINTS: readonly [AwaitPoint, number][] = [
 ]
 
 /** Ends the skill's turn with a good handoff and lets the swap run to its end.
- * `meanwhile` runs once the turn's end has settled: the check, the compaction
- * and the continue-prompt all happen inside the skill turn's turn.complete. */
+ * `meanwhile` runs once the turn's end has settled: the check has queued the
+ * go-command, whose hook has set the compaction's timer, not yet fired. */
 async function endSkillTurn($: Engine, w: World, meanwhile?: () => Promise<unknown>) {
   await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
@@ -59,32 +59,52 @@ describe('a prompt typed at an await point', () => {
   }
 })
 
-describe("once the skill turn's end has settled", () => {
-  // No gap is left between the check and the compaction: both run inside the
-  // turn's turn.complete hook, so the swap is done by the time it settles.
-  test('the swap is done: a typed prompt goes as typed, after the continue-prompt', async ($, on) => {
+const SWAPPING = 'handoff: replacing the conversation'
+
+/** Ends the skill's turn, and runs `meanwhile` once its end has settled: the
+ * go-command the turn's end queued has taken the go step, and the compaction's
+ * 0 ms timer has not fired. (The go stage before it, and after a refusal, is
+ * held by 'between two refused compaction attempts' below.) */
+async function endSkillTurnAtGo($: Engine, w: World, meanwhile: () => Promise<unknown>) {
+  await skillWritesFile($, w, HANDOFF, handoffText())
+  await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
+  expect(w.seen.statuses, 'through the go stage').toContain('handoff: swap queued (the go-command runs once the session is idle)')
+  expect(w.seen.statuses.at(-1), 'the go step taken, its compaction waiting on its timer').toBe(SWAPPING)
+  await meanwhile()
+  for (let i = 0; i < 3; i++) {
+    await w.clock.settle()
+    await w.clock.advance(0)
+  }
+  await w.clock.settle()
+}
+
+describe("after the go step, before its compaction's timer fires", () => {
+  test('a typed prompt is held and delivered after the continue-prompt', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     let answer: unknown
-    await endSkillTurn($, w, async () => {
+    await endSkillTurnAtGo($, w, async () => {
       answer = await submitPrompt($, TYPED)
     })
-    expect(answer).toEqual({ text: TYPED })
-    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }, { text: TYPED }])
+    expect(answer).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.submits.map((s) => s.asUser)).toEqual([true])
+    expect(w.seen.submits[0]?.text, 'delivered inside the continue-prompt').toMatch(new RegExp(`^Go on\\.\\n[^]*\\[held message 1\\]\\n${TYPED}$`))
   })
 
-  test('a cancel finds no run: the conversation was already replaced', async ($, on) => {
+  test('a cancel stops the run: nothing is compacted or sent', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     let said = ''
-    await endSkillTurn($, w, async () => {
+    await endSkillTurnAtGo($, w, async () => {
       said = (await typeCommand($, 'compact-handoff', 'cancel')).text ?? ''
     })
-    expect(said).toBe('No handoff run to cancel.')
-    expect(w.seen.compactAttempts).toBe(1)
-    expect(w.seen.submits).toEqual([{ text: 'Go on.', asUser: true }])
+    expect(said).toMatch(/^Handoff run cancelled\. The conversation is unchanged\./)
+    expect(w.seen.compactAttempts).toBe(0)
+    expect(w.seen.submits.filter((s) => s.asUser)).toEqual([])
+    expect(w.seen.statuses.at(-1), 'the status line is cleared').toBeUndefined()
   })
 })
 
@@ -127,6 +147,7 @@ describe('a cancel typed at an await point', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await endSkillTurn($, w)
     expect(w.seen.compactAttempts).toBe(1)
+    expect(w.seen.statuses.at(-1), 'back at the go stage').toBe('handoff: swap queued (the go-command runs once the session is idle)')
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
     await w.clock.advance(5_000)
     await w.clock.settle()

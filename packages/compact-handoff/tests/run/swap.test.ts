@@ -1,11 +1,33 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
+import type { On } from 'claude-code'
+import { GO_REFUSED_TEXT } from '../../hooks/commands/command-intent.js'
 import { HANDOFF, PLAN, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
-import { endTurn, skillWrite, skillRunsOf, startTurn } from '../support/engine-calls.js'
+import { endTurn, skillWrite, skillRunsOf, startTurn, typeCommand } from '../support/engine-calls.js'
 import { handoffText, planText, readyAnswer } from '../support/texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }
+const GOING = 'handoff: swap queued (the go-command runs once the session is idle)'
+const SWAPPING = 'handoff: replacing the conversation'
+
+/** Another plugin that reads compact-handoff's run (any plugin may) and runs
+ * its hidden go-command with that run's id, at a turn whose answer asks it to. */
+const OTHER_PLUGIN = {
+  name: 'other-plugin',
+  register(on: On) {
+    on('turn.complete', async ($, e, next) => {
+      const done = await next(e)
+      if (e.answer !== 'RUN-GO') return done
+      const run = (await $.state.get({ plugin: 'compact-handoff', key: 'run' } as const)).value
+      const id = run !== undefined && run.kind !== 'idle' ? run.run.id : ''
+      $.ui.toast(`id:${id}`)
+      const answer = await $.command.run({ command: 'compact-handoff-go', args: id })
+      $.ui.toast(`answer:${answer.text ?? ''}`)
+      return done
+    })
+  },
+}
 
 describe('a handoff run', () => {
   test('runs the skill in compact mode, checks the handoff, swaps and submits the continue-prompt', WITH_ANSWER, async ($, on) => {
@@ -85,6 +107,30 @@ describe('applying the compaction', () => {
     expect(w.seen.compactAttempts, 'three refusals, then the fourth attempt is taken').toBe(4)
     expect(w.seen.compactions.length).toBe(1)
     expect(w.seen.submits.length).toBe(1)
+    // Each refusal goes back to the go stage; each retry takes the go step again.
+    expect(w.seen.statuses.filter((t) => t === GOING).length, 'the go stage: first, then after each refusal').toBe(4)
+    expect(w.seen.statuses.filter((t) => t === SWAPPING).length, 'the go step: the go-command, then each retry').toBe(4)
+  })
+
+  test('the go-command swaps only for compact-handoff itself: typed by the person or run by another plugin, it changes nothing', { plugins: [OTHER_PLUGIN] }, async ($, on) => {
+    // One refusal holds the run at the go stage for the retry's 500 ms.
+    const w = world(on, { compactRefusals: 1 })
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    expect(w.seen.statuses.at(-1)).toBe(GOING)
+    await endTurn($, 'RUN-GO', 'answer', undefined, 't-other')
+    await w.clock.settle()
+    const id = w.seen.toasts.find((t) => t.startsWith('id:'))?.slice(3) ?? ''
+    expect(id, 'the other plugin read the run id').not.toBe('')
+    expect(w.seen.toasts.filter((t) => t.startsWith('answer:'))).toEqual([`answer:${GO_REFUSED_TEXT}`])
+    expect((await typeCommand($, 'compact-handoff-go', id)).text, 'typed by the person').toBe(GO_REFUSED_TEXT)
+    expect(w.seen.compactAttempts, 'neither set a compaction off').toBe(1)
+    expect(w.seen.statuses.at(-1), 'still at the go stage').toBe(GOING)
+    await w.clock.advance(500)
+    await w.clock.settle()
+    expect(w.seen.compactAttempts, 'the retry swaps').toBe(2)
+    expect(w.seen.submits.filter((s) => s.asUser).length).toBe(1)
   })
 
   test('gives up after 40 refused attempts and leaves the conversation alone', async ($, on) => {

@@ -59,6 +59,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
 export function answerCommands(on: On, ctx: WorldContext): void {
   on('command.register', (_$, e) => {
     ctx.seen.registered.push(e.name)
+    if (e.isHidden === true) ctx.seen.hidden.push(e.name)
     return { value: { command: e.name } }
   })
   on('command.list', () => ({ value: ctx.options.commands ?? SKILL_PACK_COMMANDS }))

@@ -194,6 +194,8 @@ function contextOf(on: On, options: WorldOptions) {
     logs: [] as string[],
     /** The names of the commands the mod registered. */
     registered: [] as string[],
+    /** Those of them registered hidden (out of the `/` menu). */
+    hidden: [] as string[],
     commandRuns: [] as { command: string; args: string }[],
     submits: [] as { text: string; asUser?: boolean }[],
     fills: [] as string[],
