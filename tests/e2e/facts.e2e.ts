@@ -5,33 +5,13 @@
  * next context then re-reads a file and repeats a command, and the swap log's follow-up
  * line lists exactly those. `/clear` starts the facts over.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
-import type { ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
-import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { userBlocks } from '../harness/request-messages.js'
 import { trackRuns } from './lifecycle.js'
-import { ordinaryTurn, pollUntil, requestAfter, startFlow, type Flow } from './flow-support.js'
-
-let toolSeq = 0
-
-/** One model turn that makes `calls` one after another, then answers `text`;
- * the first reply answers the request whose last user text holds `when`. */
-function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], text: string): ScriptedReply[] {
-  const ids = calls.map(() => `toolu_ev_${++toolSeq}`)
-  const replies: ScriptedReply[] = calls.map((call, i) => ({ toolUses: [{ ...call, id: ids[i]! }] }))
-  replies.push({ text })
-  return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
-}
-
-type Entry = { outcome: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
-
-function logEntries(flow: Flow): Entry[] {
-  const path = join(flow.run.proj, SWAP_LOG_PATH)
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Entry) : []
-}
+import { ordinaryTurn, pollUntil, requestAfter, startFlow, type Flow, logEntries, toolTurn } from './flow-support.js'
 
 describe("the work's facts survive the swap, and the meter counts what is re-done", () => {
   const { track } = trackRuns()

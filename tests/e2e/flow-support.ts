@@ -3,14 +3,15 @@
  * plugins loaded from the working tree, ordinary scripted turns, and readers over the
  * mock's request log.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
-import { startMockApi, type MockApi, type MockRequest } from '../harness/mock-api.js'
+import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from '../harness/mock-api.js'
+import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { pollUntil } from '../harness/poll.js'
 import { repoRoot } from '../harness/repo-root.js'
-import { userBlocks } from '../harness/request-messages.js'
+import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import { createRunDir, setPluginOptions, type RunDir } from '../harness/run-dir.js'
 import { stageCopy } from '../harness/staging.js'
 import { startSession, type PermissionMode, type Session } from '../harness/tmux-session.js'
@@ -152,4 +153,23 @@ export function promptBoxOf(screen: string): string {
   const lines = screen.slice(at + 2).split('\n')
   const end = lines.findIndex((line) => /^─{20,}$/.test(line.trim()))
   return (end < 0 ? lines : lines.slice(0, end)).join('\n').trim()
+}
+
+let toolSeq = 0
+
+/** One model turn that makes `calls` one after another with no delay, then answers
+ * `text`; the first reply answers the request whose last user text holds `when`. */
+export function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], text: string): ScriptedReply[] {
+  const ids = calls.map(() => `toolu_turn_${++toolSeq}`)
+  const replies: ScriptedReply[] = calls.map((call, i) => ({ toolUses: [{ ...call, id: ids[i]! }] }))
+  replies.push({ text })
+  return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
+}
+
+export type SwapLogEntry = { outcome: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
+
+/** The project's swap log, a parsed entry a line. */
+export function logEntries(flow: Flow): SwapLogEntry[] {
+  const path = join(flow.run.proj, SWAP_LOG_PATH)
+  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as SwapLogEntry) : []
 }

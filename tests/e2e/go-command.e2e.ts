@@ -8,35 +8,15 @@
  * command as its very first calls each get both in their follow-up line. A review run
  * applied by /compact-handoff apply takes the same go step.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
-import type { ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
-import { carriesToolResult } from '../harness/request-messages.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { GO_COMMAND, GO_REFUSED_TEXT } from '../../packages/compact-handoff/hooks/commands/command-intent.js'
 import { trackRuns } from './lifecycle.js'
-import { expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
+import { expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow, logEntries, toolTurn } from './flow-support.js'
 
 const SWAPS = 10
-let toolSeq = 0
-
-/** One model turn that makes `calls` one after another with no delay, then answers `text`. */
-function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], text: string): ScriptedReply[] {
-  const ids = calls.map(() => `toolu_go_${++toolSeq}`)
-  const replies: ScriptedReply[] = calls.map((call, i) => ({ toolUses: [{ ...call, id: ids[i]! }] }))
-  replies.push({ text })
-  return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
-}
-
-type Entry = { outcome: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
-
-function logEntries(flow: Flow): Entry[] {
-  const path = join(flow.run.proj, SWAP_LOG_PATH)
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Entry) : []
-}
-
 describe("the swap goes through the hidden go-command, and the meter counts from the swap", () => {
   const { track } = trackRuns()
   let flow: Flow

@@ -194,7 +194,7 @@ export class Session {
     const pid = this.panePid
     if (pid === undefined) throw new Error('harness: no claude process to kill')
     process.kill(pid, 'SIGKILL')
-    await this.poll('claude to die', 5_000, () => (isAlive(pid) ? undefined : true))
+    await this.poll('claude to die', 15_000, () => (isAlive(pid) ? undefined : true))
     await this.stop()
   }
 
@@ -231,9 +231,14 @@ function squash(s: string): string {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch {
     return false
+  }
+  // A killed process stays a zombie until tmux reaps it, and signal 0 still reaches a zombie.
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return true
   }
 }
 
