@@ -4,7 +4,10 @@
  * mode, writes its plan to the file the engine names, and exits plan mode), and a
  * worktree the session entered (EnterWorktree in a git repository). Then the
  * engine's own `/compact` (compactionHandoff: off) and a swap: what the next
- * request carries of each (CONTRIBUTING's "What a compaction carries").
+ * request carries of each (CONTRIBUTING's "What a compaction carries"). The
+ * engine puts the plan's text back and its environment block names the
+ * worktree; a swap's stub carries the plan, and the engine's environment block
+ * names the worktree again from the turn after the swap.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -14,6 +17,8 @@ import type { MockRequest } from '../harness/mock-api.js'
 import { carriesToolResult, toolResultOf, userBlocks } from '../harness/request-messages.js'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { RunDir } from '../harness/run-dir.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { PLAN_HEADING } from '../../packages/compact-handoff/hooks/carried/plan.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -136,10 +141,10 @@ function kindsOf(label: string, request: MockRequest, planFile: string, worktree
   return lines.join('\n')
 }
 
-describe.skip("the engine's own /compact (compactionHandoff: off) after a plan and a worktree", () => {
+describe("the engine's own /compact (compactionHandoff: off) after a plan and a worktree", () => {
   const { track } = trackRuns()
 
-  it('measures what the next request carries', async () => {
+  it("puts the plan's text back, and names the worktree in its environment block", async () => {
     const flow = await startFlow('carried-plan-engine', track, { handoffOptions: { compactionHandoff: 'off' }, prepare: prepareRepo })
     const { mock, session } = flow
     const { planFile, worktreePath } = await planAndWorktree(flow)
@@ -151,14 +156,17 @@ describe.skip("the engine's own /compact (compactionHandoff: off) after a plan a
     await session.waitForScreen(/Compacted|compacted/, 30_000)
     const next = await ordinaryTurn(flow, 'AFTER-COMPACT')
     console.log(`e2e carried-plan-worktree: the request after /compact\n${inventoryOf(next)}\n${kindsOf('/compact', next, planFile, worktreePath)}`)
-    expect(messagesText(next)).toContain('AFTER-COMPACT')
+    const text = messagesText(next)
+    expect(text, "the plan's text, as the engine puts it back").toContain(PLAN_MARK)
+    expect(text, 'framed as a plan file from plan mode').toContain(`A plan file exists from plan mode at: ${planFile}`)
+    expect(text, "the worktree, in the engine's environment block").toContain(`Primary working directory: ${worktreePath}`)
   })
 })
 
 describe('a swap after a plan and a worktree', () => {
   const { track } = trackRuns()
 
-  it('measures what the next request carries', async () => {
+  it("carries the plan's text in the stub; the worktree is named by the engine from the next turn on; no summariser", async () => {
     const flow = await startFlow('carried-plan-swap', track, { prepare: prepareRepo })
     const { mock, session } = flow
     const { planFile, worktreePath } = await planAndWorktree(flow)
@@ -173,6 +181,12 @@ describe('a swap after a plan and a worktree', () => {
     await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
     const later = await ordinaryTurn(flow, 'AFTER-SWAP')
     console.log(kindsOf('a swap, one turn later', later, planFile, worktreePath))
-    expect(userBlocks(next).at(-1)?.trim()).toBe(turn.continuePrompt)
+    const stub = userBlocks(next).find((b) => b.startsWith(STUB_OPENING)) ?? ''
+    expect(stub, "the stub carries the plan's text").toContain(PLAN_MARK)
+    expect(stub, 'with its file, framed as the plan approved earlier').toContain(`${PLAN_HEADING}, kept in the plan file ${planFile}`)
+    expect(messagesText(next), "the first request does not name the worktree's path").not.toContain(`Primary working directory: ${worktreePath}`)
+    expect(messagesText(later), "the engine's environment block names it from the next turn on").toContain(`Primary working directory: ${worktreePath}`)
+    expect(userBlocks(next).at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(turn.continuePrompt)
+    expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
   })
 })
