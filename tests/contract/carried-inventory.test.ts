@@ -9,6 +9,7 @@ import { expect, test } from 'vitest'
 import { repoRoot } from '../harness/repo-root.js'
 import { buildForkStub, buildStub, type StubContext } from '../../packages/compact-handoff/hooks/run/swap-text.js'
 import { withSkillsLoaded, NO_SKILLS } from '../../packages/compact-handoff/hooks/carried/skills.js'
+import { keptPlanOf } from '../../packages/compact-handoff/hooks/carried/plan.js'
 import { NO_FACTS, withRead, factsSectionOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
 import { NO_WORDS } from '../../packages/compact-handoff/hooks/prompts/user-words.js'
 
@@ -29,11 +30,13 @@ function inventoryRows(): Row[] {
 }
 
 const SKILL_LINE = 'HOUSE-RULE-7: tabs, never spaces'
+const PLAN_LINE = '1. PLAN-STEP: split the parser'
 const CONTEXT: StubContext = {
   running: { shells: [{ id: 'bb1', command: 'sleep 300', startedAtMs: 0 }], agents: [{ id: 'a1', task: 'scan the repo', type: 'general', startedAtMs: 0 }] },
   transcriptPath: '/home/me/.claude/projects/p/s.jsonl',
   skills: withSkillsLoaded(NO_SKILLS, [{ name: 'house-rules', text: `# House rules\n${SKILL_LINE}` }]),
   loadedTools: ['WebFetch'],
+  plan: keptPlanOf({ text: `# Plan\n${PLAN_LINE}`, filePath: '/home/me/.claude/plans/p.md' }),
 }
 const FACTS = factsSectionOf(withRead(NO_FACTS, 'src/notes.md'))
 
@@ -44,6 +47,7 @@ const IN_STUB: Record<string, (stub: string) => boolean> = {
   'The transcript pointer': (stub) => stub.includes('/home/me/.claude/projects/p/s.jsonl'),
   'Recently read files': (stub) => stub.includes('src/notes.md'),
   "A deferred tool's loaded schema": (stub) => stub.includes('ToolSearch (query "select:WebFetch")'),
+  'The plan-mode plan': (stub) => stub.includes(PLAN_LINE) && stub.includes('/home/me/.claude/plans/p.md'),
 }
 
 const STUBS = {

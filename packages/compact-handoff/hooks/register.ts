@@ -21,6 +21,7 @@ import { askTurnEnded, startAskGate, verdictForToolCall } from './compaction/ask
 import { dropEndedShells } from './facts/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { recordToolsLoaded } from './carried/tool-steps.js'
+import { recordPlan } from './carried/plan-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -85,6 +86,13 @@ export const register: Register = (on, options) => {
   on('tool.call', { tool: ['ToolSearch'] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.agentId === undefined) await recordToolsLoaded($, outcome)
+    return outcome
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
+  // The engine's /compact puts the plan-mode plan back; a swap must carry it.
+  on('tool.call', { tool: ['ExitPlanMode'] }, async ($, e, next) => {
+    const outcome = await next(e)
+    if (e.agentId === undefined) await recordPlan($, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 

@@ -14,6 +14,7 @@ import { AUTO_HANDOFF_ARMED, type AutoHandoffWindow } from './thresholds/auto-ha
 import type { ArmingTrigger } from './compaction/ask.js'
 import type { RunningShell } from './facts/running.js'
 import { NO_SKILLS, type InvokedSkills } from './carried/skills.js'
+import type { CarriedPlan } from './carried/plan.js'
 
 
 type $ = EngineInterface
@@ -28,6 +29,7 @@ const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WO
 const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [] as readonly RunningShell[])
 const skillsAtom = atom({ plugin: 'compact-handoff', key: 'skills' } as const, NO_SKILLS)
 const loadedToolsAtom = atom({ plugin: 'compact-handoff', key: 'loadedTools' } as const, [] as readonly string[])
+const planAtom = atom({ plugin: 'compact-handoff', key: 'plan' } as const, null as CarriedPlan | null)
 const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -132,6 +134,14 @@ export function readLoadedTools($: $): Promise<readonly string[]> {
 
 export async function updateLoadedTools($: $, change: (tools: readonly string[]) => readonly string[]): Promise<void> {
   await update($, loadedToolsAtom, change)
+}
+
+export function readPlan($: $): Promise<CarriedPlan | null> {
+  return read($, planAtom)
+}
+
+export async function updatePlan($: $, change: (plan: CarriedPlan | null) => CarriedPlan | null): Promise<void> {
+  await update($, planAtom, change)
 }
 
 /** Spends this window's auto handoff; whether it was still armed (so two turn ends

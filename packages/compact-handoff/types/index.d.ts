@@ -39,6 +39,8 @@ declare module 'claude-code' {
     skills: { skills: { name: string; text?: string; isCut: boolean }[]; forgotten: number }
     /** Deferred tools a main-loop ToolSearch loaded, newest last (hooks/carried/loaded-tools.ts). */
     loadedTools: readonly string[]
+    /** The plan a main-loop ExitPlanMode had approved, masked and bounded; null before one (hooks/carried/plan.ts CarriedPlan). */
+    plan: { text: string; isCut: boolean; filePath?: string } | null
     /** The work's facts and the rediscovery meter (hooks/facts/work.ts WorkRecord). */
     work: {
       facts: {

@@ -6,6 +6,7 @@ import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
 import { runningSectionOf, transcriptLineOf, type Running } from '../facts/running.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
+import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -21,11 +22,12 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
 /** What the session has beyond the conversation at the moment a stub is built:
  * what still runs in the background, the replaced conversation's transcript
  * file (`$.session.info().transcriptPath`, read before the compaction), and
- * the skills invoked in this session and the deferred tools loaded (carried/). */
-export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[] }
+ * the skills invoked in this session, the deferred tools loaded and the plan
+ * approved in plan mode (carried/). */
+export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan }
 
 /** The lines every stub ends its body with for `context`: what still runs,
- * where the earlier conversation is, the deferred tools loaded, then the skills invoked; none when
+ * where the earlier conversation is, the deferred tools loaded, the plan approved, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
   const lines: string[] = []
@@ -35,6 +37,8 @@ export function stubContextLinesOf(context: StubContext): string[] {
   if (transcript !== undefined) lines.push(transcript)
   const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
   if (tools !== undefined) lines.push('', tools)
+  const plan = planSectionOf(context.plan)
+  if (plan !== undefined) lines.push('', plan, '')
   const skills = context.skills === undefined ? undefined : skillsSectionOf(context.skills)
   if (skills !== undefined) lines.push('', skills, '')
   return lines

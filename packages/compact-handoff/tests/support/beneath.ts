@@ -205,6 +205,9 @@ export function answerStore(on: On, ctx: WorldContext): void {
   on('store.keys', () => ({ value: [...ctx.store.keys()] }))
 }
 
+/** Where the engine keeps the session's plan in plan mode (its plans folder). */
+export const PLAN_FILE = '/home/me/.claude/plans/quiet-plan.md'
+
 /** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */
 export function answerTools(on: On, ctx: WorldContext): void {
   on('tool.call', (_$, e) => {
@@ -215,6 +218,8 @@ export function answerTools(on: On, ctx: WorldContext): void {
       if (ctx.options.askAnswer === undefined || ctx.options.askAnswer === 'dismiss') return { deny: 'dismissed' }
       return { result: { questions: e.questions, answers: { [question.question]: ctx.options.askAnswer } } }
     }
+    // ExitPlanMode approved: the engine answers with the plan file's text and path.
+    if (e.tool === 'ExitPlanMode') return { result: { plan: ctx.options.plan ?? null, isAgent: e.agentId !== undefined, filePath: PLAN_FILE } }
     // ToolSearch with "select:A,B" loads A and B, as the engine answers.
     if (e.tool === 'ToolSearch') return { result: { matches: e.query.replace(/^select:/, '').split(','), query: e.query, total_deferred_tools: 13 } }
     const path = 'file_path' in e ? String(e.file_path) : ''

@@ -58,6 +58,8 @@ export type WorldOptions = {
   gitTracked?: Record<string, string>
   /** What the person answers when asked; 'dismiss' closes the question. */
   askAnswer?: string
+  /** The plan file's text as ExitPlanMode reads it back at approval (PLAN_FILE); no plan unless set. */
+  plan?: string
   /** How many messages the conversation holds at start (a resumed one has some). */
   messageCount?: number
   /** The conversation as `$.session.messages()` answers it (over messageCount); the same
