@@ -37,6 +37,7 @@ const CONTEXT: StubContext = {
   skills: withSkillsLoaded(NO_SKILLS, [{ name: 'house-rules', text: `# House rules\n${SKILL_LINE}` }]),
   loadedTools: ['WebFetch'],
   plan: keptPlanOf({ text: `# Plan\n${PLAN_LINE}`, filePath: '/home/me/.claude/plans/p.md' }),
+  worktree: { path: '/srv/app/.claude/worktrees/parser-work', branch: 'worktree-parser-work' },
 }
 const FACTS = factsSectionOf(withRead(NO_FACTS, 'src/notes.md'))
 
@@ -48,6 +49,7 @@ const IN_STUB: Record<string, (stub: string) => boolean> = {
   'Recently read files': (stub) => stub.includes('src/notes.md'),
   "A deferred tool's loaded schema": (stub) => stub.includes('ToolSearch (query "select:WebFetch")'),
   'The plan-mode plan': (stub) => stub.includes(PLAN_LINE) && stub.includes('/home/me/.claude/plans/p.md'),
+  'A worktree entered': (stub) => stub.includes('/srv/app/.claude/worktrees/parser-work') && stub.includes('worktree-parser-work'),
 }
 
 const STUBS = {

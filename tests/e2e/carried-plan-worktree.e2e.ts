@@ -6,8 +6,8 @@
  * engine's own `/compact` (compactionHandoff: off) and a swap: what the next
  * request carries of each (CONTRIBUTING's "What a compaction carries"). The
  * engine puts the plan's text back and its environment block names the
- * worktree; a swap's stub carries the plan, and the engine's environment block
- * names the worktree again from the turn after the swap.
+ * worktree; a swap's stub carries the plan and names the worktree, which the
+ * engine's environment block names again only from the turn after the swap.
  */
 import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -166,7 +166,7 @@ describe("the engine's own /compact (compactionHandoff: off) after a plan and a 
 describe('a swap after a plan and a worktree', () => {
   const { track } = trackRuns()
 
-  it("carries the plan's text in the stub; the worktree is named by the engine from the next turn on; no summariser", async () => {
+  it("carries the plan's text and the worktree in the stub; the engine names the worktree from the next turn on; no summariser", async () => {
     const flow = await startFlow('carried-plan-swap', track, { prepare: prepareRepo })
     const { mock, session } = flow
     const { planFile, worktreePath } = await planAndWorktree(flow)
@@ -184,7 +184,8 @@ describe('a swap after a plan and a worktree', () => {
     const stub = userBlocks(next).find((b) => b.startsWith(STUB_OPENING)) ?? ''
     expect(stub, "the stub carries the plan's text").toContain(PLAN_MARK)
     expect(stub, 'with its file, framed as the plan approved earlier').toContain(`${PLAN_HEADING}, kept in the plan file ${planFile}`)
-    expect(messagesText(next), "the first request does not name the worktree's path").not.toContain(`Primary working directory: ${worktreePath}`)
+    expect(messagesText(next), "the engine's environment block does not name the worktree's path in the first request").not.toContain(`Primary working directory: ${worktreePath}`)
+    expect(stub, 'so the stub does, with its branch').toContain(`The session is working in the git worktree ${worktreePath} (branch worktree-${WORKTREE_NAME})`)
     expect(messagesText(later), "the engine's environment block names it from the next turn on").toContain(`Primary working directory: ${worktreePath}`)
     expect(userBlocks(next).at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(turn.continuePrompt)
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)

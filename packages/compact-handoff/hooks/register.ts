@@ -22,6 +22,7 @@ import { dropEndedShells } from './facts/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { recordToolsLoaded } from './carried/tool-steps.js'
 import { recordPlan } from './carried/plan-steps.js'
+import { recordWorktree } from './carried/worktree-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -93,6 +94,13 @@ export const register: Register = (on, options) => {
   on('tool.call', { tool: ['ExitPlanMode'] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.agentId === undefined) await recordPlan($, outcome)
+    return outcome
+  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
+  // The engine's /compact names the worktree as the working folder at once; a swap's first request did not.
+  on('tool.call', { tool: ['EnterWorktree', 'ExitWorktree'] }, async ($, e, next) => {
+    const outcome = await next(e)
+    if (e.agentId === undefined) await recordWorktree($, e.tool, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 

@@ -15,6 +15,7 @@ import type { ArmingTrigger } from './compaction/ask.js'
 import type { RunningShell } from './facts/running.js'
 import { NO_SKILLS, type InvokedSkills } from './carried/skills.js'
 import type { CarriedPlan } from './carried/plan.js'
+import type { CarriedWorktree } from './carried/worktree.js'
 
 
 type $ = EngineInterface
@@ -30,6 +31,7 @@ const shellsAtom = atom({ plugin: 'compact-handoff', key: 'shells' } as const, [
 const skillsAtom = atom({ plugin: 'compact-handoff', key: 'skills' } as const, NO_SKILLS)
 const loadedToolsAtom = atom({ plugin: 'compact-handoff', key: 'loadedTools' } as const, [] as readonly string[])
 const planAtom = atom({ plugin: 'compact-handoff', key: 'plan' } as const, null as CarriedPlan | null)
+const worktreeAtom = atom({ plugin: 'compact-handoff', key: 'worktree' } as const, null as CarriedWorktree | null)
 const autoHandoffAtom = atom({ plugin: 'compact-handoff', key: 'autoHandoff' } as const, AUTO_HANDOFF_ARMED)
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -142,6 +144,14 @@ export function readPlan($: $): Promise<CarriedPlan | null> {
 
 export async function updatePlan($: $, change: (plan: CarriedPlan | null) => CarriedPlan | null): Promise<void> {
   await update($, planAtom, change)
+}
+
+export function readWorktree($: $): Promise<CarriedWorktree | null> {
+  return read($, worktreeAtom)
+}
+
+export async function updateWorktree($: $, change: (worktree: CarriedWorktree | null) => CarriedWorktree | null): Promise<void> {
+  await update($, worktreeAtom, change)
 }
 
 /** Spends this window's auto handoff; whether it was still armed (so two turn ends

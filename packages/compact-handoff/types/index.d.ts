@@ -41,6 +41,8 @@ declare module 'claude-code' {
     loadedTools: readonly string[]
     /** The plan a main-loop ExitPlanMode had approved, masked and bounded; null before one (hooks/carried/plan.ts CarriedPlan). */
     plan: { text: string; isCut: boolean; filePath?: string } | null
+    /** The git worktree a main-loop EnterWorktree entered, masked; null outside one (hooks/carried/worktree.ts CarriedWorktree). */
+    worktree: { path: string; branch?: string } | null
     /** The work's facts and the rediscovery meter (hooks/facts/work.ts WorkRecord). */
     work: {
       facts: {

@@ -5,7 +5,7 @@
 import type { EngineInterface } from 'claude-code'
 import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running } from './running.js'
 import type { StubContext } from '../run/swap-text.js'
-import { readLoadedTools, readPlan, readShells, updateShells } from '../state.js'
+import { readLoadedTools, readPlan, readShells, readWorktree, updateShells } from '../state.js'
 import { maskedText } from './mask-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
 
@@ -39,8 +39,22 @@ export async function runningNow($: $): Promise<Running> {
 
 /** What a stub says beyond the conversation, read at the moment it is built,
  * before the compaction: what runs, the transcript file it replaces, the
- * deferred tools loaded, the plan approved and the skills invoked (a failed read costs the stub that section, never the swap). */
+ * deferred tools loaded, the plan approved, the worktree entered and the skills invoked (a failed read costs the stub that section, never the swap). */
 export async function stubContextNow($: $): Promise<StubContext> {
-  const [running, info, skills, loadedTools, plan] = await Promise.all([runningNow($), $.session.info().catch(() => undefined), skillsNow($).catch(() => undefined), readLoadedTools($).catch(() => []), readPlan($).catch(() => null)])
-  return { running, loadedTools, ...(typeof info?.transcriptPath === 'string' ? { transcriptPath: info.transcriptPath } : {}), ...(skills !== undefined ? { skills } : {}), ...(plan !== null ? { plan } : {}) }
+  const [running, info, skills, loadedTools, plan, worktree] = await Promise.all([
+    runningNow($),
+    $.session.info().catch(() => undefined),
+    skillsNow($).catch(() => undefined),
+    readLoadedTools($).catch(() => []),
+    readPlan($).catch(() => null),
+    readWorktree($).catch(() => null),
+  ])
+  return {
+    running,
+    loadedTools,
+    ...(typeof info?.transcriptPath === 'string' ? { transcriptPath: info.transcriptPath } : {}),
+    ...(skills !== undefined ? { skills } : {}),
+    ...(plan !== null ? { plan } : {}),
+    ...(worktree !== null ? { worktree } : {}),
+  }
 }

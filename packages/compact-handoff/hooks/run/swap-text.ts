@@ -7,6 +7,7 @@ import { runningSectionOf, transcriptLineOf, type Running } from '../facts/runni
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
+import { worktreeSectionOf, type CarriedWorktree } from '../carried/worktree.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -24,10 +25,10 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
  * file (`$.session.info().transcriptPath`, read before the compaction), and
  * the skills invoked in this session, the deferred tools loaded and the plan
  * approved in plan mode (carried/). */
-export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan }
+export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan; worktree?: CarriedWorktree }
 
 /** The lines every stub ends its body with for `context`: what still runs,
- * where the earlier conversation is, the deferred tools loaded, the plan approved, then the skills invoked; none when
+ * where the earlier conversation is, the worktree entered, the deferred tools loaded, the plan approved, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
   const lines: string[] = []
@@ -35,6 +36,8 @@ export function stubContextLinesOf(context: StubContext): string[] {
   if (running !== undefined) lines.push('', running, '')
   const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
   if (transcript !== undefined) lines.push(transcript)
+  const worktree = worktreeSectionOf(context.worktree)
+  if (worktree !== undefined) lines.push(worktree)
   const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
   if (tools !== undefined) lines.push('', tools)
   const plan = planSectionOf(context.plan)

@@ -42,7 +42,17 @@ function skipped($: $, why: string): void {
 
 /** Appends one entry, stamped with the time and the session; skipped, with a
  * note in the debug log, wherever the one rule refuses the log. */
-async function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
+/** The append under way in this process: each append reads the whole log and
+ * writes it back, so two at once (a swap's line and the first turn's check after
+ * it, seen live) would drop one; they go one after another. */
+let appending: Promise<void> = Promise.resolve()
+
+function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
+  appending = appending.then(() => appendNow($, cwd, entry))
+  return appending
+}
+
+async function appendNow($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
     const folder = { cwd, ...(await folderFactsOf($, cwd)) }
     const log = await logOnDisk($, folder)

@@ -208,6 +208,9 @@ export function answerStore(on: On, ctx: WorldContext): void {
 /** Where the engine keeps the session's plan in plan mode (its plans folder). */
 export const PLAN_FILE = '/home/me/.claude/plans/quiet-plan.md'
 
+/** Where the engine makes the worktrees EnterWorktree enters. */
+export const WORKTREES_FOLDER = '/srv/app/.claude/worktrees'
+
 /** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */
 export function answerTools(on: On, ctx: WorldContext): void {
   on('tool.call', (_$, e) => {
@@ -220,6 +223,9 @@ export function answerTools(on: On, ctx: WorldContext): void {
     }
     // ExitPlanMode approved: the engine answers with the plan file's text and path.
     if (e.tool === 'ExitPlanMode') return { result: { plan: ctx.options.plan ?? null, isAgent: e.agentId !== undefined, filePath: PLAN_FILE } }
+    // EnterWorktree makes a worktree under .claude/worktrees and moves the session there; ExitWorktree moves it back.
+    if (e.tool === 'EnterWorktree') return { result: { worktreePath: `${WORKTREES_FOLDER}/${e.name ?? 'w'}`, worktreeBranch: `worktree-${e.name ?? 'w'}`, message: 'Entered the worktree.' } }
+    if (e.tool === 'ExitWorktree') return { result: { action: e.action, originalCwd: '/srv/app', worktreePath: `${WORKTREES_FOLDER}/w`, message: 'Left the worktree.' } }
     // ToolSearch with "select:A,B" loads A and B, as the engine answers.
     if (e.tool === 'ToolSearch') return { result: { matches: e.query.replace(/^select:/, '').split(','), query: e.query, total_deferred_tools: 13 } }
     const path = 'file_path' in e ? String(e.file_path) : ''
