@@ -20,9 +20,7 @@ import { answerCompaction } from './compaction/compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './compaction/ask-steps.js'
 import { dropEndedShells } from './facts/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
-import { recordToolsLoaded } from './carried/tool-steps.js'
-import { recordPlan } from './carried/plan-steps.js'
-import { recordWorktree } from './carried/worktree-steps.js'
+import { CARRIED_TOOLS, recordCarriedCall } from './carried/carried-steps.js'
 
 export const register: Register = (on, options) => {
   const nudgePercent = nudgePercentOf(options.nudgePercent)
@@ -83,24 +81,11 @@ export const register: Register = (on, options) => {
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
-  // The schemas a ToolSearch loads are gone after a swap: every stub names them.
-  on('tool.call', { tool: ['ToolSearch'] }, async ($, e, next) => {
+  // What the engine's /compact would put back and a swap loses: the schemas a
+  // ToolSearch loaded, the plan approved in plan mode, the worktree entered (carried/).
+  on('tool.call', { tool: [...CARRIED_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
-    if (e.agentId === undefined) await recordToolsLoaded($, outcome)
-    return outcome
-  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
-
-  // The engine's /compact puts the plan-mode plan back; a swap must carry it.
-  on('tool.call', { tool: ['ExitPlanMode'] }, async ($, e, next) => {
-    const outcome = await next(e)
-    if (e.agentId === undefined) await recordPlan($, outcome)
-    return outcome
-  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
-
-  // The engine's /compact names the worktree as the working folder at once; a swap's first request did not.
-  on('tool.call', { tool: ['EnterWorktree', 'ExitWorktree'] }, async ($, e, next) => {
-    const outcome = await next(e)
-    if (e.agentId === undefined) await recordWorktree($, e.tool, outcome)
+    if (e.agentId === undefined) await recordCarriedCall($, e.tool, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
