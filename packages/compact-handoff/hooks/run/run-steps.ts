@@ -296,6 +296,8 @@ export async function compactNow($: $, id: string): Promise<void> {
     // the moment the conversation is replaced.
     ;[result, after] = await Promise.all([$.session.compact({ instructions: compactInstructionsOf(stub) }), afterOf($, begun.phase.run.cwd, 'swapped', swap.handoff)])
   } catch (error) {
+    // The engine does not log a refused call; the retries are read from here.
+    $.ui.log(`the swap's compaction was refused (${messageOf(error)}); the go step is retried`, { to: 'debug' })
     await dispatch($, { kind: 'compact-refused', id, error: messageOf(error) })
     return
   }
