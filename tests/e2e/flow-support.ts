@@ -166,7 +166,7 @@ export function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], tex
   return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
 }
 
-export type SwapLogEntry = { outcome: string; files?: { path: string }[]; reason?: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
+export type SwapLogEntry = { outcome: string; trigger?: string; files?: { path: string }[]; reason?: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
 
 /** The project's swap log, a parsed entry a line. */
 export function logEntries(flow: Flow): SwapLogEntry[] {

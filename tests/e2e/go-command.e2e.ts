@@ -105,7 +105,14 @@ describe("the swap goes through the hidden go-command, and the meter counts from
     const next = await requestAfter(flow.mock, seq, turn.continuePrompt)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
     await flow.session.waitForScreen(/REPLY-AFTER-APPLY/, 30_000)
-    expect(flow.session.debugLog().slice(mark), 'the apply queues no command: its own hook takes the go step').not.toMatch(/\$\.command\.run \(compact-handoff\)/)
+    const log = flow.session.debugLog().slice(mark)
+    expect(log, 'the apply queues no command: its own hook takes the go step').not.toMatch(/\$\.command\.run \(compact-handoff\)/)
+    // The go step: into swapping, then the compaction the answer mod answered.
+    const swapping = log.indexOf('$.ui.status (compact-handoff): handoff: replacing the conversation')
+    expect(swapping, 'the go step taken').toBeGreaterThan(-1)
+    expect(log.slice(swapping).search(/session\.compact \(plugin\)[^\n]*core never ran/), 'then the compaction the answer mod answered').toBeGreaterThan(-1)
+    const line = await pollUntil('the apply\'s swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped' && e.trigger === 'apply'))
+    expect(line.files?.map((f) => f.path)).toEqual([turn.handoffPath])
   })
 
   it('typed by the person, the go-command changes nothing, and the / menu does not list it', async () => {
