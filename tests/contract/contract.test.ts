@@ -277,6 +277,10 @@ const CREATED_FORMS: readonly [string, boolean][] = [
 describe('continuation forms: the mod\'s check and the validator agree', () => {
   const handoff = templateOf(skills.find((s) => s.mode === 'handoff')!, 'handoff')
 
+  test('start from skills/handoff/SKILL.md\'s template, which passes both as it stands', () => {
+    expect(verdictsOf(handoff, 'handoff'), 'skills/handoff/SKILL.md: its handoff template must hold the sections of protocol/handoff-spec.ts').toEqual({ mod: true, validator: true })
+  })
+
   test.each(PARENT_FORMS)('parent: %s (taken: %s)', (parent, taken) => {
     const file = withField(withField(handoff, 'seq', '2'), 'parent', parent)
     expect(verdictsOf(file, 'handoff')).toEqual({ mod: taken, validator: taken })

@@ -10,7 +10,7 @@
  */
 import { join } from 'node:path'
 import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, PLAN_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import type { ScriptedReply } from './mock-api.js'
 import { carriesToolResult } from './request-messages.js'
 
@@ -58,51 +58,41 @@ export function planRelPath(doc: Partial<HandoffDoc> = {}, dir = '.claude/handof
  * [verified] with the command and its result or [unverified] with why, the dead end with
  * its error, one Next step, and Verify commands that change nothing. A paragraph is one
  * line: tests/e2e/real-model.e2e.ts cuts "Tried and ruled out" as heading, one line, blank.
+ * Keyed by the spec's sections, so a section added to the spec fails the type-check here
+ * until it has its text.
  */
-function sectionBody(section: string, d: HandoffDoc): string[] {
-  switch (section) {
-    case 'Goal':
-      return [
-        `Finish the parser the user started with "Add binary operators to the parser in src/parser.ts" (this handoff's focus: ${d.focus}). ` +
-          'Done means `parse()` accepts the full expression grammar (literals, `+ - * /` with precedence, parentheses) and reports every syntax error with its line and column instead of throwing on the first one.',
-      ]
-    case 'Constraints':
-      return ['- "Keep `parse(src: string)` as the only export; the CLI and the LSP import it."', '- "No new dependencies."']
-    case 'State':
-      return [
-        '- [verified] Binary operators, left-associative, `*` and `/` binding tighter than `+` and `-` - `pnpm test parser` -> 14 passed, 3 skipped',
-        '- [verified] The tokenizer is unchanged - `git diff --stat src/tokenizer.ts` -> no output',
-        '- [unverified] Unary minus after an operator (`1 * -2`) parses: written in `parsePrimary`, no test covers it yet',
-      ]
-    case 'In progress':
-      return [
-        "Error recovery in `src/parser.ts`: nothing written yet. The three cases it must pass are in `test/parser.test.ts` under `describe.skip('recovery')`.",
-      ]
-    case 'Tried and ruled out':
-      return [
-        'One recursive `parseBinary(level)` per precedence level: `pnpm test parser` failed on the 10,000-term case with `RangeError: Maximum call stack size exceeded`. Replaced by a loop over a precedence table.',
-      ]
-    case 'Decisions':
-      return [
-        '- Precedence lives in one `PRECEDENCE` map read by a loop, not one function per level (the stack overflow above); chosen by Claude.',
-        '- Errors are collected in `ParseResult.errors` rather than thrown, so recovery can go on past the first; agreed with the user.',
-      ]
-    case 'Open questions':
-      return ['None.']
-    case 'Files':
-      return ['No commits yet; the changes are in the working tree.', 'Reopen first (at most 5, most important first):', ...d.files.map((f, i) => `${i + 1}. \`${f}\``)]
-    case 'Next step':
-      return [
-        "Add the error-recovery case to `src/parser.ts`: in `parsePrimary`, on an unexpected token push `{ message, line, column }` to `errors` and skip to the next `;`, then unskip `describe('recovery')` in `test/parser.test.ts` and run `pnpm test parser`.",
-      ]
-    case 'Verify':
-      return [
-        '- `pnpm test parser` -> 14 passed, 3 skipped (17 passed once recovery is in)',
-        '- `git status --short` -> ` M src/parser.ts` and ` M test/parser.test.ts`, nothing else',
-        "- `grep -n \"describe.skip('recovery'\" test/parser.test.ts` -> one line",
-      ]
-    default:
-      throw new Error(`handoff-script: no text for section "${section}"`)
+function sectionBodiesOf(d: HandoffDoc): Record<HandoffSection, string[]> {
+  return {
+    Goal: [
+      `Finish the parser the user started with "Add binary operators to the parser in src/parser.ts" (this handoff's focus: ${d.focus}). ` +
+        'Done means `parse()` accepts the full expression grammar (literals, `+ - * /` with precedence, parentheses) and reports every syntax error with its line and column instead of throwing on the first one.',
+    ],
+    Constraints: ['- "Keep `parse(src: string)` as the only export; the CLI and the LSP import it."', '- "No new dependencies."'],
+    State: [
+      '- [verified] Binary operators, left-associative, `*` and `/` binding tighter than `+` and `-` - `pnpm test parser` -> 14 passed, 3 skipped',
+      '- [verified] The tokenizer is unchanged - `git diff --stat src/tokenizer.ts` -> no output',
+      '- [unverified] Unary minus after an operator (`1 * -2`) parses: written in `parsePrimary`, no test covers it yet',
+    ],
+    'In progress': [
+      "Error recovery in `src/parser.ts`: nothing written yet. The three cases it must pass are in `test/parser.test.ts` under `describe.skip('recovery')`.",
+    ],
+    'Tried and ruled out': [
+      'One recursive `parseBinary(level)` per precedence level: `pnpm test parser` failed on the 10,000-term case with `RangeError: Maximum call stack size exceeded`. Replaced by a loop over a precedence table.',
+    ],
+    Decisions: [
+      '- Precedence lives in one `PRECEDENCE` map read by a loop, not one function per level (the stack overflow above); chosen by Claude.',
+      '- Errors are collected in `ParseResult.errors` rather than thrown, so recovery can go on past the first; agreed with the user.',
+    ],
+    'Open questions': ['None.'],
+    Files: ['No commits yet; the changes are in the working tree.', 'Reopen first (at most 5, most important first):', ...d.files.map((f, i) => `${i + 1}. \`${f}\``)],
+    'Next step': [
+      "Add the error-recovery case to `src/parser.ts`: in `parsePrimary`, on an unexpected token push `{ message, line, column }` to `errors` and skip to the next `;`, then unskip `describe('recovery')` in `test/parser.test.ts` and run `pnpm test parser`.",
+    ],
+    Verify: [
+      '- `pnpm test parser` -> 14 passed, 3 skipped (17 passed once recovery is in)',
+      '- `git status --short` -> ` M src/parser.ts` and ` M test/parser.test.ts`, nothing else',
+      "- `grep -n \"describe.skip('recovery'\" test/parser.test.ts` -> one line",
+    ],
   }
 }
 
@@ -111,7 +101,7 @@ function sectionBody(section: string, d: HandoffDoc): string[] {
 export function handoffBodyText(doc: Partial<HandoffDoc> = {}, options: { omit?: readonly string[] } = {}): string {
   const d = docOf(doc)
   const sections = HANDOFF_SECTIONS.filter((s) => !(options.omit ?? []).includes(s))
-  return [`# Handoff: ${d.focus}`, '', ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBody(section, d), ''])].join('\n')
+  return [`# Handoff: ${d.focus}`, '', ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBodiesOf(d)[section], ''])].join('\n')
 }
 
 /** A handoff that passes handoff-format.ts formatProblems(…, 'handoff'). `omit` drops
@@ -152,7 +142,7 @@ export function planFileText(doc: Partial<HandoffDoc> = {}): string {
         ]
       : section === 'Risks'
         ? ['## Risks', '', 'Error recovery may mask real syntax errors; keep the strict mode test green.', '']
-        : [`## ${section}`, '', ...sectionBody(section, d), ''],
+        : [`## ${section}`, '', ...sectionBodiesOf(d)[section], ''],
   )
   return ['---', 'kind: plan', `created: ${d.created}`, `chain: HANDOFF_${d.slug}_${d.date}`, `focus: ${d.focus}`, '---', '', `# Plan: ${d.focus}`, '', ...body].join('\n')
 }

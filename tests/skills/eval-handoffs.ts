@@ -1,5 +1,6 @@
 // The files and answers a scripted model gives in the eval cases: good ones follow the
 // skills' format and carry the facts of the case's past session; bad ones break named rules.
+import { HANDOFF_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { COMMITS, PARENT_HANDOFF, UNVERIFIED_CLAIMS, USER_WORDS } from '../support/eval-sessions.js'
 
 /** What the judge's request says first: how a judge request is told apart. */
@@ -26,8 +27,26 @@ interface HandoffFacts {
   constraints?: string[]
 }
 
+/** Each section of a good handoff of the case's work, keyed by the spec's
+ * sections: a section added to the spec fails the type-check here until it
+ * has its text. */
+function sectionLinesOf(f: HandoffFacts): Record<HandoffSection, string[]> {
+  return {
+    Goal: [`"${USER_WORDS.goal}" Done when node --test passes with fields holding commas, quotes and line breaks.`],
+    Constraints: f.constraints ?? USER_WORDS.standing.map((s) => `- ${s}`),
+    State: f.state,
+    'In progress': [f.inProgress],
+    'Tried and ruled out': [`- \`field.replace('"', '""')\`: replaces only the first quote; "doubles embedded quotes" fails with '"say ""hi""'.`],
+    Decisions: ['- Fields with line breaks are in scope: the user took back their earlier "skip CRLF for now".'],
+    'Open questions': [f.openQuestions],
+    Files: ['Changed, uncommitted: src/format.js, test/format.test.js.', 'Reopen first (at most 5, most important first):', '1. `src/format.js`', '2. `test/format.test.js`'],
+    'Next step': [f.nextStep],
+    Verify: f.verify,
+  }
+}
+
 export function handoffText(f: HandoffFacts): string {
-  const constraints = f.constraints ?? USER_WORDS.standing.map((s) => `- ${s}`)
+  const sections = sectionLinesOf(f)
   return [
     '---',
     'kind: handoff',
@@ -41,39 +60,7 @@ export function handoffText(f: HandoffFacts): string {
     '',
     '# Handoff: RFC 4180 quoting in formatRow',
     '',
-    '## Goal',
-    `"${USER_WORDS.goal}" Done when node --test passes with fields holding commas, quotes and line breaks.`,
-    '',
-    '## Constraints',
-    ...constraints,
-    '',
-    '## State',
-    ...f.state,
-    '',
-    '## In progress',
-    f.inProgress,
-    '',
-    '## Tried and ruled out',
-    `- \`field.replace('"', '""')\`: replaces only the first quote; "doubles embedded quotes" fails with '"say ""hi""'.`,
-    '',
-    '## Decisions',
-    '- Fields with line breaks are in scope: the user took back their earlier "skip CRLF for now".',
-    '',
-    '## Open questions',
-    f.openQuestions,
-    '',
-    '## Files',
-    'Changed, uncommitted: src/format.js, test/format.test.js.',
-    'Reopen first (at most 5, most important first):',
-    '1. `src/format.js`',
-    '2. `test/format.test.js`',
-    '',
-    '## Next step',
-    f.nextStep,
-    '',
-    '## Verify',
-    ...f.verify,
-    '',
+    ...HANDOFF_SECTIONS.flatMap((name) => [`## ${name}`, ...sections[name], '']),
   ].join('\n')
 }
 

@@ -185,7 +185,7 @@ export function repliesFor(variant: Variant, isCurrent: () => boolean): Scripted
 export const BAD_FAILS: Record<EvalCase, string[]> = {
   'handoff-plans-folder': [
     'frontmatter-keys',
-    'ten-sections-in-order-none-empty',
+    'handoff-sections-in-order-none-empty',
     'constraints-verbatim',
     'withdrawn-instruction-left-out',
     'parse-claim-marked-unverified',
@@ -208,7 +208,7 @@ export const BAD_FAILS: Record<EvalCase, string[]> = {
     'handoff-named-by-the-rule',
     'no-handoff-elsewhere',
     'frontmatter-keys',
-    'ten-sections-in-order-none-empty',
+    'handoff-sections-in-order-none-empty',
     'constraints-verbatim',
     'skill-fired',
   ],

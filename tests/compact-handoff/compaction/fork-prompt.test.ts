@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import { forkPromptOf, forkRepairPromptOf } from '../../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { HANDOFF_SECTION_COUNT_WORD } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { STUB_OPENING, buildForkStub } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
@@ -21,7 +22,7 @@ describe('forkPromptOf', () => {
     expect(prompt.split('\n')[0]).toBe(FORK_HANDOFF_OPENING)
   })
 
-  test('names the ten sections in order, each with what it holds', () => {
+  test(`names the ${HANDOFF_SECTION_COUNT_WORD} sections in order, each with what it holds`, () => {
     const named = [...prompt.matchAll(/^- "## ([^"]+)": (.*)\.$/gm)].map((m) => [m[1], m[2]])
     expect(named).toEqual(HANDOFF_SECTIONS.map((name) => [name, HANDOFF_SECTION_HOLDS[name]]))
   })

@@ -1,9 +1,10 @@
 // What a fork is asked when compact-handoff answers the engine's compaction
 // with a handoff: the one message after the session's own transcript, built
-// from the protocol's one definition of a handoff (protocol-contents.ts). The
+// from the protocol's one definition of a handoff (handoff-spec.ts). The
 // fork has no tools, so it writes from what it sees; code adds the frontmatter
 // and picks the file name, so the model writes the title and the sections only.
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../protocol/protocol.js'
+import { HANDOFF_SECTION_COUNT_WORD } from '../protocol/handoff-spec.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 
 export type ForkAsk = {
@@ -16,7 +17,7 @@ export type ForkAsk = {
 /** The shape of the reply and the rules each section follows: the same in the
  * first prompt and in the repair. */
 const SHAPE_LINES: readonly string[] = [
-  'Reply with the handoff and nothing else: its title line "# Handoff: <what the work is>", then these ten sections as level-2 headings ("## Goal" and so on), spelled and ordered exactly so, each one non-empty (write "None" where there is nothing to say):',
+  `Reply with the handoff and nothing else: its title line "# Handoff: <what the work is>", then these ${HANDOFF_SECTION_COUNT_WORD} sections as level-2 headings ("## ${HANDOFF_SECTIONS[0]}" and so on), spelled and ordered exactly so, each one non-empty (write "None" where there is nothing to say):`,
   ...HANDOFF_SECTIONS.map((name) => `- "## ${name}": ${HANDOFF_SECTION_HOLDS[name]}.`),
   'No frontmatter (compact-handoff adds it), no code fence around the handoff, nothing before the title or after the last section.',
   'Rules:',

@@ -30,13 +30,16 @@ import {
   type SectionName,
 } from '../protocol/protocol-contents.js'
 import type { FileKind } from '../protocol/protocol-paths.js'
+import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type HandoffSection, type OlderHandoffShape } from '../protocol/handoff-spec.js'
 import { readingOf, type Heading, type HeadingReading } from './heading-reading.js'
 import { rootBlocksOf, type RootBlock } from './markdown-blocks.js'
 import { linesOf } from './markdown-lines.js'
 
 /** What the check knows beyond the text: the project (the absolute path of
- * the folder the session runs in), against which `parent` is read. */
-export type FormatContext = { projectDir: string }
+ * the folder the session runs in), against which `parent` is read, and the
+ * sections a handoff must hold: the current spec's unless an older shape's is
+ * being tried (handoffShapeOf). */
+export type FormatContext = { projectDir: string; sections?: readonly HandoffSection[] }
 
 /** A problem as data: `{ rule, line, message }`, rule names shared with
  * packages/handoff-tools where the validator has the same rule. */
@@ -135,10 +138,10 @@ function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
   return sections
 }
 
-function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind): FormatDiagnostic[] {
+function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
   const problems: FormatDiagnostic[] = []
   const sections = sectionsAt(blocks, 2)
-  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
+  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : handoffSections
   const indexesOf = new Map<SectionName, number[]>()
   sections.forEach((section, i) => {
     const name = readings.get(section.heading)?.section
@@ -182,11 +185,11 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, Heading
   return problems
 }
 
-function bodyProblems(lines: readonly string[], from: number, kind: FileKind): FormatDiagnostic[] {
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
   const blocks = rootBlocksOf(lines, from)
   const readings = new Map<RootBlock, HeadingReading>()
   for (const block of blocks) if (block.kind === 'heading' && (block.depth === 2 || block.depth === 3)) readings.set(block, readingOf(block))
-  return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind)]
+  return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind, handoffSections)]
 }
 
 /** At most this many problems are listed; a file with more is rewritten, not
@@ -212,13 +215,28 @@ export function formatDiagnostics(text: string, kind: FileKind, context: FormatC
   const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)
   if (frontmatter) problems.push(...frontmatterProblems(frontmatter, kind, context))
-  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
+  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind, context.sections ?? HANDOFF_SECTIONS))
   return cappedProblems(problems)
 }
 
 /** formatDiagnostics' messages, one line each: what the repair prompt lists. */
 export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
   return formatDiagnostics(text, kind, context).map((d) => d.message)
+}
+
+/** The version of the shape a handoff is written in, and the current
+ * sections that version lacks (none for the current one). */
+export type HandoffShape = { version: number; lacks: readonly HandoffSection[] }
+
+/** Which version of the handoff shape `text` passes the check in: the current
+ * one, else the newest of `older` whose sections it holds in order with no
+ * other problem; undefined when it passes none (the current check's problems
+ * stand). Its headings are its version (handoff-spec.ts says why). Each try is
+ * one linear check, and there are as many tries as versions. */
+export function handoffShapeOf(text: string, context: FormatContext, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): HandoffShape | undefined {
+  if (formatDiagnostics(text, 'handoff', { projectDir: context.projectDir }).length === 0) return { version: HANDOFF_SHAPE_VERSION, lacks: [] }
+  const shape = older.find(({ sections }) => formatDiagnostics(text, 'handoff', { projectDir: context.projectDir, sections }).length === 0)
+  return shape && { version: shape.version, lacks: HANDOFF_SECTIONS.filter((name) => !shape.sections.includes(name)) }
 }
 
 /** Each level-2 section's text, keyed by the section it names (the first of a

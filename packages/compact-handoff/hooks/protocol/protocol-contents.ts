@@ -2,6 +2,7 @@
 // statuses, its size limits, and the forms each value may take. The mod's
 // format check (handoff-format.ts) and the Node validator (packages/handoff-tools)
 // both call these, so each rule has one definition.
+import { HANDOFF_SECTIONS } from './handoff-spec.js'
 import { fileKindOfName, fileKindOfRelPath } from './protocol-paths.js'
 
 /** A handoff or plan file must hold at least this much text (blank space not
@@ -15,37 +16,9 @@ export function nonBlankCharsOf(text: string): number {
   return text.replace(/\s+/g, '').length
 }
 
-/** Section headings (level 2, in this order) every handoff file has; a section
- * with nothing to say holds "None". */
-export const HANDOFF_SECTIONS = [
-  'Goal',
-  'Constraints',
-  'State',
-  'In progress',
-  'Tried and ruled out',
-  'Decisions',
-  'Open questions',
-  'Files',
-  'Next step',
-  'Verify',
-] as const
-
-export type HandoffSection = (typeof HANDOFF_SECTIONS)[number]
-
-/** What each handoff section holds, in a phrase: the one wording that both
- * the fork's prompt and the outline handed to the engine's summariser use. */
-export const HANDOFF_SECTION_HOLDS: Readonly<Record<HandoffSection, string>> = {
-  Goal: 'what the user wants and what "done" looks like, in their words',
-  Constraints: "every standing instruction of the user's still in force, copied verbatim",
-  State: 'what is done, each item marked [verified] (with the command and its result) or [unverified]',
-  'In progress': 'the exact step under way and what is half done',
-  'Tried and ruled out': 'what failed, why, and the exact error',
-  Decisions: 'what was chosen, what was turned down, and why',
-  'Open questions': 'questions for the user, and promises not yet kept',
-  Files: 'the files to reopen first (at most five), then the others changed',
-  'Next step': 'one concrete action',
-  Verify: 'commands that change nothing, each with the result expected',
-}
+// The handoff's sections live in the handoff spec; restated here for the
+// files that read the rest of the contents from this one.
+export { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, type HandoffSection } from './handoff-spec.js'
 
 /** How a handoff is written, whoever writes it (the skills, a fork, the
  * engine's summariser): the values the next context cannot look up again. Its

@@ -7,7 +7,7 @@ import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type Hando
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import { isReadable, resumeProblemsOf } from '../run/file-check.js'
+import { isReadable, olderShapeNoteOf, resumeCheckOf } from '../run/file-check.js'
 import { listProjectFolder, readProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import {
@@ -120,8 +120,10 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
   const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)
-  const problems = resumeProblemsOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
+  const { problems, shape } = resumeCheckOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
+  const olderNote = shape && olderShapeNoteOf(file.relPath, shape)
+  const withNote = (answer: string) => (olderNote === undefined ? answer : `${answer}\n${olderNote}`)
 
   const fields = frontmatterOf(text)
   const sections = sectionTextsOf(text)
@@ -134,7 +136,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
     const created = fields?.get('created') ?? 'at an unknown time'
     const prompt = resumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), status, created, nextStep })
     schedule($, { ...base, prompt, isOwn: true })
-    return `Resuming from ${file.relPath}.`
+    return withNote(`Resuming from ${file.relPath}.`)
   }
   const reasons = [ownershipReasonOf(ownership)]
   // Nobody to ask, and no git call where nobody is at the prompt.
@@ -144,7 +146,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''))
   const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), nextStep })
   schedule($, { ...base, prompt, isOwn: false, question })
-  return `${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`
+  return withNote(`${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`)
 }
 
 function schedule($: $, picked: Picked): void {

@@ -6,7 +6,8 @@
 // to repair it in place (repair-prompt.ts).
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { isInHandoffFolder, type HandoffPath } from '../protocol/protocol-paths.js'
-import { formatProblems } from '../format/handoff-format.js'
+import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type OlderHandoffShape } from '../protocol/handoff-spec.js'
+import { formatProblems, handoffShapeOf, type HandoffShape } from '../format/handoff-format.js'
 import type { Run } from './run.js'
 
 export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
@@ -79,15 +80,28 @@ export function fileReportOf(facts: FileFacts, run: Run): FileReport {
 }
 
 /** Everything that keeps a handoff from being resumed in a fresh session: the
- * same place and format checks as a swap, with nobody to repair it. */
-export function resumeProblemsOf(facts: FileFacts, projectDir: string): string[] {
+ * same place and format checks as a swap, with nobody to repair it. A handoff
+ * on disk may have been written in an older version of the shape: one that
+ * passes the check by its own version's sections is resumed (`shape` says
+ * which), never one that passes none. */
+export function resumeCheckOf(facts: FileFacts, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
   const name = facts.file.relPath
-  if (facts.diskRefusal !== undefined) return [facts.diskRefusal]
-  if (facts.stat === undefined) return [`${name} does not exist`]
+  if (facts.diskRefusal !== undefined) return { problems: [facts.diskRefusal] }
+  if (facts.stat === undefined) return { problems: [`${name} does not exist`] }
   const place = placeRefusalOf(facts)
-  if (place !== undefined) return [place]
-  if (facts.text === undefined) return [`${name} could not be read`]
-  return formatProblems(facts.text, facts.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
+  if (place !== undefined) return { problems: [place] }
+  if (facts.text === undefined) return { problems: [`${name} could not be read`] }
+  const shape = facts.file.kind === 'handoff' ? handoffShapeOf(facts.text, { projectDir }, older) : undefined
+  if (shape !== undefined) return { problems: [], shape }
+  return { problems: formatProblems(facts.text, facts.file.kind, { projectDir }).map((p) => `${name}: ${p}`) }
+}
+
+/** What the person is told of a handoff resumed from an older shape, or
+ * undefined for the current one. */
+export function olderShapeNoteOf(relPath: string, shape: HandoffShape): string | undefined {
+  if (shape.version === HANDOFF_SHAPE_VERSION) return undefined
+  const lacks = shape.lacks.length > 0 ? `, without ${shape.lacks.map((name) => `"## ${name}"`).join(', ')}` : ''
+  return `${relPath} is in version ${shape.version} of the handoff's shape (this is version ${HANDOFF_SHAPE_VERSION})${lacks}: it passes the check of its own version and is resumed as written.`
 }
 
 export function mergedReport(reports: readonly FileReport[]): FileReport {

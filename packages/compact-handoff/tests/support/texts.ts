@@ -1,35 +1,26 @@
 // The texts a well-behaved skill writes and answers, for the kit tests.
+import { HANDOFF_SECTIONS, type HandoffSection } from '../../hooks/protocol/handoff-spec.js'
+
+/** What each section of the kit's good handoff says, keyed by the spec's
+ * sections: a section added to the spec fails the type-check here until it
+ * has its text. */
+const SECTION_LINES: Readonly<Record<HandoffSection, readonly string[]>> = {
+  Goal: ['The tokenizer and parser handle every fixture in tests/fixtures without the legacy regex path.'],
+  Constraints: ['- "Do not touch the public API of parse()."'],
+  State: ['- Tokenizer rewritten. Verified: `pnpm vitest run tokenizer` → 42 passed.', '- Parser error recovery: unverified.'],
+  'In progress': ['src/parser.ts: recoverFrom() handles ; but not } yet.'],
+  'Tried and ruled out': ['- A PEG grammar: too slow (3x on the big fixture).'],
+  Decisions: ['- Hand-written recursive descent, because error messages need positions.'],
+  'Open questions': ['None'],
+  Files: ['- src/parser.ts', '- src/tokenizer.ts'],
+  'Next step': ['Make recoverFrom() handle a closing brace, then run the parser suite.'],
+  Verify: ['- `pnpm vitest run tokenizer` → 42 passed'],
+}
 
 /** A handoff's title and sections: what a fork replies, and what the skill
  * writes below its frontmatter. */
 export function handoffBody(): string {
-  return [
-    '# Handoff: parser rewrite',
-    '',
-    '## Goal',
-    'The tokenizer and parser handle every fixture in tests/fixtures without the legacy regex path.',
-    '## Constraints',
-    '- "Do not touch the public API of parse()."',
-    '## State',
-    '- Tokenizer rewritten. Verified: `pnpm vitest run tokenizer` → 42 passed.',
-    '- Parser error recovery: unverified.',
-    '## In progress',
-    'src/parser.ts: recoverFrom() handles ; but not } yet.',
-    '## Tried and ruled out',
-    '- A PEG grammar: too slow (3x on the big fixture).',
-    '## Decisions',
-    '- Hand-written recursive descent, because error messages need positions.',
-    '## Open questions',
-    'None',
-    '## Files',
-    '- src/parser.ts',
-    '- src/tokenizer.ts',
-    '## Next step',
-    'Make recoverFrom() handle a closing brace, then run the parser suite.',
-    '## Verify',
-    '- `pnpm vitest run tokenizer` → 42 passed',
-    '',
-  ].join('\n')
+  return ['# Handoff: parser rewrite', '', ...HANDOFF_SECTIONS.flatMap((name) => [`## ${name}`, ...SECTION_LINES[name]]), ''].join('\n')
 }
 
 export function handoffText(focus = 'finish the parser'): string {

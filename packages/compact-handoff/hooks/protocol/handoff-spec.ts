@@ -1,0 +1,64 @@
+// The handoff spec: the one definition of a handoff's shape. Its sections, in
+// their order, what each holds, how many there are, and the version of the
+// shape. Everything that can is built from it (the fork's prompt, the
+// summariser's outline, both format checks, the scripted good handoffs of the
+// tests); what cannot (the skills' Markdown, the fixtures, the eval cases and
+// histories, the READMEs' counts) is held to it by tests/contract/handoff-spec.test.ts,
+// which names the file to change.
+//
+// A handoff carries its version in its sections, not in a field: each version
+// is a list of sections, so the headings a handoff holds say which version it
+// was written in. A field the model had to copy would be one more thing a
+// writer forgets, and every handoff written before versions existed would lack
+// it; the headings are checked anyway, in order, so they tell versions apart
+// with nothing new to write.
+
+/** The current shape's version: raised by one whenever a section is added,
+ * dropped, renamed or moved, with the shape it replaces kept in
+ * OLDER_HANDOFF_SHAPES. */
+export const HANDOFF_SHAPE_VERSION = 1
+
+/** Section headings (level 2, in this order) every handoff has, each with what
+ * it holds in a phrase: the wording the fork's prompt and the summariser's
+ * outline both use. A section with nothing to say holds "None". */
+export const HANDOFF_SPEC = [
+  { name: 'Goal', holds: 'what the user wants and what "done" looks like, in their words' },
+  { name: 'Constraints', holds: "every standing instruction of the user's still in force, copied verbatim" },
+  { name: 'State', holds: 'what is done, each item marked [verified] (with the command and its result) or [unverified]' },
+  { name: 'In progress', holds: 'the exact step under way and what is half done' },
+  { name: 'Tried and ruled out', holds: 'what failed, why, and the exact error' },
+  { name: 'Decisions', holds: 'what was chosen, what was turned down, and why' },
+  { name: 'Open questions', holds: 'questions for the user, and promises not yet kept' },
+  { name: 'Files', holds: 'the files to reopen first (at most five), then the others changed' },
+  { name: 'Next step', holds: 'one concrete action' },
+  { name: 'Verify', holds: 'commands that change nothing, each with the result expected' },
+] as const
+
+export type HandoffSection = (typeof HANDOFF_SPEC)[number]['name']
+
+export const HANDOFF_SECTIONS: readonly HandoffSection[] = HANDOFF_SPEC.map((section) => section.name)
+
+export const HANDOFF_SECTION_HOLDS: Readonly<Record<HandoffSection, string>> = Object.fromEntries(
+  HANDOFF_SPEC.map((section) => [section.name, section.holds]),
+) as Record<HandoffSection, string>
+
+/** An earlier version of the shape: its sections in their order. Its names
+ * are the current spec's (the type holds them to it), so a version that
+ * renames or drops a section must keep the old name readable first. */
+export type OlderHandoffShape = { version: number; sections: readonly HandoffSection[] }
+
+/** Every earlier version, newest first. A handoff on disk written in one of
+ * them is still resumed (checked by its own version's sections, the person
+ * told); a handoff a run or a fork writes now must be in the current shape.
+ * Empty: version 1 is the first. */
+export const OLDER_HANDOFF_SHAPES: readonly OlderHandoffShape[] = []
+
+const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty']
+
+/** A count as prose writes it ("ten"); digits past twenty. */
+export function countWordOf(count: number): string {
+  return COUNT_WORDS[count] ?? String(count)
+}
+
+/** "ten": how many sections a handoff has, as the fork's prompt, the skills and the READMEs say it. */
+export const HANDOFF_SECTION_COUNT_WORD = countWordOf(HANDOFF_SPEC.length)
