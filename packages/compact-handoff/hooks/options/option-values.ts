@@ -1,7 +1,10 @@
-// One reader per kind of option value. The manifest bounds what /config and
-// `--config` accept, but a hand-edited setting can still arrive as anything,
-// so each reader says "not a value of this kind" (undefined) and the caller
-// falls back to the option's default.
+// One reader per kind of option value. The host checks each value against
+// plugin.json before `register` runs (a number out of its bounds or not a
+// number, or a boolean that is not one, and the mod is not loaded; a choice
+// given any other value arrives as unset: seen in `claude plugin test` on
+// 2.1.332), so a reader guards only what a later host or a hand-edited
+// setting lets through: it says "not a value of this kind" (undefined) and
+// the caller falls back to the option's default.
 
 /** A number or a plain decimal string ("60", "72.5"); never "70%", "0x32" or blank. */
 const DECIMAL_RE = /^\s*\d+(?:\.\d+)?\s*$/

@@ -1,7 +1,7 @@
 // The plugin's options (plugin.json's `userConfig`), resolved once in
 // register.ts into one typed object that is passed to whatever needs it. The
-// engine fills in a default for an option the person never set; anything that
-// is not a value of the option's kind reads as the default.
+// engine fills in the default of an option the person never set; anything
+// that is not a value of the option's kind reads as the default too.
 // `tests/contract/options.test.ts` holds OPTION_SPECS to plugin.json and the
 // READMEs' option tables to both.
 import { choiceOf, onOffOf, percentOf } from './option-values.js'
