@@ -3,8 +3,7 @@
 // should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
 import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './commands/command-intent.js'
-import { nudgePercentOf } from './thresholds/nudge.js'
-import { autoHandoffPercentOf } from './thresholds/auto-handoff.js'
+import { optionsOf } from './options/options.js'
 import { answerGo, goFailed, noteTurnStart, recordWrite } from './run/run-steps.js'
 import { answerCommand, registerCommands } from './commands/command-steps.js'
 import { mainTurnEnded } from './run/turn-steps.js'
@@ -15,21 +14,15 @@ import { recordToolCall } from './facts/work-steps.js'
 import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './run/own-write.js'
 import { isRunOwnWrite } from './run/permission-steps.js'
-import { compactionHandoffOf } from './compaction/engine-compaction.js'
 import { answerCompaction } from './compaction/compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './compaction/ask-steps.js'
 import { dropEndedShells } from './facts/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { CARRIED_TOOLS, recordCarriedCall } from './carried/carried-steps.js'
 
-export const register: Register = (on, options) => {
-  const nudgePercent = nudgePercentOf(options.nudgePercent)
-  const autoHandoffPercent = autoHandoffPercentOf(options.autoHandoffPercent)
-  const thresholds = { nudgePercent, autoHandoffPercent }
-  const compactionHandoff = compactionHandoffOf(options.compactionHandoff)
-  // A boolean option the person never set arrives as its default; only `true` is on.
-  const isAskOn = options.askAfterCompaction === true
-  startAskGate(isAskOn)
+export const register: Register = (on, userConfig) => {
+  const options = optionsOf(userConfig)
+  startAskGate(options.askAfterCompaction)
 
   // One session.start hook: a second unmatched registration refuses the module.
   on('session.start', async ($, e, next) => {
@@ -51,7 +44,7 @@ export const register: Register = (on, options) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, thresholds)).catch(
+  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, options)).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   // The hidden go-command, queued by the run itself; a failure drops the run
@@ -65,7 +58,7 @@ export const register: Register = (on, options) => {
 
   // Only with askAfterCompaction on: with it off no tool call waits on this.
   // Outer to the recording below, so a refused call never reaches it.
-  if (isAskOn) {
+  if (options.askAfterCompaction) {
     on('tool.call', async ($, e, next) => {
       // A subagent's calls are its own loop's; the question is the main loop's.
       if (e.agentId !== undefined) return next(e)
@@ -108,7 +101,7 @@ export const register: Register = (on, options) => {
   on('turn.complete', async ($, e, next) => {
     if (e.agentId === undefined) askTurnEnded()
     const completed = await next(e)
-    if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, thresholds)
+    if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options)
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 
@@ -131,5 +124,5 @@ export const register: Register = (on, options) => {
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with
   // our instructions or untouched.
-  on('session.compact', ($, e, next) => answerCompaction($, e, next, next.origin.plugin, { compactionHandoff, isAskOn })).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  on('session.compact', ($, e, next) => answerCompaction($, e, next, next.origin.plugin, options)).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

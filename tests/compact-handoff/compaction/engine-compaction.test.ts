@@ -1,20 +1,11 @@
 // Which of the engine's compactions a fork answers, under each value of option
 // compactionHandoff, and where the main loop stood when the engine compacted.
 import { describe, expect, test } from 'vitest'
-import { PRECOMPUTE_SKIP, compactionHandoffOf, compactionRouteOf, turnPositionOf, type CompactionHandoff } from '../../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
+import { PRECOMPUTE_SKIP, compactionRouteOf, turnPositionOf } from '../../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
+import { COMPACTION_HANDOFF_VALUES } from '../../../packages/compact-handoff/hooks/options/options.js'
 
-const OPTIONS: readonly CompactionHandoff[] = ['auto', 'all', 'off']
+const OPTIONS = COMPACTION_HANDOFF_VALUES
 const PENDING_KINDS = ['launching', 'writing', 'checking', 'reviewed', 'swapping', 'a-kind-added-later']
-
-describe('compactionHandoffOf', () => {
-  test('reads each known value as itself', () => {
-    for (const value of OPTIONS) expect(compactionHandoffOf(value)).toBe(value)
-  })
-
-  test('reads anything else as the default, auto', () => {
-    for (const value of [undefined, '', 'AUTO', 'none', 'true', true, 0, ['all']]) expect(compactionHandoffOf(value), String(value)).toBe('auto')
-  })
-})
 
 describe('compactionRouteOf', () => {
   test('an automatic compaction is forked under auto and all, summarised under off', () => {

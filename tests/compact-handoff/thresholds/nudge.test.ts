@@ -1,26 +1,6 @@
-// The context nudge: its threshold option, when it is due, and its text.
+// The context nudge: when it is due, and its text (its option: tests/compact-handoff/options/).
 import { describe, expect, test } from 'vitest'
-import { NUDGE_ARMED, DEFAULT_NUDGE_PERCENT, nudgeDueAt, nudgePercentOf, nudgeTextOf, type Nudge } from '../../../packages/compact-handoff/hooks/thresholds/nudge.js'
-
-describe('nudgePercentOf', () => {
-  test.each([
-    [1, 1],
-    [99, 99],
-    [85, 85],
-    [72.5, 72.5],
-    ['60', 60],
-  ])('takes %j as %d', (option, percent) => {
-    expect(nudgePercentOf(option)).toBe(percent)
-  })
-
-  test.each([0, 0.5, 99.5, 100, -10, Number.NaN, Number.POSITIVE_INFINITY, undefined, null, '', '  ', 'seventy', '70%', {}, true, [50], '0x32'])(
-    'falls back to the default for %j',
-    (option) => {
-      expect(DEFAULT_NUDGE_PERCENT).toBe(70)
-      expect(nudgePercentOf(option)).toBe(DEFAULT_NUDGE_PERCENT)
-    },
-  )
-})
+import { NUDGE_ARMED, nudgeDueAt, nudgeTextOf, type Nudge } from '../../../packages/compact-handoff/hooks/thresholds/nudge.js'
 
 describe('nudgeDueAt', () => {
   const FIRED: Nudge = { kind: 'fired', percent: 71 }

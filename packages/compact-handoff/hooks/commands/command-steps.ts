@@ -18,7 +18,7 @@ import { NO_HANDOFF } from '../run/swap-text.js'
 import { redactableOf } from '../facts/text-clip.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
-import type { Thresholds } from '../thresholds/auto-handoff.js'
+import type { Options } from '../options/options.js'
 import { closeFollowUp } from '../facts/work-steps.js'
 import { answerResume } from '../resume/resume-steps.js'
 
@@ -151,11 +151,11 @@ async function status($: $, nudgePercent: number, autoHandoffPercent: number): P
 /** `originKind` is the command's `origin.kind`: 'sdk' when a -p or SDK
  * session sent it, whatever the state says (the state's flag is put back a
  * moment after /clear, and a command can come first). */
-export async function answerCommand($: $, command: string, args: string, originKind: string, thresholds: Thresholds): Promise<CommandRunResult> {
+export async function answerCommand($: $, command: string, args: string, originKind: string, options: Options): Promise<CommandRunResult> {
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
-      return { text: await status($, thresholds.nudgePercent, thresholds.autoHandoffPercent) }
+      return { text: await status($, options.nudgePercent, options.autoHandoffPercent) }
     case 'cancel':
       return { text: await cancel($) }
     case 'apply':

@@ -5,7 +5,7 @@
 // rediscovery meter starts. Our own swap compacts from a timer, which this
 // hook never hears; should it ever, it goes on untouched.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
-import { compactionRouteOf, type CompactionHandoff, type ForkTrigger } from './engine-compaction.js'
+import { compactionRouteOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from './fork-answering.js'
@@ -17,12 +17,10 @@ import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { armingTriggerOf } from './ask.js'
 import { armAfterCompaction } from './ask-steps.js'
 import { isOwnSwap } from '../run/swap-text.js'
+import type { Options } from '../options/options.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
-
-/** What register.ts read from the options once. */
-export type CompactionOptions = { compactionHandoff: CompactionHandoff; isAskOn: boolean }
 
 /** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
 async function summaryInstructions($: $, own: string | undefined): Promise<string> {
@@ -86,9 +84,9 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
 
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
  * anything is read, to compact-handoff-answer, the one that answers it. */
-export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: CompactionOptions): Promise<SessionCompactResult> {
+export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: Options): Promise<SessionCompactResult> {
   if (isOwnSwap(e, raisedBy)) return next(e)
-  const { isAskOn } = options
+  const isAskOn = options.askAfterCompaction
   const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
   switch (route.kind) {
     case 'pass':

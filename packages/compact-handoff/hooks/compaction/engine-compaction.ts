@@ -2,17 +2,7 @@
 // answer it with a handoff a fork writes, hand it to the engine's summariser
 // with our instructions, veto a precompute, or let it pass. Pure: the steps
 // (compaction-steps.ts) read the run and apply the route.
-
-/** Option compactionHandoff: which of the engine's compactions a fork answers. */
-export type CompactionHandoff = 'auto' | 'all' | 'off'
-
-export const COMPACTION_HANDOFF_VALUES: readonly CompactionHandoff[] = ['auto', 'all', 'off']
-
-/** The option as it arrives in `register`'s options; anything else (unset,
- * another type, a value a later version dropped) reads as the default. */
-export function compactionHandoffOf(value: unknown): CompactionHandoff {
-  return COMPACTION_HANDOFF_VALUES.find((known) => known === value) ?? 'auto'
-}
+import type { CompactionHandoff } from '../options/options.js'
 
 /** Who asked for a compaction this mod answers with a fork: the engine at its
  * threshold, or the person's /compact. */

@@ -2,21 +2,22 @@
 // turn, with no run under way, feeds the meter and may start the auto handoff
 // or show the nudge.
 import type { EngineInterface } from 'claude-code'
-import { isNudgeSuperseded, type Thresholds } from '../thresholds/auto-handoff.js'
+import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
 import { autoHandoffIfDue } from '../thresholds/auto-handoff-steps.js'
 import { nudgeIfDue } from '../thresholds/nudge-steps.js'
 import { dispatch } from './run-steps.js'
 import type { TurnEnd } from './turn-verdict.js'
 import { followUpTurnEnded } from '../facts/work-steps.js'
+import type { Options } from '../options/options.js'
 
 type $ = EngineInterface
 
-export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, thresholds: Thresholds): Promise<void> {
+export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
   // The machine decides whether this turn is the skill's. With no run the
   // event writes nothing, so the common case costs one read (beside the clock);
   // with a run, the skill's end is not held up by a read of its own.
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
-  const isAutoHandoffStarted = await autoHandoffIfDue($, end, thresholds.autoHandoffPercent)
-  if (!isAutoHandoffStarted && !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent)) await nudgeIfDue($, thresholds.nudgePercent)
+  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent)
+  if (!isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)) await nudgeIfDue($, options.nudgePercent)
 }

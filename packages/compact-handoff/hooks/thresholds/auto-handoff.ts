@@ -5,21 +5,9 @@
 /** 0 is off. */
 export const AUTO_HANDOFF_OFF = 0
 
-/** The two context-use options as register.ts read them: the turn's end and
- * /compact-handoff status both use them. */
-export type Thresholds = { nudgePercent: number; autoHandoffPercent: number }
-
 export type AutoHandoffWindow = { kind: 'armed' } | { kind: 'spent' }
 
 export const AUTO_HANDOFF_ARMED: AutoHandoffWindow = { kind: 'armed' }
-
-const DECIMAL_RE = /^\s*\d+(?:\.\d+)?\s*$/
-
-/** The percent from the plugin's options: 0..99 (the manifest's bounds), else off. */
-export function autoHandoffPercentOf(option: unknown): number {
-  const n = typeof option === 'number' ? option : typeof option === 'string' && DECIMAL_RE.test(option) ? Number(option) : NaN
-  return Number.isFinite(n) && n > 0 && n <= 99 ? n : AUTO_HANDOFF_OFF
-}
 
 export type TurnFacts = {
   reason: 'answer' | 'aborted' | 'refusal' | 'error'
