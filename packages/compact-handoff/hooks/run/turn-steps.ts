@@ -18,5 +18,5 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, threshol
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, thresholds.autoHandoffPercent)
-  if (!isAutoHandoffStarted && !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent)) await nudgeIfDue($, thresholds.nudgePercent)
+  if (!isAutoHandoffStarted) await nudgeIfDue($, thresholds.nudgePercent, !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent))
 }
