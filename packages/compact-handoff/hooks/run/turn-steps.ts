@@ -18,5 +18,7 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, threshol
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, thresholds.autoHandoffPercent)
-  if (!isAutoHandoffStarted) await nudgeIfDue($, thresholds.nudgePercent, !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent))
+  // The figure is told even beneath an auto handoff's stage: a cancel shows it.
+  const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(thresholds.autoHandoffPercent, thresholds.nudgePercent)
+  await nudgeIfDue($, thresholds.nudgePercent, isToastOn)
 }
