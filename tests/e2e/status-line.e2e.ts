@@ -56,4 +56,17 @@ describe('the status line', () => {
     expect(next.kind).toBe('main')
     console.log(`e2e status line: ${Date.now() - t0} ms`)
   })
+
+  // /clear empties the conversation and starts the session's state over, with no
+  // session.start: whether the engine takes a plugin's status line away with it is seen here.
+  it('/clear leaves no figure from the conversation it cleared', async () => {
+    const { session } = flow
+    await ordinaryTurn(flow, 'BEFORE-CLEAR', { inputTokens: Math.round(0.72 * WINDOW_TOKENS) })
+    await session.waitForScreen(URGENT_RE, 15_000)
+    await session.type('/clear')
+    // Typed, the command opens the `/` menu over the conversation: cleared means the turn's prompt is gone too.
+    await pollUntil('the conversation to clear', 15_000, () => (/BEFORE-CLEAR/.test(session.screen()) ? undefined : true))
+    const drawn = await pollUntil('a figure after /clear', 2_000, () => (ANY_FIGURE_RE.test(session.screen()) ? session.screen() : undefined)).catch(() => undefined)
+    expect(drawn, 'no figure after /clear').toBeUndefined()
+  })
 })

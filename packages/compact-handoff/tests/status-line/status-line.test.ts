@@ -69,6 +69,16 @@ describe('the status line with no run under way', () => {
     expect(w.seen.statuses.at(-1)).toBe(HINT(64))
   })
 
+  for (const reason of ['clear', 'resume'] as const) {
+    test(`is cleared when the session ends for ${reason}: the process goes on with another conversation, and the engine keeps the line`, async ($, on) => {
+      const w = world(on, { contextPercent: 72 })
+      await startSession($)
+      await endTurn($, 'one')
+      await $.session.end({ reason, sessionId: 'session-1', resume: { id: 'session-1' } })
+      expect(w.seen.statuses).toEqual([URGENT(72), undefined])
+    })
+  }
+
   test('is not cleared by a subagent compaction or a precompute, nor moved by a subagent turn', async ($, on) => {
     const w = world(on, { contextPercent: 65 })
     await startSession($)
