@@ -16,6 +16,7 @@ import type { RunningShell } from './facts/running.js'
 import { NO_SKILLS, type InvokedSkills } from './carried/skills.js'
 import type { CarriedPlan } from './carried/plan.js'
 import type { CarriedWorktree } from './carried/worktree.js'
+import { tellStage } from './status-line/status-line-steps.js'
 
 
 type $ = EngineInterface
@@ -46,15 +47,16 @@ const NO_ASK: AskFlag = { kind: 'none' }
 
 const askAtom = atom({ plugin: 'compact-handoff', key: 'ask' } as const, NO_ASK)
 
-function statusTextOf(phase: Phase): string | undefined {
-  return phase.kind === 'idle' ? undefined : `handoff: ${stageTextOf(phase)}`
+function stageOf(phase: Phase): string | undefined {
+  return phase.kind === 'idle' ? undefined : stageTextOf(phase)
 }
 
 /** Applies `event` to the phase found in the atom, in one compare-and-set: the
  * one way the run moves. The time and the phase are read together (one engine
  * hop, not two), and an event that leaves the phase as it was writes nothing.
- * The status line follows the stage. The effects are the caller's to perform
- * (run-steps.ts), with the phase the event met before the stuck-run rule. */
+ * The status line follows the stage, told to its one owner (status-line/).
+ * The effects are the caller's to perform (run-steps.ts), with the phase the
+ * event met before the stuck-run rule. */
 export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
   for (;;) {
     const [nowMs, held] = await Promise.all([$.clock.now(), $.state.get(RUN_REF)])
@@ -63,14 +65,15 @@ export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; f
     // A miss means another write landed since the read: the event is applied
     // again to the phase that stands now, never to this copy.
     if (step.phase !== found && !(await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet) continue
-    const status = statusTextOf(step.phase)
-    if (status !== statusTextOf(found)) $.ui.status(status)
+    const stage = stageOf(step.phase)
+    if (stage !== stageOf(found)) await tellStage($, stage)
     return { step, found }
   }
 }
 
 // The engine lists what a module reads and writes by scanning each read/update
-// for an atom declared in the same file, so every state access lives here.
+// for an atom declared in the same file, so every state access lives here, but
+// the status line's, which its owner keeps beside its one writer (status-line/).
 
 export function readPhase($: $): Promise<Phase> {
   return read($, phaseAtom)

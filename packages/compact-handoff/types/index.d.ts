@@ -31,6 +31,9 @@ declare module 'claude-code' {
      * main-loop tool call after it takes the flag and asks the person whether
      * Claude may carry on (hooks/state.ts AskFlag). */
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
+    /** What the status line was told: the run's stage text, and the context's use
+     * at the latest idle turn's end (hooks/status-line/status-line.ts StatusLineTold). */
+    statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number } }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
     interactive: boolean
     /** Main-loop shells moved to the background and not yet seen ended (hooks/facts/running.ts RunningShell). */

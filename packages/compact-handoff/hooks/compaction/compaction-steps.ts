@@ -11,6 +11,7 @@ import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from './fork-answering.js'
 import { readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
 import { rearmNudge } from '../thresholds/nudge-steps.js'
+import { clearContextUse } from '../status-line/status-line-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -30,7 +31,7 @@ async function summaryInstructions($: $, own: string | undefined): Promise<strin
 
 /** A new context window began: what counts per window starts over. */
 async function newWindowBegan($: $): Promise<void> {
-  await Promise.all([rearmNudge($), rearmAutoHandoff($)])
+  await Promise.all([rearmNudge($), rearmAutoHandoff($), clearContextUse($)])
   await watchAfterCompaction($)
 }
 

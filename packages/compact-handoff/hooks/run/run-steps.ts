@@ -18,6 +18,7 @@ import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoH
 import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
 import { isForkAnswering } from '../compaction/fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
+import { clearContextUse } from '../status-line/status-line-steps.js'
 import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from '../prompts/held-steps.js'
 import { letThroughTextOf } from '../prompts/held-messages.js'
 import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
@@ -305,6 +306,9 @@ export async function compactNow($: $, id: string): Promise<void> {
     await dispatch($, { kind: 'compact-skipped', id, why: result.skip })
     return
   }
+  // A new context window began. Cleared before the run goes idle, so the old
+  // figure is never drawn in the new window once the stage is gone.
+  await clearContextUse($)
   await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined, after })
 }
 

@@ -4,6 +4,7 @@ import type { EngineInterface } from 'claude-code'
 import { readInteractive, readPhase, setInteractive } from '../state.js'
 import { dispatch } from './run-steps.js'
 import { restoreKept } from '../prompts/held-steps.js'
+import { clearContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
 
@@ -20,11 +21,14 @@ export async function noteSessionStart($: $, isInteractive: boolean): Promise<vo
  * it held. The machine ends it; `reason` says where its messages go. Returns
  * whether a person is at the prompt, read before the state is gone. */
 export async function endSession($: $, reason: string): Promise<boolean> {
-  const [phase, isInteractive] = await Promise.all([readPhase($), readInteractive($)])
+  const isNewConversation = reason === 'clear' || reason === 'resume'
+  // The engine keeps a plugin's status line across /clear (seen live, 2.1.332):
+  // the old conversation's figure goes before the run's stage can uncover it.
+  const [phase, isInteractive] = await Promise.all([readPhase($), readInteractive($), isNewConversation ? clearContextUse($) : undefined])
   if (phase.kind !== 'idle') await dispatch($, { kind: 'session-ended', reason })
   // The process goes on after /clear (or /resume) under a fresh state, with no
   // session.start: the flag is put back once that state is in place (checked
   // live for /clear in an SDK session).
-  if (reason === 'clear' || reason === 'resume') $.clock.after(0, () => void setInteractive($, isInteractive).catch(() => undefined))
+  if (isNewConversation) $.clock.after(0, () => void setInteractive($, isInteractive).catch(() => undefined))
   return isInteractive
 }

@@ -19,5 +19,7 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
   await followUpTurnEnded($)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent)
-  if (!isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)) await nudgeIfDue($, options.nudgePercent)
+  // The figure is told even beneath an auto handoff's stage: a cancel shows it.
+  const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
+  await nudgeIfDue($, options.nudgePercent, isToastOn)
 }

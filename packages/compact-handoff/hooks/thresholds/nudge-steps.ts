@@ -2,18 +2,25 @@
 import type { EngineInterface } from 'claude-code'
 import { NUDGE_ARMED, nudgeDueAt, nudgeTextOf } from './nudge.js'
 import { readNudge, setNudge } from '../state.js'
+import { tellContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
 
 const NUDGE_TOAST_MS = 10_000
 
-export async function nudgeIfDue($: $, thresholdPercent: number): Promise<void> {
-  const nudge = await readNudge($)
-  if (nudge.kind !== 'armed') return
-  const usage = await $.session.usage().catch(() => undefined)
-  const percent = nudgeDueAt(nudge, usage?.context.percent, thresholdPercent)
-  if (percent === undefined) return
-  await setNudge($, ({ kind: 'fired', percent }))
+/** At an idle main-loop turn's end: one usage read feeds the status line's
+ * context figure and, once per window, the toast; `isToastOn` is false when an
+ * auto handoff speaks at or before the nudge's threshold. */
+export async function nudgeIfDue($: $, thresholdPercent: number, isToastOn: boolean): Promise<void> {
+  const [nudge, usage] = await Promise.all([readNudge($), $.session.usage().catch(() => undefined)])
+  const percent = usage?.context.percent
+  const due = isToastOn ? nudgeDueAt(nudge, percent, thresholdPercent) : undefined
+  // Side by side: the toast waits on no status-line write.
+  await Promise.all([tellContextUse($, percent, thresholdPercent), due === undefined ? undefined : fireNudge($, due)])
+}
+
+async function fireNudge($: $, percent: number): Promise<void> {
+  await setNudge($, { kind: 'fired', percent })
   $.ui.toast(nudgeTextOf(percent), { timeoutMs: NUDGE_TOAST_MS })
 }
 

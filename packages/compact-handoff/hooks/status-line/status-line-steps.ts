@@ -1,0 +1,45 @@
+// The one caller of `$.ui.status` in this mod: the engine draws one status
+// line per plugin, so two writers would overwrite each other. What it was told
+// is kept in `$.state` (session-scoped: a hot reload keeps the line it drew);
+// the line is composed in status-line.ts.
+import type { EngineInterface } from 'claude-code'
+import { NO_FIGURE, NOTHING_TOLD, contextFigureOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
+
+type $ = EngineInterface
+
+// Declared here, beside its only reads and writes: the engine lists a module's
+// state access by the literal refs in each file.
+const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as const
+
+/** Applies `change` to what the status line was told, in one compare-and-set,
+ * and draws the line only when its text changed. A change that keeps what was
+ * told writes nothing. */
+async function tell($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
+  for (;;) {
+    const held = await $.state.get(STATUS_LINE_REF)
+    const found = held.value ?? NOTHING_TOLD
+    const told = change(found)
+    if (told === found) return
+    // A miss means another write landed since the read: the change is applied
+    // again to what stands now, never to this copy.
+    if (!(await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version })).isSet) continue
+    const line = statusLineOf(told)
+    if (line !== statusLineOf(found)) $.ui.status(line)
+    return
+  }
+}
+
+/** The run's stage text, or undefined once no run is under way. */
+export function tellStage($: $, stage: string | undefined): Promise<void> {
+  return tell($, (told) => withStage(told, stage))
+}
+
+/** The context's use at an idle main-loop turn's end, from the usage the nudge read. */
+export function tellContextUse($: $, percent: number | undefined, nudgePercent: number): Promise<void> {
+  return tell($, (told) => withFigure(told, contextFigureOf(percent, nudgePercent)))
+}
+
+/** A new context window began (a swap or a compaction): the old figure is gone. */
+export function clearContextUse($: $): Promise<void> {
+  return tell($, (told) => withFigure(told, NO_FIGURE))
+}
