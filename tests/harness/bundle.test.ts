@@ -1,0 +1,130 @@
+// The generator of a mod's single module, on small hooks trees made for it: the
+// bundle must behave as the sources do, and refuse what it has no rule for.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import ts from 'typescript'
+import { afterEach, describe, expect, test } from 'vitest'
+import { BUNDLE_HEAD, bundleFilesOf, bundleOf } from './bundle.js'
+
+const made: string[] = []
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A hooks folder holding `files` (path inside it → text). */
+function hooksTree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bundle-test-'))
+  made.push(dir)
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  return dir
+}
+
+/** The generated modules run under Node: their types stripped, the entry's `register` called. */
+async function registerOf(files: ReadonlyMap<string, string>, dir: string): Promise<unknown> {
+  const out = join(dir, 'run')
+  mkdirSync(out)
+  writeFileSync(join(out, 'package.json'), '{ "type": "module" }')
+  for (const [name, text] of files) {
+    const js = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true } }).outputText
+    writeFileSync(join(out, name.replace(/\.ts$/, '.js')), js.replace(/^import \{[^}]*\} from 'claude-code';?$/m, ''))
+  }
+  const module = (await import(pathToFileURL(join(out, 'bundle.js')).href)) as { register: () => unknown }
+  return module.register()
+}
+
+const TREE = {
+  'register.ts': [
+    "import type { Register } from 'claude-code'",
+    "import { label as nameOf, count } from './a/one.js'",
+    "import { helper } from './b/two.js'",
+    "import { shared } from './b/again.js'",
+    'export const register: Register = (() => [nameOf(\'x\'), count, helper(2), shared]) as unknown as Register',
+    '',
+  ].join('\n'),
+  'a/one.ts': [
+    "const PREFIX = 'one'",
+    'export function label(x: string): string {',
+    '  return `${PREFIX}:${x}`',
+    '}',
+    'export const count = PREFIX.length - 2',
+    '/** Only a test would use it. */',
+    'export function unusedByRegister(): number {',
+    '  return 0',
+    '}',
+    '',
+  ].join('\n'),
+  'b/two.ts': [
+    "const PREFIX = 'two'",
+    'export function helper(n: number): string {',
+    "  const label = 'local'",
+    '  return `${PREFIX}:${n}:${label}`',
+    '}',
+    'export const shared = { PREFIX }',
+    '',
+  ].join('\n'),
+  'b/again.ts': "export { shared } from './two.js'\n",
+}
+
+describe('bundleOf', () => {
+  test('joins register.ts and its imports into one module that behaves as the sources', async () => {
+    const dir = hooksTree(TREE)
+    const bundle = bundleOf(dir)
+    expect(bundle.split('\n', 1)[0]).toBe(BUNDLE_HEAD)
+    expect(bundle).not.toMatch(/from '\.\.?\//)
+    expect(bundle.match(/^export /gm)).toEqual(['export '])
+    expect(await registerOf(new Map([['bundle.ts', bundle]]), dir)).toEqual(['one:x', 1, 'two:2:local', { PREFIX: 'two' }])
+  })
+
+  test('cut into chunks, each importing only from the ones before it, behaves the same', async () => {
+    const dir = hooksTree(TREE)
+    const files = bundleFilesOf(dir, 3)
+    expect([...files.keys()]).toEqual(['bundle-1.ts', 'bundle-2.ts', 'bundle.ts'])
+    for (const [at, name] of [...files.keys()].entries()) {
+      const imported = [...files.get(name)!.matchAll(/from '\.\/(bundle[^']*)\.js'/g)].map((m) => `${m[1]}.ts`)
+      for (const other of imported) expect([...files.keys()].indexOf(other)).toBeLessThan(at)
+    }
+    expect(await registerOf(files, dir)).toEqual(['one:x', 1, 'two:2:local', { PREFIX: 'two' }])
+  })
+
+  test('orders each module after the ones it imports', () => {
+    const bundle = bundleOf(hooksTree(TREE))
+    const at = (file: string): number => bundle.indexOf(`// ── ${file}\n`)
+    expect(at('a/one.ts')).toBeGreaterThan(0)
+    expect(at('a/one.ts')).toBeLessThan(at('register.ts'))
+    expect(at('b/two.ts')).toBeLessThan(at('register.ts'))
+  })
+
+  test('leaves out what register does not reach', () => {
+    expect(bundleOf(hooksTree(TREE))).not.toContain('function unusedByRegister')
+  })
+
+  test("renames a top-level function named like another module's local (the engine's check of what $ is handed goes by name)", () => {
+    const bundle = bundleOf(hooksTree(TREE))
+    expect(bundle).not.toMatch(/function label\(/)
+    expect(bundle).toMatch(/function label__a_one\(/)
+  })
+
+  test("merges the modules' 'claude-code' imports and one type alias spelled alike over them", () => {
+    const dir = hooksTree({
+      'register.ts': "import type { Register } from 'claude-code'\nimport { one } from './one.js'\nimport { two } from './two.js'\nexport const register: Register = () => void [one, two]\n",
+      'one.ts': "import { atom, type EngineInterface } from 'claude-code'\ntype $ = EngineInterface\nexport const one = atom('a', 1)\nexport function useOne($: $): $ {\n  return $\n}\nvoid useOne\n",
+      'two.ts': "import { atom, type EngineInterface } from 'claude-code'\ntype $ = EngineInterface\nexport const two = atom('b', 2)\nexport function useTwo($: $): $ {\n  return $\n}\nvoid useTwo\n",
+    })
+    const bundle = bundleOf(dir)
+    expect(bundle.split('\n')[1]).toBe("import { type EngineInterface, type Register, atom } from 'claude-code'")
+    expect(bundle.match(/type \$ = EngineInterface/g)).toHaveLength(1)
+  })
+
+  test.each([
+    ['an import cycle', { 'register.ts': "import { a } from './a.js'\nexport const register = () => a\n", 'a.ts': "import { register } from './register.js'\nexport const a = register\n" }, /import cycle/],
+    ['an npm package', { 'register.ts': "import { z } from 'zod'\nexport const register = () => z\n" }, /imports "zod"/],
+    ['a default export', { 'register.ts': "import a from './a.js'\nexport const register = () => a\n", 'a.ts': 'export default 1\n' }, /default export/],
+  ])('fails loudly on %s', (_, files, message) => {
+    expect(() => bundleOf(hooksTree(files))).toThrow(message)
+  })
+})
