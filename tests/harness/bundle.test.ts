@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { afterEach, describe, expect, test } from 'vitest'
-import { BUNDLE_HEAD, bundleFilesOf, bundleOf } from './bundle.js'
+import { BUNDLE_HEAD, bundleOf } from './bundle.js'
 
 const made: string[] = []
 afterEach(() => {
@@ -24,16 +24,12 @@ function hooksTree(files: Record<string, string>): string {
   return dir
 }
 
-/** The generated modules run under Node: their types stripped, the entry's `register` called. */
-async function registerOf(files: ReadonlyMap<string, string>, dir: string): Promise<unknown> {
-  const out = join(dir, 'run')
-  mkdirSync(out)
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }')
-  for (const [name, text] of files) {
-    const js = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, verbatimModuleSyntax: true } }).outputText
-    writeFileSync(join(out, name.replace(/\.ts$/, '.js')), js.replace(/^import \{[^}]*\} from 'claude-code';?$/m, ''))
-  }
-  const module = (await import(pathToFileURL(join(out, 'bundle.js')).href)) as { register: () => unknown }
+/** The generated module run under Node: its types stripped, its `register` called. */
+async function registerOf(bundle: string, dir: string): Promise<unknown> {
+  const js = ts.transpileModule(bundle, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText
+  const file = join(dir, 'bundled.mjs')
+  writeFileSync(file, js)
+  const module = (await import(pathToFileURL(file).href)) as { register: () => unknown }
   return module.register()
 }
 
@@ -77,18 +73,7 @@ describe('bundleOf', () => {
     expect(bundle.split('\n', 1)[0]).toBe(BUNDLE_HEAD)
     expect(bundle).not.toMatch(/from '\.\.?\//)
     expect(bundle.match(/^export /gm)).toEqual(['export '])
-    expect(await registerOf(new Map([['bundle.ts', bundle]]), dir)).toEqual(['one:x', 1, 'two:2:local', { PREFIX: 'two' }])
-  })
-
-  test('cut into chunks, each importing only from the ones before it, behaves the same', async () => {
-    const dir = hooksTree(TREE)
-    const files = bundleFilesOf(dir, 3)
-    expect([...files.keys()]).toEqual(['bundle-1.ts', 'bundle-2.ts', 'bundle.ts'])
-    for (const [at, name] of [...files.keys()].entries()) {
-      const imported = [...files.get(name)!.matchAll(/from '\.\/(bundle[^']*)\.js'/g)].map((m) => `${m[1]}.ts`)
-      for (const other of imported) expect([...files.keys()].indexOf(other)).toBeLessThan(at)
-    }
-    expect(await registerOf(files, dir)).toEqual(['one:x', 1, 'two:2:local', { PREFIX: 'two' }])
+    expect(await registerOf(bundle, dir)).toEqual(['one:x', 1, 'two:2:local', { PREFIX: 'two' }])
   })
 
   test('orders each module after the ones it imports', () => {

@@ -20,21 +20,12 @@ export function hooksModulesOf(mod: string): HooksModule[] {
   return modulesUnder(join(repoRoot(), mod, 'hooks'))
 }
 
-/** The module `pnpm bundle` generates beside a mod's hooks.json from its sources
- * (tests/harness/bundle.ts): what the engine loads, not a source. */
-export const GENERATED_MODULE = 'bundle.ts'
-
-/** Whether `path` (inside `hooks/`) is GENERATED_MODULE or one of the chunks it imports (`bundle-2.ts`). */
-export function isGeneratedModule(path: string): boolean {
-  return /^bundle(?:-\d+)?\.ts$/.test(path)
-}
-
-/** Every `.ts` module (declaration files and the generated module left out) under the folder `root`, at any depth, sorted by path. */
+/** Every `.ts` module (declaration files left out) under the folder `root`, at any depth, sorted by path. */
 export function modulesUnder(root: string): HooksModule[] {
   const entries = readdirSync(root, { recursive: true, encoding: 'utf8' })
   return entries
     .map((entry) => entry.split('\\').join('/'))
-    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !isGeneratedModule(path))
+    .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))
     .sort()
     .map((path) => {
       const text = readFileSync(join(root, path), 'utf8')
