@@ -1,12 +1,16 @@
 // The generator of a mod's single module, on small hooks trees made for it: the
 // bundle must behave as the sources do, and refuse what it has no rule for.
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import { afterEach, describe, expect, test } from 'vitest'
-import { BUNDLE_HEAD, bundleOf } from './bundle.js'
+import { BUNDLE_FILE, BUNDLE_HEAD, BUNDLED_MODS, bundleOf } from './bundle.js'
+import { claudeBin } from './claude-cli.js'
+import { repoRoot } from './repo-root.js'
+import { stageCopy } from './staging.js'
 
 const made: string[] = []
 afterEach(() => {
@@ -111,5 +115,35 @@ describe('bundleOf', () => {
     ['a default export', { 'register.ts': "import a from './a.js'\nexport const register = () => a\n", 'a.ts': 'export default 1\n' }, /default export/],
   ])('fails loudly on %s', (_, files, message) => {
     expect(() => bundleOf(hooksTree(files))).toThrow(message)
+  })
+})
+
+/** What `claude plugin validate --strict` reads from a mod's module: each hook's event, the
+ * `$` calls made, the state read and written (matchers and the helpers a call goes through
+ * left out: a constant or a name can differ once joined). */
+function engineReadingOf(pluginDir: string): { ok: boolean; lines: string[] } {
+  const ran = spawnSync(claudeBin(), ['plugin', 'validate', '--strict', pluginDir], { encoding: 'utf8' })
+  const text = `${ran.stdout}${ran.stderr}`
+  const lines = text
+    .split('\n')
+    .map((line) => /❯ \.\/\S+ (hooks|calls|state writes|state reads): (.*)$/.exec(line))
+    .filter((m) => m !== null)
+    .flatMap((m) => (m[2] ?? '').replace(/\{[^}]*\}/g, '').replace(/ \(via [^)]*\)/g, '').split(', ').map((item) => `${m[1]}: ${item.trim()}`))
+    .sort()
+  return { ok: ran.status === 0, lines }
+}
+
+describe.each(BUNDLED_MODS)('%s as one generated module', (mod) => {
+  test('passes `claude plugin validate --strict` with the same hooks, calls and state as its sources', { timeout: 180_000 }, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bundle-validate-'))
+    made.push(dir)
+    const bundled = stageCopy(join(repoRoot(), mod), join(dir, basename(mod)))
+    writeFileSync(join(bundled, 'hooks', BUNDLE_FILE), bundleOf(join(bundled, 'hooks')))
+    writeFileSync(join(bundled, 'hooks', 'hooks.json'), JSON.stringify({ modules: [`./${BUNDLE_FILE}`] }))
+    const fromSources = engineReadingOf(join(repoRoot(), mod))
+    const fromBundle = engineReadingOf(bundled)
+    expect(fromBundle.ok).toBe(true)
+    expect(fromBundle.lines.length).toBeGreaterThan(0)
+    expect(fromBundle.lines).toEqual(fromSources.lines)
   })
 })
