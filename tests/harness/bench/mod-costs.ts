@@ -3,12 +3,16 @@
  * mods of start-stages.ts), and wall time per tool call (from the mock's request arrival
  * times) with and without them.
  */
+import { writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startMockApi, type ScriptedReply } from '../mock-api.js'
 import { carriesToolResult } from '../request-messages.js'
 import { createRunDir, type RunDir } from '../run-dir.js'
 import { pluginDirs, runRoot, stampArrivals, TIMING_POLL_MS } from '../showcase-kit.js'
+import { BUNDLE_FILE, BUNDLED_MODS, bundleOf } from '../bundle.js'
+import { repoRoot } from '../repo-root.js'
+import { stageCopy } from '../staging.js'
 import { startSession, type Session } from '../tmux-session.js'
 import { done, log, START_RUNS } from './options.js'
 import { START_VARIANTS, startStagesOf, writeTrivialMod, type StartStages, type StartVariant } from './start-stages.js'
@@ -41,10 +45,23 @@ function partnerDirs(dirs: readonly string[]): string[] {
 /** Each variant's starts (start-stages.ts), START_RUNS of them. */
 export type StartTimes = Record<StartVariant, StartStages[]>
 
+/** The plugins staged into `run`, each mod's hooks.json naming the one module bundle.ts generates from its sources. */
+function bundledPlugins(run: RunDir): string[] {
+  return pluginDirs().map((d) => {
+    const staged = stageCopy(d, join(run.plugins, basename(d)))
+    if ((BUNDLED_MODS as readonly string[]).some((mod) => join(repoRoot(), mod) === d)) {
+      writeFileSync(join(staged, 'hooks', BUNDLE_FILE), bundleOf(join(d, 'hooks')))
+      writeFileSync(join(staged, 'hooks', 'hooks.json'), JSON.stringify({ modules: [`./${BUNDLE_FILE}`] }))
+    }
+    return staged
+  })
+}
+
 /** A start variant's plugin folders: the do-nothing mods are written into their run once. */
 function variantPlugins(run: RunDir, variant: StartVariant): string[] {
   if (variant === 'bare') return []
   if (variant === 'mods') return pluginDirs()
+  if (variant === 'bundled') return bundledPlugins(run)
   const mod = writeTrivialMod(run, variant)
   return variant === 'sameGraphBeside' ? [mod, ...partnerDirs(pluginDirs())] : [mod]
 }

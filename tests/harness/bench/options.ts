@@ -3,7 +3,9 @@
  * repeats (start repeats are 2N), `--keep` keeps every run dir (mock log, debug log,
  * screen) for a look afterwards, `--swap-only` prints the swap samples as JSON and stops,
  * `--handoff-only` does the same for `/compact-handoff` alone (a minute or two, to iterate on the swap),
- * `--start-only` prints the start table alone, `--auto-only` only the automatic-compaction table.
+ * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
+ * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
+ * automatic-compaction table.
  */
 import { removeRun } from '../showcase-kit.js'
 

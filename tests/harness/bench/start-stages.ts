@@ -14,9 +14,20 @@ import { writeMod } from '../staging.js'
 import { modulesUnder } from '../../support/hooks-tree.js'
 import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
-/** The start variants: nothing loaded, a do-nothing mod three ways, and the two mods with the skill pack. */
-export const START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'sameGraphBeside', 'mods'] as const
-export type StartVariant = (typeof START_VARIANTS)[number]
+/** The start variants: nothing loaded, a do-nothing mod several ways, and the two mods with the skill pack, as shipped and each as one generated module. */
+export const ALL_START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'sameGraphBeside', 'bundled', 'mods'] as const
+export type StartVariant = (typeof ALL_START_VARIANTS)[number]
+
+/** `--start-variants a,b,…` runs those alone (in this order), for a quicker same-run comparison. */
+function chosenVariants(): readonly StartVariant[] {
+  const at = process.argv.indexOf('--start-variants')
+  if (at < 0) return ALL_START_VARIANTS
+  const named = (process.argv[at + 1] ?? '').split(',')
+  const unknown = named.filter((v) => !(ALL_START_VARIANTS as readonly string[]).includes(v))
+  if (unknown.length > 0) throw new Error(`bench: no start variant ${unknown.join(', ')} (known: ${ALL_START_VARIANTS.join(', ')})`)
+  return ALL_START_VARIANTS.filter((v) => named.includes(v))
+}
+export const START_VARIANTS: readonly StartVariant[] = chosenVariants()
 
 export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   bare: 'nothing loaded',
@@ -25,6 +36,7 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   bigModule: "a do-nothing mod in one module as large as compact-handoff's",
   sameGraph: "a do-nothing mod with compact-handoff's import graph (its files and imports, every body emptied)",
   sameGraphBeside: 'that emptied graph in place of compact-handoff, beside the answer mod and the skill pack',
+  bundled: 'the two mods and the skill pack, each mod as one module generated from its sources (not shipped: README)',
   mods: 'the two mods and the skill pack',
 }
 
@@ -53,7 +65,7 @@ const REGISTER_HEAD = "import type { Register } from 'claude-code'\n"
 const PASS_START = "  on('session.start', ($, e, next) => next(e))\n"
 
 /** Writes the do-nothing mod of `variant` into the run's plugins/ folder; returns its folder. */
-export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bare' | 'mods'>): string {
+export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bare' | 'mods' | 'bundled'>): string {
   const { count, bytes } = handoffModules()
   const name = `bench-${variant.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
   if (variant === 'trivial') return writeMod(run, name, { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${PASS_START}}\n` })
