@@ -149,10 +149,10 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
 
   test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
     const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'handoff', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
-    const followUp: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'follow-up', reReads: [line, line], repeatedCommands: [line] }
+    const meter: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'meter', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),
-      'logLineOf, a follow-up': () => logLineOf(followUp),
+      'logLineOf, a follow-up': () => logLineOf(meter),
       jsonClippedOf: () => jsonClippedOf(line, 1_000),
       tailLinesOf: () => tailLinesOf(`${line}\n${line}\n`),
       'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest'
 import { MARKER as SENT } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { IDLE, type Phase } from '../../packages/compact-handoff/hooks/run/run.js'
 import { MARKER as ANSWERED } from '../../packages/compact-handoff-answer/hooks/partner/marker.js'
-import { isOwnSwap, precomputeSkipOf, SENDER_PLUGIN } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { isSwapToAnswer, precomputeSkipOf, SENDER_PLUGIN } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
 import { runFixture } from '../support/run-fixture.js'
 
 test('the answer mod looks for the marker compact-handoff sends', () => {
@@ -35,8 +35,8 @@ describe("the answer mod's view of compact-handoff's run", () => {
   const compacting: Phase = { kind: 'swapping', run, sinceMs: 0, swap, isCompacting: true }
 
   test("answers compact-handoff's swap only while its compaction is in flight", () => {
-    expect(isOwnSwap(SENDER_PLUGIN, compacting)).toBe(true)
-    for (const phase of [IDLE, ...phases]) expect(isOwnSwap(SENDER_PLUGIN, phase), phase.kind).toBe(false)
+    expect(isSwapToAnswer(SENDER_PLUGIN, compacting)).toBe(true)
+    for (const phase of [IDLE, ...phases]) expect(isSwapToAnswer(SENDER_PLUGIN, phase), phase.kind).toBe(false)
   })
 
   test('vetoes a precompute in every phase of a run, and in none while idle', () => {

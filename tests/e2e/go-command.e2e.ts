@@ -78,11 +78,11 @@ describe("the swap goes through the hidden go-command, and the meter counts from
     // The status closes the last window; every swap's window is then logged.
     await flow.session.type('/compact-handoff status')
     await flow.session.waitForScreen(/1 file\(s\) read again, 1 command\(s\) run again/, 30_000)
-    const followUps = await pollUntil('ten follow-up lines', 10_000, () => {
-      const lines = logEntries(flow).filter((e) => e.outcome === 'follow-up')
+    const meterLines = await pollUntil('ten follow-up lines', 10_000, () => {
+      const lines = logEntries(flow).filter((e) => e.outcome === 'meter')
       return lines.length >= SWAPS ? lines : undefined
     })
-    for (const [n, entry] of followUps.entries()) {
+    for (const [n, entry] of meterLines.entries()) {
       expect(entry, `the follow-up line of swap ${n + 1}`).toMatchObject({
         reReads: ['src/notes.txt'],
         repeatedCommands: ['echo built'],

@@ -107,11 +107,11 @@ describe('commands holding tokens are masked wherever compact-handoff keeps them
     const logPath = join(proj, SWAP_LOG_PATH)
     const log = await pollUntil('the follow-up line', 10_000, () => {
       const text = existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''
-      return text.includes('"outcome":"follow-up"') ? text : undefined
+      return text.includes('"outcome":"meter"') ? text : undefined
     })
     expectNoToken(log, 'the swap log')
-    const followUp = log.split('\n').filter((l) => l.includes('"follow-up"')).map((l) => JSON.parse(l) as { repeatedCommands?: string[] }).at(-1)
-    expect(followUp?.repeatedCommands).toHaveLength(1)
-    expect(followUp?.repeatedCommands?.[0]).toMatch(/^curl -s --max-time 1 -H .*\[REDACTED\]/)
+    const meter = log.split('\n').filter((l) => l.includes('"meter"')).map((l) => JSON.parse(l) as { repeatedCommands?: string[] }).at(-1)
+    expect(meter?.repeatedCommands).toHaveLength(1)
+    expect(meter?.repeatedCommands?.[0]).toMatch(/^curl -s --max-time 1 -H .*\[REDACTED\]/)
   })
 })

@@ -24,10 +24,10 @@ const CREATED = '2026-12-01T09:40:00Z'
 /** Where the engine keeps the transcript, as the stub names it. */
 const TRANSCRIPT_PATH = '/home/dev/.claude/projects/-home-dev-ledger-sync/3f2c9e40.jsonl'
 
-type UseFacts = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
-type ResultFacts = { tool_use_id: string; text: string; isError: boolean }
+type ToolUseInput = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
+type ToolResultInput = { tool_use_id: string; text: string; isError: boolean }
 /** A message in the shape the engine hands a compaction hook (SessionMessage, less its handle). */
-export type Message = { role: 'user' | 'assistant'; text: string; toolUses: UseFacts[]; toolResults?: ResultFacts[] }
+export type Message = { role: 'user' | 'assistant'; text: string; toolUses: ToolUseInput[]; toolResults?: ToolResultInput[] }
 
 /** The session as the engine's messages: a turn with tools is the assistant's message and a user message of results. */
 export function messagesOf(turns: readonly Turn[] = TURNS): Message[] {

@@ -14,7 +14,7 @@ export type Variant = 'good' | 'bad'
 // The files a scripted model writes. Good ones follow the skills' format and carry the facts
 // of the case's past session; bad ones break named rules.
 
-interface HandoffFacts {
+interface HandoffInput {
   chain: string
   seq: number
   parent: string
@@ -30,7 +30,7 @@ interface HandoffFacts {
 /** Each section of a good handoff of the case's work, keyed by the spec's
  * sections: a section added to the spec fails the type-check here until it
  * has its text. */
-function sectionLinesOf(f: HandoffFacts): Record<HandoffSection, string[]> {
+function sectionLinesOf(f: HandoffInput): Record<HandoffSection, string[]> {
   return {
     Goal: [`"${USER_WORDS.goal}" Done when node --test passes with fields holding commas, quotes and line breaks.`],
     Constraints: f.constraints ?? USER_WORDS.standing.map((s) => `- ${s}`),
@@ -45,7 +45,7 @@ function sectionLinesOf(f: HandoffFacts): Record<HandoffSection, string[]> {
   }
 }
 
-export function handoffText(f: HandoffFacts): string {
+export function handoffText(f: HandoffInput): string {
   const sections = sectionLinesOf(f)
   return [
     '---',
@@ -64,7 +64,7 @@ export function handoffText(f: HandoffFacts): string {
   ].join('\n')
 }
 
-export const QUOTING_FACTS: HandoffFacts = {
+export const QUOTING_INPUT: HandoffInput = {
   chain: `HANDOFF_csv-quoting_${TODAY}`,
   seq: 1,
   parent: 'none',
@@ -79,7 +79,7 @@ export const QUOTING_FACTS: HandoffFacts = {
   verify: ['- `git status --short` -> ` M src/format.js` and ` M test/format.test.js`', '- `node --test` -> 2 pass, 1 fail ("doubles embedded quotes")'],
 }
 
-export const CONTINUATION_FACTS: HandoffFacts = {
+export const CONTINUATION_INPUT: HandoffInput = {
   chain: 'HANDOFF_csv-quoting_2026-11-27',
   seq: 2,
   parent: PARENT_HANDOFF,

@@ -2,7 +2,7 @@
 // each case plays in the good and the bad variant, and which graders the bad one must fail.
 import type { MockRequest, ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
 import { PARENT_HANDOFF, TOOL_OUTPUT_VALUES as V, UNVERIFIED_CLAIMS, USER_WORDS, type EvalCase } from '../support/eval-sessions.js'
-import { CONTINUATION_FACTS, DASHES, JUDGE_ASK, QUOTING_FACTS, TODAY, continuePrompt, handoffText, normalReply, planText, type Variant } from './eval-handoffs.js'
+import { CONTINUATION_INPUT, DASHES, JUDGE_ASK, QUOTING_INPUT, TODAY, continuePrompt, handoffText, normalReply, planText, type Variant } from './eval-handoffs.js'
 
 // ---------------------------------------------------------------------------------------
 // The scripted model: which case a request belongs to, how far its run has got, what it says.
@@ -41,37 +41,37 @@ function searchHandoff(exact: boolean): string {
   const inProgress = exact
     ? `Besides quoteField, \`${V.grepPath}\` line 31 joins cells without quoting (seen in \`grep -rn\`), and \`npx tsc --noEmit -p jsconfig.json\` exits 2 with \`${V.errorLine}\`.`
     : 'Besides quoteField, a legacy writer joins cells without quoting, and the type check reports a type error there.'
-  return handoffText({ ...QUOTING_FACTS, focus: '"the legacy writer"', inProgress })
+  return handoffText({ ...QUOTING_INPUT, focus: '"the legacy writer"', inProgress })
 }
 
 function ciHandoff(exact: boolean): string {
   const openQuestions = exact
     ? `- CI run ${V.ciRunId} on main failed in step \`${V.ciStep}\` (\`${V.ciExit}\`, i.e. exit code 2), from \`${V.lsPath}\`; the tests passed. Not looked into yet.`
     : '- CI failed on main in the type-check step; the tests passed. Not looked into yet.'
-  return handoffText({ ...QUOTING_FACTS, focus: '"the red CI run"', openQuestions })
+  return handoffText({ ...QUOTING_INPUT, focus: '"the red CI run"', openQuestions })
 }
 
 /** The turns each case plays. A table, one entry per case, longer than a function
  * should be on purpose: each case's turns read together with its variants. */
 export function script(variant: Variant): Record<EvalCase, Turn[]> {
   const plansHandoff = `plans/handoffs/HANDOFF_csv-quoting_${TODAY}.md`
-  const good = handoffText(QUOTING_FACTS)
+  const good = handoffText(QUOTING_INPUT)
   if (variant === 'good') {
     const compactPath = plansHandoff
     return {
       'handoff-plans-folder': [{ tools: [write(plansHandoff, good)] }, { text: normalReply(plansHandoff) }],
       'handoff-claude-folder': [
-        { tools: [write(`.claude/handoffs/HANDOFF_csv-quoting_${TODAY}.md`, handoffText({ ...QUOTING_FACTS, focus: '"the quoting fix"' }))] },
+        { tools: [write(`.claude/handoffs/HANDOFF_csv-quoting_${TODAY}.md`, handoffText({ ...QUOTING_INPUT, focus: '"the quoting fix"' }))] },
         { text: 'Claude Code refused the write into .claude/handoffs/ (it asks before writing there); nothing was written.' },
       ],
       'handoff-compact-mode': [
-        { tools: [write(compactPath, handoffText({ ...QUOTING_FACTS, focus: '"finish the quoting fix"' }))] },
+        { tools: [write(compactPath, handoffText({ ...QUOTING_INPUT, focus: '"finish the quoting fix"' }))] },
         {
           text: ['PASTE THIS INTO YOUR NEXT SESSION:', DASHES, continuePrompt(compactPath, 'the quote fix in src/format.js.'), DASHES, `COMPACT-HANDOFF-READY: ${compactPath}`].join('\n'),
         },
       ],
       'handoff-continuation': [
-        { tools: [write(`plans/handoffs/HANDOFF_csv-line-breaks_${TODAY}.md`, handoffText(CONTINUATION_FACTS))] },
+        { tools: [write(`plans/handoffs/HANDOFF_csv-line-breaks_${TODAY}.md`, handoffText(CONTINUATION_INPUT))] },
         { text: normalReply(`plans/handoffs/HANDOFF_csv-line-breaks_${TODAY}.md`) },
       ],
       'handoff-natural-request': [
@@ -82,8 +82,8 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
       'handoffplan-phases': [
         {
           tools: [
-            write(plansHandoff, handoffText({ ...QUOTING_FACTS, nextStep: "Start Phase 1 of the plan: in src/format.js make quoteField use `replaceAll('\"', '\"\"')`." })),
-            write(`plans/handoffs/PLAN_csv-quoting_${TODAY}.md`, planText(QUOTING_FACTS.chain)),
+            write(plansHandoff, handoffText({ ...QUOTING_INPUT, nextStep: "Start Phase 1 of the plan: in src/format.js make quoteField use `replaceAll('\"', '\"\"')`." })),
+            write(`plans/handoffs/PLAN_csv-quoting_${TODAY}.md`, planText(QUOTING_INPUT.chain)),
           ],
         },
         { text: normalReply(plansHandoff) },
@@ -103,7 +103,7 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
           write(
             plansHandoff,
             handoffText({
-              ...QUOTING_FACTS,
+              ...QUOTING_INPUT,
               constraints: ['- Keep the formatRow API stable.', `- ${USER_WORDS.withdrawn}`],
               state: [`- [verified] ${UNVERIFIED_CLAIMS.parseRow}`],
               nextStep: '- Fix quoting\n- Then handle CRLF',
@@ -119,14 +119,14 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
     ],
     // Right content, wrong folder.
     'handoff-claude-folder': [
-      { tools: [write(`HANDOFF_csv-quoting_${TODAY}.md`, handoffText({ ...QUOTING_FACTS, focus: '"the quoting fix"' }))] },
+      { tools: [write(`HANDOFF_csv-quoting_${TODAY}.md`, handoffText({ ...QUOTING_INPUT, focus: '"the quoting fix"' }))] },
       { text: normalReply(`HANDOFF_csv-quoting_${TODAY}.md`) },
     ],
     // Edits a project file, loses the focus quotes, and ends without the sentinel.
     'handoff-compact-mode': [
       { tools: [read('src/format.js')] },
       { tools: [{ name: 'Edit', input: { file_path: 'src/format.js', old_string: `field.replace('"', '""')`, new_string: `field.replaceAll('"', '""')` } }] },
-      { tools: [write(plansHandoff, handoffText({ ...QUOTING_FACTS, focus: 'finish the quoting fix' }))] },
+      { tools: [write(plansHandoff, handoffText({ ...QUOTING_INPUT, focus: 'finish the quoting fix' }))] },
       { text: ['PASTE THIS INTO YOUR NEXT SESSION:', DASHES, continuePrompt(plansHandoff, 'run the tests.'), DASHES, 'Shall I commit the fix too?'].join('\n') },
     ],
     // Overwrites its parent instead of continuing the chain, and drops what it should carry.
@@ -137,7 +137,7 @@ export function script(variant: Variant): Record<EvalCase, Turn[]> {
           write(
             PARENT_HANDOFF,
             handoffText({
-              ...CONTINUATION_FACTS,
+              ...CONTINUATION_INPUT,
               chain: 'HANDOFF_csv-quoting_2026-11-27',
               seq: 1,
               parent: 'none',

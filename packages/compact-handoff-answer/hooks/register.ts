@@ -1,7 +1,7 @@
 // Answers compact-handoff's compaction in the engine's place: the conversation
 // becomes one user message holding the stub that names the handoff files, and
 // no summariser request is made. Only the compaction compact-handoff itself
-// raised while its run swaps is answered (route.ts isOwnSwap); a marked one
+// raised while its run swaps is answered (route.ts isSwapToAnswer); a marked one
 // from anyone else goes on to the engine. compact-handoff cannot answer it itself: a
 // plugin's own timer-started `$.session.compact` skips every hook of that
 // plugin, so the answering hook has to live in another one (this mod).

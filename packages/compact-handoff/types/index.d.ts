@@ -53,7 +53,7 @@ declare module 'claude-code' {
         read: string[]
         commands: { line: string; exitCode: number | null; shellId?: string }[]
       }
-      followUp:
+      meter:
         | { kind: 'none' }
         | {
             kind: 'watching'

@@ -2,7 +2,7 @@
 // under Node. The kit tests in the mod cover the wiring and the state reads.
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../../../packages/compact-handoff-answer/hooks/partner/marker.js'
-import { isOwnSwap, precomputeSkipOf, routeOf, type RunView } from '../../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { isSwapToAnswer, precomputeSkipOf, routeOf, type RunView } from '../../../packages/compact-handoff-answer/hooks/answer/route.js'
 
 /** compact-handoff's run with its compaction in flight: the one moment a marked compaction is its swap. */
 const COMPACTING: RunView = { kind: 'swapping', isCompacting: true }
@@ -58,12 +58,12 @@ describe('routeOf', () => {
   })
 })
 
-describe('isOwnSwap', () => {
+describe('isSwapToAnswer', () => {
   test('holds only for compact-handoff, swapping, with its compaction in flight', () => {
-    expect(isOwnSwap(SENDER, COMPACTING)).toBe(true)
-    expect(isOwnSwap('other-mod', COMPACTING)).toBe(false)
-    expect(isOwnSwap(SENDER, { kind: 'swapping', isCompacting: false })).toBe(false)
-    expect(isOwnSwap(SENDER, { kind: 'idle' })).toBe(false)
+    expect(isSwapToAnswer(SENDER, COMPACTING)).toBe(true)
+    expect(isSwapToAnswer('other-mod', COMPACTING)).toBe(false)
+    expect(isSwapToAnswer(SENDER, { kind: 'swapping', isCompacting: false })).toBe(false)
+    expect(isSwapToAnswer(SENDER, { kind: 'idle' })).toBe(false)
   })
 })
 

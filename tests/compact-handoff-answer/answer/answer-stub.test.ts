@@ -7,7 +7,7 @@
 // nothing (pass through) when it is.
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../../../packages/compact-handoff-answer/hooks/partner/marker.js'
-import { markedStubOf, type CompactionFacts } from '../../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
+import { markedStubOf, type CompactionInput } from '../../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { forAll, textOfPieces, type Rand } from '../../support/property.js'
 
 /** Pieces chosen to hit the edges: line ends, Unicode blanks the trim removes
@@ -25,7 +25,7 @@ function stringOf(rand: Rand, maxPieces = 12): string {
 
 const TRIGGERS = ['plugin', undefined, 'manual', 'auto', 'precompute', '', 'Plugin'] as const
 
-function factsOf(rand: Rand): CompactionFacts {
+function compactionInputOf(rand: Rand): CompactionInput {
   const instructions = rand.int(2) === 0 ? stringOf(rand) : `${MARKER}${rand.pick(['\n', '\r\n'])}${stringOf(rand)}`
   return {
     trigger: rand.pick(TRIGGERS),
@@ -38,7 +38,7 @@ const isBlank = (s: string) => s.trim() === ''
 
 describe('markedStubOf over any input', () => {
   test('never throws, and returns either nothing or a non-blank suffix of the instructions', () => {
-    forAll(factsOf, (facts) => {
+    forAll(compactionInputOf, (facts) => {
       const stub = markedStubOf(facts)
       if (stub === undefined) return
       expect(isBlank(stub), 'a blank stub would erase the conversation').toBe(false)
@@ -47,7 +47,7 @@ describe('markedStubOf over any input', () => {
   })
 
   test('answers only a plugin compaction (or the kit\'s undefined trigger) of the main loop', () => {
-    forAll(factsOf, (facts) => {
+    forAll(compactionInputOf, (facts) => {
       const isOurs = (facts.trigger === 'plugin' || facts.trigger === undefined) && facts.agentId === undefined
       if (!isOurs) expect(markedStubOf(facts)).toBeUndefined()
     })

@@ -17,7 +17,7 @@ import {
   withCommand,
   withRead,
 } from '../../../packages/compact-handoff/hooks/facts/facts.js'
-import { FOLLOW_UP_TURNS, NOT_WATCHING, followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/facts/follow-up.js'
+import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/facts/follow-up.js'
 import { forAll } from '../../support/property.js'
 
 const CWD = '/srv/app'
@@ -158,32 +158,32 @@ describe('the rediscovery meter', () => {
 
   test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {
     let f = watchingAfter(after, before)
-    for (const p of ['/a', '/a', '/c', '/h.md']) f = followUpWithRead(f, p)
-    for (const c of ['pnpm test', 'pnpm test', 'ls']) f = followUpWithCommand(f, c)
+    for (const p of ['/a', '/a', '/c', '/h.md']) f = meterWithRead(f, p)
+    for (const c of ['pnpm test', 'pnpm test', 'ls']) f = meterWithCommand(f, c)
     expect(f).toMatchObject({ reReads: ['/a'], repeatedCommands: ['pnpm test'], handoffRead: true })
   })
 
-  test('closes after FOLLOW_UP_TURNS turns with its counts', () => {
-    let f = followUpWithRead(watchingAfter(after, before), '/b')
-    for (let i = 1; i < FOLLOW_UP_TURNS; i++) {
-      const step = followUpAfterTurn(f)
+  test('closes after METER_TURNS turns with its counts', () => {
+    let f = meterWithRead(watchingAfter(after, before), '/b')
+    for (let i = 1; i < METER_TURNS; i++) {
+      const step = meterAfterTurn(f)
       expect(step.closed).toBeUndefined()
-      f = step.followUp
+      f = step.meter
     }
-    const last = followUpAfterTurn(f)
-    expect(last.followUp).toEqual(NOT_WATCHING)
+    const last = meterAfterTurn(f)
+    expect(last.meter).toEqual(NOT_WATCHING)
     expect(last.closed?.reReads).toEqual(['/b'])
   })
 
   test('says the first turn went by without reading the handoff, once', () => {
-    const first = followUpAfterTurn(watchingAfter(after, before))
+    const first = meterAfterTurn(watchingAfter(after, before))
     expect(first.isUnread).toBe(true)
-    expect(followUpAfterTurn(first.followUp).isUnread).toBe(false)
-    expect(followUpAfterTurn(followUpWithRead(watchingAfter(after, before), '/h.md')).isUnread).toBe(false)
+    expect(meterAfterTurn(first.meter).isUnread).toBe(false)
+    expect(meterAfterTurn(meterWithRead(watchingAfter(after, before), '/h.md')).isUnread).toBe(false)
   })
 
   test('counts nothing when not watching', () => {
-    expect(followUpWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
-    expect(followUpAfterTurn(NOT_WATCHING)).toEqual({ followUp: NOT_WATCHING, isUnread: false })
+    expect(meterWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
+    expect(meterAfterTurn(NOT_WATCHING)).toEqual({ meter: NOT_WATCHING, isUnread: false })
   })
 })

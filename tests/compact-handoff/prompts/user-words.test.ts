@@ -12,7 +12,7 @@ import {
   userWordsSectionOf,
   withUserMessage,
   wordsSizeOf,
-  type PromptFacts,
+  type PromptInput,
 } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
 import { CUT_MARK, HEADING, total, wordsOf } from '../../support/user-words-text.js'
 
@@ -53,7 +53,7 @@ describe('isUsersOwnPrompt', () => {
   })
 
   test('reads the origin kind only, so a plugin submitting as the user is still a plugin', () => {
-    const prompt: PromptFacts = { origin: { kind: 'plugin' } }
+    const prompt: PromptInput = { origin: { kind: 'plugin' } }
     expect(isUsersOwnPrompt(prompt)).toBe(false)
   })
 })

@@ -3,7 +3,7 @@
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
-import { fileReportOf, isReadable, olderShapeNoteOf, problemLinesOf, resumeCheckOf, type FileFacts, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
+import { fileReportOf, isReadable, olderShapeNoteOf, problemLinesOf, resumeCheckOf, type FileInput, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { HANDOFF_SECTIONS, HANDOFF_SHAPE_VERSION, type OlderHandoffShape } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { MAX_HANDOFF_BYTES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
@@ -20,7 +20,7 @@ function runWith(files: HandoffPath[]): Run {
 }
 
 /** Every problem as one line, as an abort lists them. */
-function fileProblemsOf(facts: FileFacts, run: Run): string[] {
+function fileProblemsOf(facts: FileInput, run: Run): string[] {
   return problemLinesOf(fileReportOf(facts, run))
 }
 
@@ -28,26 +28,26 @@ function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {
   return { kind: 'file', size: 2_000, mtimeMs: STARTED_MS + 10, realPath: `${CWD_REAL}/${file.relPath}`, ...changes }
 }
 
-function factsOf(file: HandoffPath, changes: Partial<FileFacts> = {}): FileFacts {
+function fileInputOf(file: HandoffPath, changes: Partial<FileInput> = {}): FileInput {
   return { file, stat: statOf(file), cwdRealPath: CWD_REAL, ignoresCase: false, text: file.kind === 'plan' ? planTextOf() : handoffTextOf(), ...changes }
 }
 
 describe('fileProblemsOf on a good file', () => {
   test('finds nothing wrong with a handoff written in this run', () => {
-    expect(fileProblemsOf(factsOf(HANDOFF), runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf(fileInputOf(HANDOFF), runWith([HANDOFF]))).toEqual([])
   })
 
   test('finds nothing wrong with a plan written in this run', () => {
-    expect(fileProblemsOf(factsOf(PLAN), runWith([PLAN]))).toEqual([])
+    expect(fileProblemsOf(fileInputOf(PLAN), runWith([PLAN]))).toEqual([])
   })
 
   test('accepts a recorded file whose time stamp is older than the run', () => {
-    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 60_000 }) })
+    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 60_000 }) })
     expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([])
   })
 
   test('asks for an unrecorded file changed during the run to be written with Write: only what the skill wrote is swapped in', () => {
-    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
+    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
     expect(fileReportOf(facts, runWith([]))).toEqual({
       refusals: [],
       fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool'] }],
@@ -55,8 +55,8 @@ describe('fileProblemsOf on a good file', () => {
   })
 
   test('accepts a session folder given with a trailing slash or backslashes', () => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { cwdRealPath: `${CWD_REAL}/` }), runWith([HANDOFF]))).toEqual([])
-    const windows = factsOf(HANDOFF, {
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { cwdRealPath: `${CWD_REAL}/` }), runWith([HANDOFF]))).toEqual([])
+    const windows = fileInputOf(HANDOFF, {
       cwdRealPath: 'C:\\dev\\proj',
       stat: statOf(HANDOFF, { realPath: 'C:\\dev\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md' }),
     })
@@ -66,21 +66,21 @@ describe('fileProblemsOf on a good file', () => {
 
 describe('fileProblemsOf where the file system ignores letter case', () => {
   const outside = `${HANDOFF.relPath} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
-  const windowsFacts = (realPath: string) => factsOf(HANDOFF, { cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath }) })
+  const windowsInput = (realPath: string) => fileInputOf(HANDOFF, { cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath }) })
 
   test('on Windows, takes a real path of another drive-letter or folder case, and still refuses every other place', () => {
-    expect(fileProblemsOf(windowsFacts('c:\\users\\ME\\proj\\Plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF]))).toEqual([])
-    expect(fileProblemsOf(windowsFacts('\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF])), 'a long-form real path').toEqual([])
+    expect(fileProblemsOf(windowsInput('c:\\users\\ME\\proj\\Plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF]))).toEqual([])
+    expect(fileProblemsOf(windowsInput('\\\\?\\C:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md'), runWith([HANDOFF])), 'a long-form real path').toEqual([])
     for (const elsewhere of [
       'C:\\Users\\me\\proj2\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
       'D:\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
       '\\\\?\\C:\\Users\\me\\proj\\plans\\..\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
       '\\\\server\\share\\Users\\me\\proj\\plans\\handoffs\\HANDOFF_parser_2026-11-29.md',
-    ]) expect(fileProblemsOf(windowsFacts(elsewhere), runWith([HANDOFF])), elsewhere).toEqual([outside])
+    ]) expect(fileProblemsOf(windowsInput(elsewhere), runWith([HANDOFF])), elsewhere).toEqual([outside])
   })
 
   test('on macOS by default, takes a real path of another folder case; a file system that keeps case does not', () => {
-    const mac = factsOf(HANDOFF, { cwdRealPath: '/Users/me/proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath: '/Users/me/Proj/plans/handoffs/HANDOFF_parser_2026-11-29.md' }) })
+    const mac = fileInputOf(HANDOFF, { cwdRealPath: '/Users/me/proj', ignoresCase: true, stat: statOf(HANDOFF, { realPath: '/Users/me/Proj/plans/handoffs/HANDOFF_parser_2026-11-29.md' }) })
     expect(fileProblemsOf(mac, runWith([HANDOFF]))).toEqual([])
     expect(fileProblemsOf({ ...mac, ignoresCase: false }, runWith([HANDOFF]))).toEqual([outside])
   })
@@ -91,32 +91,32 @@ describe('fileProblemsOf on a file that must not be used', () => {
   const outside = `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
 
   test('asks for a missing file to be written', () => {
-    expect(fileReportOf(factsOf(HANDOFF, { stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({
+    expect(fileReportOf(fileInputOf(HANDOFF, { stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({
       refusals: [],
       fixes: [{ path: name, problems: ['does not exist: write it with the Write tool'] }],
     })
   })
 
   test('counts where a file is, who wrote it and its size as refusals, never as fixes', () => {
-    const unsafe: FileFacts[] = [
-      factsOf(HANDOFF, { stat: statOf(HANDOFF, { kind: 'dir' }) }),
-      factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: '/etc/passwd' }) }),
-      factsOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined }),
+    const unsafe: FileInput[] = [
+      fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { kind: 'dir' }) }),
+      fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: '/etc/passwd' }) }),
+      fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined }),
     ]
     for (const facts of unsafe) expect(fileReportOf(facts, runWith([HANDOFF])).fixes).toEqual([])
-    const old = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    const old = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
     expect(fileReportOf(old, runWith([])).fixes).toEqual([])
   })
 
   test('counts format problems as fixes', () => {
     const text = handoffTextOf().replace(/## Verify[\s\S]*$/, '')
-    const report = fileReportOf(factsOf(HANDOFF, { text }), runWith([HANDOFF]))
+    const report = fileReportOf(fileInputOf(HANDOFF, { text }), runWith([HANDOFF]))
     expect(report.refusals).toEqual([])
     expect(report.fixes[0]?.problems.length).toBeGreaterThan(0)
   })
 
   test.each(['dir', 'other'] as const)('refuses a %s in place of a file', (kind) => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { kind }) }), runWith([HANDOFF]))).toEqual([`${name} is not a regular file`])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { kind }) }), runWith([HANDOFF]))).toEqual([`${name} is not a regular file`])
   })
 
   test.each([
@@ -126,29 +126,29 @@ describe('fileProblemsOf on a file that must not be used', () => {
     ['a nested subfolder of a handoff folder', `${CWD_REAL}/plans/handoffs/old/HANDOFF_parser_2026-11-29.md`],
     ['the project folder itself', `${CWD_REAL}/HANDOFF_parser_2026-11-29.md`],
   ])('refuses %s', (_name, realPath) => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath }) }), runWith([HANDOFF]))).toEqual([outside])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { realPath }) }), runWith([HANDOFF]))).toEqual([outside])
   })
 
   test('refuses a file whose real path is unknown', () => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: undefined }) }), runWith([HANDOFF]))).toEqual([outside])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: undefined }) }), runWith([HANDOFF]))).toEqual([outside])
   })
 
   test('refuses an unrecorded file older than the run', () => {
-    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
     expect(fileProblemsOf(facts, runWith([]))).toEqual([`${name} was not written during this run (it is older than the run)`])
   })
 
   test('refuses a file over the size cap without reading it', () => {
-    const facts = factsOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined })
+    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined })
     expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([`${name} is ${MAX_HANDOFF_BYTES + 1} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`])
   })
 
   test('refuses a file that could not be read', () => {
-    expect(fileProblemsOf(factsOf(HANDOFF, { text: undefined }), runWith([HANDOFF]))).toEqual([`${name} could not be read`])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { text: undefined }), runWith([HANDOFF]))).toEqual([`${name} could not be read`])
   })
 
   test('refuses a file too short to carry a session, each problem naming the file', () => {
-    const problems = fileProblemsOf(factsOf(HANDOFF, { text: '# Handoff\n\nAll fine.\n' }), runWith([HANDOFF]))
+    const problems = fileProblemsOf(fileInputOf(HANDOFF, { text: '# Handoff\n\nAll fine.\n' }), runWith([HANDOFF]))
     expect(problems.length).toBeGreaterThan(0)
     for (const problem of problems) expect(problem.startsWith(`${name}: `), problem).toBe(true)
     expect(problems.some((p) => p.includes('non-blank characters')), problems.join('\n')).toBe(true)
@@ -156,13 +156,13 @@ describe('fileProblemsOf on a file that must not be used', () => {
 
   test('refuses a handoff missing a required section', () => {
     const text = handoffTextOf().replace(/## Verify[\s\S]*$/, '')
-    expect(fileProblemsOf(factsOf(HANDOFF, { text }), runWith([HANDOFF]))).toContain(
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { text }), runWith([HANDOFF]))).toContain(
       `${name}: missing section "## Verify": add it after "## Next step" (write "None" when there is nothing to say)`,
     )
   })
 
   test('refuses a plan text saved under a handoff name', () => {
-    const problems = fileProblemsOf(factsOf(HANDOFF, { text: planTextOf() }), runWith([HANDOFF]))
+    const problems = fileProblemsOf(fileInputOf(HANDOFF, { text: planTextOf() }), runWith([HANDOFF]))
     expect(problems.length).toBeGreaterThan(0)
     for (const problem of problems) expect(problem.startsWith(`${name}: `), problem).toBe(true)
   })
@@ -185,12 +185,12 @@ describe('isReadable', () => {
 describe('a refusal of the one rule for project files (disk/disk-rule.ts)', () => {
   const why = 'plans/handoffs is a symbolic link, and compact-handoff never writes or reads through one'
   test('ends the run before anything else, even for a file that is not there (a repair would write through the link)', () => {
-    expect(fileReportOf(factsOf(HANDOFF, { diskRefusal: why }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
-    expect(fileReportOf(factsOf(HANDOFF, { diskRefusal: why, stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
+    expect(fileReportOf(fileInputOf(HANDOFF, { diskRefusal: why }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
+    expect(fileReportOf(fileInputOf(HANDOFF, { diskRefusal: why, stat: undefined, text: undefined }), runWith([HANDOFF]))).toEqual({ refusals: [why], fixes: [] })
   })
 
   test('keeps a handoff from being resumed', () => {
-    expect(resumeCheckOf(factsOf(HANDOFF, { diskRefusal: why }), '/home/dev/proj').problems).toEqual([why])
+    expect(resumeCheckOf(fileInputOf(HANDOFF, { diskRefusal: why }), '/home/dev/proj').problems).toEqual([why])
   })
 })
 
@@ -200,7 +200,7 @@ describe('a handoff written in an older version of the shape', () => {
   const olderText = handoffTextOf().replace(new RegExp(`## ${last}\\n\\n[^\\n]*\\n`), '')
 
   test('is resumed when it passes the check of its own version, and the person is told which and what it lacks', () => {
-    const check = resumeCheckOf(factsOf(HANDOFF, { text: olderText }), CWD_REAL, older)
+    const check = resumeCheckOf(fileInputOf(HANDOFF, { text: olderText }), CWD_REAL, older)
     expect(check).toEqual({ problems: [], shape: { version: HANDOFF_SHAPE_VERSION - 1, lacks: [last] } })
     expect(olderShapeNoteOf(HANDOFF.relPath, check.shape!)).toBe(
       `${HANDOFF.relPath} is in version ${HANDOFF_SHAPE_VERSION - 1} of the handoff's shape (this is version ${HANDOFF_SHAPE_VERSION}), without "## ${last}": it passes the check of its own version and is resumed as written.`,
@@ -208,12 +208,12 @@ describe('a handoff written in an older version of the shape', () => {
   })
 
   test('is not resumed when the spec knows no such version, and a run never swaps it in', () => {
-    expect(resumeCheckOf(factsOf(HANDOFF, { text: olderText }), CWD_REAL, []).problems).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
-    expect(fileProblemsOf(factsOf(HANDOFF, { text: olderText }), runWith([HANDOFF]))).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
+    expect(resumeCheckOf(fileInputOf(HANDOFF, { text: olderText }), CWD_REAL, []).problems).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { text: olderText }), runWith([HANDOFF]))).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
   })
 
   test('the current shape needs no word to the person', () => {
-    const check = resumeCheckOf(factsOf(HANDOFF), CWD_REAL, older)
+    const check = resumeCheckOf(fileInputOf(HANDOFF), CWD_REAL, older)
     expect(check.shape).toEqual({ version: HANDOFF_SHAPE_VERSION, lacks: [] })
     expect(olderShapeNoteOf(HANDOFF.relPath, check.shape!)).toBeUndefined()
   })

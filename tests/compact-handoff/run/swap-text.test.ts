@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest'
 import { markedStubOf } from '../../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { MARKER } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { NO_HANDOFF, OWN_PLUGIN, compactInstructionsOf, isOwnSwap, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
+import { NO_HANDOFF, OWN_PLUGIN, compactInstructionsOf, isOwnMarkedCompaction, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
 import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
@@ -92,21 +92,21 @@ describe('compactInstructionsOf', () => {
   })
 })
 
-describe('isOwnSwap', () => {
+describe('isOwnMarkedCompaction', () => {
   const instructions = compactInstructionsOf(buildStub({ handoff: HANDOFF }, NO_WORDS))
 
   test("is this mod's marked compaction of the main loop, raised by this mod", () => {
     expect(OWN_PLUGIN).toBe('compact-handoff')
-    expect(isOwnSwap({ instructions }, 'compact-handoff')).toBe(true)
+    expect(isOwnMarkedCompaction({ instructions }, 'compact-handoff')).toBe(true)
   })
 
   test('is never another plugin\'s, a subagent\'s, or one without the marker line', () => {
-    expect(isOwnSwap({ instructions }, 'compact-handoff-answer'), 'another plugin writing our marker').toBe(false)
-    expect(isOwnSwap({ instructions }, 'engine')).toBe(false)
-    expect(isOwnSwap({ instructions, agentId: 'a1' }, 'compact-handoff')).toBe(false)
-    expect(isOwnSwap({ instructions: 'keep the plan' }, 'compact-handoff')).toBe(false)
-    expect(isOwnSwap({}, 'compact-handoff')).toBe(false)
-    expect(isOwnSwap({ instructions: MARKER }, 'compact-handoff'), 'the marker with no line after it').toBe(false)
+    expect(isOwnMarkedCompaction({ instructions }, 'compact-handoff-answer'), 'another plugin writing our marker').toBe(false)
+    expect(isOwnMarkedCompaction({ instructions }, 'engine')).toBe(false)
+    expect(isOwnMarkedCompaction({ instructions, agentId: 'a1' }, 'compact-handoff')).toBe(false)
+    expect(isOwnMarkedCompaction({ instructions: 'keep the plan' }, 'compact-handoff')).toBe(false)
+    expect(isOwnMarkedCompaction({}, 'compact-handoff')).toBe(false)
+    expect(isOwnMarkedCompaction({ instructions: MARKER }, 'compact-handoff'), 'the marker with no line after it').toBe(false)
   })
 })
 

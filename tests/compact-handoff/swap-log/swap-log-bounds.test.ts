@@ -24,8 +24,8 @@ function aborted(reason: string, files = [{ path: 'plans/handoffs/HANDOFF_a_2026
   return { time: TIME, sessionId: 's1', mode: 'handoff', trigger: 'command', files, contextPercentBefore: 80, outcome: 'aborted', reason, messagesHeld: 0, repairs: 0 }
 }
 
-function followUp(reReads: string[], repeatedCommands: string[], handoff = 'plans/handoffs/HANDOFF_a_2026-11-30.md'): AfterSwapEntry {
-  return { time: TIME, sessionId: 's1', follows: { kind: 'swapped', handoff, time: TIME }, outcome: 'follow-up', reReads, repeatedCommands }
+function meter(reReads: string[], repeatedCommands: string[], handoff = 'plans/handoffs/HANDOFF_a_2026-11-30.md'): AfterSwapEntry {
+  return { time: TIME, sessionId: 's1', follows: { kind: 'swapped', handoff, time: TIME }, outcome: 'meter', reReads, repeatedCommands }
 }
 
 function hasLoneSurrogate(text: string): boolean {
@@ -64,10 +64,10 @@ describe('logLineOf', () => {
 
   test('clips long paths and commands to a share of the line when they would pass it', () => {
     const long = (n: number) => `/srv/app/${'d/'.repeat(2_000)}file-${n}.ts`
-    const entry = followUp(Array.from({ length: MAX_READ_FILES }, (_, n) => long(n)), Array.from({ length: MAX_COMMANDS }, (_, n) => `echo ${n} ${'z'.repeat(5_000)}`), long(99))
+    const entry = meter(Array.from({ length: MAX_READ_FILES }, (_, n) => long(n)), Array.from({ length: MAX_COMMANDS }, (_, n) => `echo ${n} ${'z'.repeat(5_000)}`), long(99))
     const line = logLineOf(entry)
     expect(line.length).toBeLessThanOrEqual(MAX_LOG_LINE_CHARS)
-    const parsed = JSON.parse(line) as AfterSwapEntry & { outcome: 'follow-up' }
+    const parsed = JSON.parse(line) as AfterSwapEntry & { outcome: 'meter' }
     expect(parsed.reReads, 'every path is still counted').toHaveLength(MAX_READ_FILES)
     expect(parsed.repeatedCommands).toHaveLength(MAX_COMMANDS)
     expect(parsed.repeatedCommands[3]!.startsWith('echo 3 zzz')).toBe(true)
@@ -81,7 +81,7 @@ describe('logLineOf', () => {
         const text = () => textOfPieces(rand, PIECES, 8)
         return rand.int(2) === 0
           ? aborted(text(), Array.from({ length: rand.int(30) }, () => ({ path: text(), bytes: 1 })))
-          : followUp(Array.from({ length: rand.int(MAX_READ_FILES + 1) }, text), Array.from({ length: rand.int(MAX_COMMANDS + 1) }, text), text())
+          : meter(Array.from({ length: rand.int(MAX_READ_FILES + 1) }, text), Array.from({ length: rand.int(MAX_COMMANDS + 1) }, text), text())
       },
       (entry) => {
         const line = logLineOf(entry)

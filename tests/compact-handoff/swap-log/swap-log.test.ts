@@ -204,7 +204,7 @@ describe('readsAsSwapLog: only a swap log is ever cut or rewritten', () => {
   const line = (fields: Record<string, unknown>) => JSON.stringify(fields)
   test('takes an empty log, and whole entry lines around blank ones', () => {
     expect(readsAsSwapLog('')).toBe(true)
-    expect(readsAsSwapLog(`${line({ time: 't', outcome: 'swapped' })}\n\n${line({ time: 't2', outcome: 'follow-up' })}\n`)).toBe(true)
+    expect(readsAsSwapLog(`${line({ time: 't', outcome: 'swapped' })}\n\n${line({ time: 't2', outcome: 'meter' })}\n`)).toBe(true)
   })
 
   test('refuses anything else: a shell file, a line that is no entry, JSON that is no object', () => {

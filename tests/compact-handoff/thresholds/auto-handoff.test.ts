@@ -1,7 +1,7 @@
 // The auto handoff's decisions: when a turn's end starts a run, and when the
 // nudge gives way to it (its option: tests/compact-handoff/options/).
 import { describe, expect, test } from 'vitest'
-import { AUTO_HANDOFF_OFF, autoHandoffStatusTextOf, isAutoHandoffDue, isNudgeSuperseded } from '../../../packages/compact-handoff/hooks/thresholds/auto-handoff.js'
+import { AUTO_HANDOFF_OFF, autoHandoffReportTextOf, isAutoHandoffDue, isNudgeSuperseded } from '../../../packages/compact-handoff/hooks/thresholds/auto-handoff.js'
 
 describe('isAutoHandoffDue', () => {
   const turn = { reason: 'answer' as const, percent: 80, isSubagentRunning: false, isInteractive: true }
@@ -31,7 +31,7 @@ describe('the nudge beside the auto handoff', () => {
   })
 
   test('status words', () => {
-    expect(autoHandoffStatusTextOf(AUTO_HANDOFF_OFF)).toBe('auto handoff off')
-    expect(autoHandoffStatusTextOf(85)).toBe('auto handoff at 85%')
+    expect(autoHandoffReportTextOf(AUTO_HANDOFF_OFF)).toBe('auto handoff off')
+    expect(autoHandoffReportTextOf(85)).toBe('auto handoff at 85%')
   })
 })

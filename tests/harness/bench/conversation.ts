@@ -103,7 +103,7 @@ export async function meterCounts(session: Session, proj: string): Promise<{ reR
   await session.type('/compact-handoff status')
   const logPath = join(proj, SWAP_LOG_PATH)
   const entry = await pollUntil('the follow-up line', 15_000, () => {
-    const lines = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"follow-up"')) : []
+    const lines = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"meter"')) : []
     return lines.length > 0 ? (JSON.parse(lines.at(-1)!) as { reReads: string[]; repeatedCommands: string[] }) : undefined
   })
   return { reReads: entry.reReads.length, repeatedCommands: entry.repeatedCommands.length }

@@ -5,7 +5,7 @@
 import { MARKER } from '../partner/marker.js'
 
 /** The parts of a `session.compact` input the decision reads. */
-export type CompactionFacts = {
+export type CompactionInput = {
   /** Undefined when a plugin compacts under the test kit (see markedStubOf). */
   trigger?: string | undefined
   /** Set when a subagent or fork compacts its own transcript. */
@@ -23,7 +23,7 @@ export type CompactionFacts = {
  * verbatim: the sender owns its formatting (leading indentation is Markdown).
  * A blank stub would erase the conversation for nothing, so it passes through.
  */
-export function markedStubOf(facts: CompactionFacts): string | undefined {
+export function markedStubOf(facts: CompactionInput): string | undefined {
   // The real engine says 'plugin'; the 2.1.332 test kit leaves the trigger
   // undefined on a plugin's `$.session.compact`. Engine-raised compactions
   // (manual, auto, precompute) always carry theirs.

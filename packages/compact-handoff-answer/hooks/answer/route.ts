@@ -1,7 +1,7 @@
 // Decides what this mod does with a compaction, before any state is read.
 // Pure and free of 'claude-code' so vitest can load it under Node; register.ts
 // applies the route.
-import { markedStubOf, type CompactionFacts } from './marked-stub.js'
+import { markedStubOf, type CompactionInput } from './marked-stub.js'
 
 export type Route =
   /** compact-handoff's marked compaction, raised by its swap: the stub replaces the conversation. */
@@ -23,15 +23,15 @@ export const SENDER_PLUGIN = 'compact-handoff'
  * replaces the whole conversation with text of the caller's choosing.
  * `raisedBy` is the host's `next.origin.plugin`, which no plugin can set.
  */
-export function isOwnSwap(raisedBy: string, run: RunView): boolean {
+export function isSwapToAnswer(raisedBy: string, run: RunView): boolean {
   return raisedBy === SENDER_PLUGIN && run.kind === 'swapping' && run.isCompacting === true
 }
 
 /** The route for a compaction raised by `raisedBy` (`next.origin.plugin`)
  * while compact-handoff's run is `run`. */
-export function routeOf(facts: CompactionFacts, raisedBy: string, run: RunView): Route {
+export function routeOf(facts: CompactionInput, raisedBy: string, run: RunView): Route {
   const stub = markedStubOf(facts)
-  if (stub !== undefined) return isOwnSwap(raisedBy, run) ? { kind: 'answer', stub } : { kind: 'pass' }
+  if (stub !== undefined) return isSwapToAnswer(raisedBy, run) ? { kind: 'answer', stub } : { kind: 'pass' }
   // A subagent or fork compacts its own transcript: compact-handoff's run belongs to the main loop.
   if (facts.agentId !== undefined) return { kind: 'pass' }
   return facts.trigger === 'precompute' ? { kind: 'precompute' } : { kind: 'pass' }

@@ -7,8 +7,8 @@ import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { stageTextOf, type Phase, type Run } from '../run/run.js'
 import { GO_COMMAND, NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
-import { folderFactsOf } from '../ownership/folder-steps.js'
-import { statusTextOf } from './status-report.js'
+import { folderInputOf } from '../ownership/folder-steps.js'
+import { statusReportOf } from './status-report.js'
 import { wordsSizeOf } from '../prompts/user-words.js'
 import { skillValuesOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
@@ -19,7 +19,7 @@ import { redactableOf } from '../facts/text-clip.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
 import type { Options } from '../options/options.js'
-import { closeFollowUp } from '../facts/work-steps.js'
+import { closeMeter } from '../facts/work-steps.js'
 import { answerResume } from '../resume/resume-steps.js'
 
 type $ = EngineInterface
@@ -67,7 +67,7 @@ async function maskedFocusOf($: $, focus: string): Promise<string> {
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, focus] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), maskedFocusOf($, intent.focus)])
   // Resolved once, here: every check compares a file's real path with it.
-  const { cwdRealPath, ignoresCase } = await folderFactsOf($, cwd)
+  const { cwdRealPath, ignoresCase } = await folderInputOf($, cwd)
   const id = crypto.randomUUID()
   return {
     id,
@@ -103,7 +103,7 @@ export async function startRun($: $, intent: Start, trigger: Run['trigger']): Pr
   const { step } = await dispatch($, { kind: 'start', run })
   if (!step.isTaken && step.met.kind !== 'idle') return { text: busyText(step.met), isStarted: false }
   // The meter counts what the context after a swap re-does, up to the next run.
-  await closeFollowUp($, run.cwd)
+  await closeMeter($, run.cwd)
   const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'
   const then = run.apply === 'review' ? 'you review them before anything is replaced' : 'the conversation is replaced once the files check out'
   return { text: `Writing ${what} with the ${SKILL_OF_MODE[run.mode]} skill; ${then}. Messages you type meanwhile are held for after the swap. /compact-handoff cancel stops it.`, isStarted: true }
@@ -135,9 +135,9 @@ async function status($: $, nudgePercent: number, autoHandoffPercent: number): P
   const usage = await $.session.usage().catch(() => undefined)
   const cwd = phase.kind === 'idle' ? await $.session.cwd() : phase.run.cwd
   // Asked for now, the meter's window closes here and its line is logged.
-  const followUp = await closeFollowUp($, cwd)
-  return statusTextOf({
-    ...(followUp !== undefined ? { followUp: { ...followUp, since: followUp.after.kind === 'compacted' ? 'the last compaction' : `the swap to ${shownPath(followUp.after.handoff, cwd)}` } } : {}),
+  const meter = await closeMeter($, cwd)
+  return statusReportOf({
+    ...(meter !== undefined ? { meter: { ...meter, since: meter.after.kind === 'compacted' ? 'the last compaction' : `the swap to ${shownPath(meter.after.handoff, cwd)}` } } : {}),
     phase,
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,

@@ -1,9 +1,9 @@
 // The text of /compact-handoff status.
 import { MAX_REPAIRS, stageTextOf, type Mode, type Phase } from '../run/run.js'
-import { followUpTextOf } from '../facts/follow-up.js'
-import { autoHandoffStatusTextOf } from '../thresholds/auto-handoff.js'
+import { meterTextOf } from '../facts/follow-up.js'
+import { autoHandoffReportTextOf } from '../thresholds/auto-handoff.js'
 
-export type StatusFacts = {
+export type StatusReportInput = {
   phase: Phase
   nowMs: number
   contextPercent: number | undefined
@@ -13,12 +13,12 @@ export type StatusFacts = {
   /** Newest swap-log lines, oldest first. */
   recentLog: readonly string[]
   /** What the context re-did since the last swap, when the meter was watching. */
-  followUp?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
+  meter?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
 }
 
-function tailOf(facts: StatusFacts): string[] {
+function tailOf(facts: StatusReportInput): string[] {
   const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
-  if (facts.followUp !== undefined) lines.push(`Since ${facts.followUp.since}: ${followUpTextOf(facts.followUp)}.`)
+  if (facts.meter !== undefined) lines.push(`Since ${facts.meter.since}: ${meterTextOf(facts.meter)}.`)
   if (facts.recentLog.length > 0) lines.push('From the swap log:', ...facts.recentLog.map((l) => `  ${l}`))
   return lines
 }
@@ -31,9 +31,9 @@ function durationText(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
 }
 
-export function statusTextOf(facts: StatusFacts): string {
+export function statusReportOf(facts: StatusReportInput): string {
   const { phase } = facts
-  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%; ${autoHandoffStatusTextOf(facts.autoHandoffPercent)}`
+  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%; ${autoHandoffReportTextOf(facts.autoHandoffPercent)}`
   if (phase.kind === 'idle') return [`No handoff run under way; ${context}.`, ...tailOf(facts)].join('\n')
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')

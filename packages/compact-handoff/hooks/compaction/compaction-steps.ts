@@ -17,7 +17,7 @@ import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { armingTriggerOf } from './ask.js'
 import { armAfterCompaction } from './ask-steps.js'
-import { isOwnSwap } from '../run/swap-text.js'
+import { isOwnMarkedCompaction } from '../run/swap-text.js'
 import type { Options } from '../options/options.js'
 
 type $ = EngineInterface
@@ -86,7 +86,7 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
  * anything is read, to compact-handoff-answer, the one that answers it. */
 export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: Options): Promise<SessionCompactResult> {
-  if (isOwnSwap(e, raisedBy)) return next(e)
+  if (isOwnMarkedCompaction(e, raisedBy)) return next(e)
   const isAskOn = options.askAfterCompaction
   const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
   switch (route.kind) {

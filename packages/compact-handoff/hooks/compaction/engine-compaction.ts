@@ -23,7 +23,7 @@ export type CompactionRoute =
   | { kind: 'fork'; trigger: ForkTrigger; focus: string }
 
 /** What a route is decided from, as `session.compact`'s input holds it. */
-export type CompactionFacts = { trigger?: string; agentId?: string; instructions?: string }
+export type CompactionInput = { trigger?: string; agentId?: string; instructions?: string }
 
 export const PRECOMPUTE_SKIP =
   'compact-handoff answers the coming compaction with a handoff a fork writes: a summary computed now would never be used'
@@ -40,7 +40,7 @@ function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
  * A precompute prepares any coming compaction, so it is vetoed whenever a fork
  * answers the automatic one (option not off); under off the answer mod decides.
  */
-export function compactionRouteOf(facts: CompactionFacts, option: CompactionHandoff, runKind: string): CompactionRoute {
+export function compactionRouteOf(facts: CompactionInput, option: CompactionHandoff, runKind: string): CompactionRoute {
   if (facts.agentId !== undefined) return { kind: 'pass' }
   if (facts.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
   if (facts.trigger !== 'auto' && facts.trigger !== 'manual') return { kind: 'pass' }
@@ -58,7 +58,7 @@ export type TurnPosition =
   /** Between turns: nothing is waiting. */
   | { kind: 'between-turns' }
 
-type MessageFacts = { role: 'user' | 'assistant'; toolResults?: readonly unknown[] }
+type MessageInput = { role: 'user' | 'assistant'; toolResults?: readonly unknown[] }
 
 /**
  * The engine compacts automatically before it sends a request: at a prompt
@@ -66,7 +66,7 @@ type MessageFacts = { role: 'user' | 'assistant'; toolResults?: readonly unknown
  * the hook keeps it), or inside a turn (the last message is the model's, or
  * the user message carrying tool results). A /compact runs between turns.
  */
-export function turnPositionOf(messages: readonly MessageFacts[] | undefined, trigger: ForkTrigger): TurnPosition {
+export function turnPositionOf(messages: readonly MessageInput[] | undefined, trigger: ForkTrigger): TurnPosition {
   const last = messages?.at(-1)
   if (trigger !== 'auto' || messages === undefined || last === undefined) return { kind: 'between-turns' }
   if (last.role === 'assistant' || (last.toolResults?.length ?? 0) > 0) return { kind: 'mid-turn' }

@@ -21,7 +21,7 @@ import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
-import { folderFactsOf } from '../ownership/folder-steps.js'
+import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
@@ -100,7 +100,7 @@ async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repa
 
 async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
   const [cwd, lastHandoff, nowMs] = await Promise.all([$.session.cwd(), readLastHandoff($), $.clock.now()])
-  const folder = { cwd, ...(await folderFactsOf($, cwd)) }
+  const folder = { cwd, ...(await folderInputOf($, cwd)) }
   const [parent, listed] = await Promise.all([
     lastHandoff.kind === 'handoff' ? readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined) : undefined,
     listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => []),

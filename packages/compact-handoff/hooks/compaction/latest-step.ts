@@ -19,9 +19,9 @@ export const MAX_LATEST_CALL_CHARS = 300
  * pattern that finds it before it is masked. */
 const WINDOW_FACTOR = 4
 
-type UseFacts = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
-type ResultFacts = { tool_use_id: string; text: string; isError: boolean }
-type MessageFacts = { role: 'user' | 'assistant'; toolUses?: readonly UseFacts[]; toolResults?: readonly ResultFacts[] }
+type ToolUseInput = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
+type ToolResultInput = { tool_use_id: string; text: string; isError: boolean }
+type MessageInput = { role: 'user' | 'assistant'; toolUses?: readonly ToolUseInput[]; toolResults?: readonly ToolResultInput[] }
 
 /** One call of the latest step, as taken out of the transcript: `call` and
  * `resultEnd` are windows of the model's and the tool's text, not yet masked. */
@@ -41,7 +41,7 @@ export type LatestCall = {
 export type LatestStep = { calls: LatestCall[]; moreCalls: number }
 
 /** What a call was asked: a Bash command, a file's path, or the arguments as JSON. */
-function callTextOf(use: UseFacts): string {
+function callTextOf(use: ToolUseInput): string {
   const input = use.input
   const named = [input.command, input.file_path, input.path, input.pattern, input.url].find((v): v is string => typeof v === 'string')
   // JSON of an object the engine parsed is linear in its size; only its head is kept.
@@ -66,7 +66,7 @@ function endWindowOf(text: string): string {
  * undefined when that message called no tool. A result whose call is not in
  * the transcript is shown under its id.
  */
-export function latestStepOf(messages: readonly MessageFacts[]): LatestStep | undefined {
+export function latestStepOf(messages: readonly MessageInput[]): LatestStep | undefined {
   const last = messages.at(-1)
   if (last === undefined) return undefined
   const before = last.role === 'assistant' ? last : messages.at(-2)

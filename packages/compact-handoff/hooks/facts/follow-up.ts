@@ -1,11 +1,11 @@
 // The rediscovery meter: after a swap (or a resume), what the new context does
 // again that the old one had done: Reads of files already read before, and
 // shell commands already run. Both are signs that the handoff left something
-// out. Watched for FOLLOW_UP_TURNS main-loop turns, or until the next run.
+// out. Watched for METER_TURNS main-loop turns, or until the next run.
 // Paths and commands compare as recorded: masked (work-steps.ts).
 import type { Facts } from './facts.js'
 
-export const FOLLOW_UP_TURNS = 10
+export const METER_TURNS = 10
 
 /** What a window follows: a swap or a resume of a handoff, or a compaction that
  * was not ours (the person's /compact, the engine's own), measured the same way. */
@@ -23,15 +23,15 @@ export type Watched = {
   firstTurnEnded: boolean
 }
 
-export type FollowUp = { kind: 'none' } | ({ kind: 'watching' } & Watched)
+export type Meter = { kind: 'none' } | ({ kind: 'watching' } & Watched)
 
-export const NOT_WATCHING: FollowUp = { kind: 'none' }
+export const NOT_WATCHING: Meter = { kind: 'none' }
 
-export function watchingAfter(after: Watched['after'], facts: Facts): FollowUp {
+export function watchingAfter(after: Watched['after'], facts: Facts): Meter {
   return {
     kind: 'watching',
     after,
-    turnsLeft: FOLLOW_UP_TURNS,
+    turnsLeft: METER_TURNS,
     readBefore: [...facts.read],
     commandsBefore: facts.commands.map((c) => c.line),
     reReads: [],
@@ -41,30 +41,30 @@ export function watchingAfter(after: Watched['after'], facts: Facts): FollowUp {
   }
 }
 
-export function followUpWithRead(followUp: FollowUp, path: string): FollowUp {
-  if (followUp.kind !== 'watching') return followUp
-  if (followUp.after.kind !== 'compacted' && path === followUp.after.handoff) return followUp.handoffRead ? followUp : { ...followUp, handoffRead: true }
-  const isReRead = followUp.readBefore.includes(path) && !followUp.reReads.includes(path)
-  return isReRead ? { ...followUp, reReads: [...followUp.reReads, path] } : followUp
+export function meterWithRead(meter: Meter, path: string): Meter {
+  if (meter.kind !== 'watching') return meter
+  if (meter.after.kind !== 'compacted' && path === meter.after.handoff) return meter.handoffRead ? meter : { ...meter, handoffRead: true }
+  const isReRead = meter.readBefore.includes(path) && !meter.reReads.includes(path)
+  return isReRead ? { ...meter, reReads: [...meter.reReads, path] } : meter
 }
 
-export function followUpWithCommand(followUp: FollowUp, line: string): FollowUp {
-  if (followUp.kind !== 'watching') return followUp
-  const isRepeat = followUp.commandsBefore.includes(line) && !followUp.repeatedCommands.includes(line)
-  return isRepeat ? { ...followUp, repeatedCommands: [...followUp.repeatedCommands, line] } : followUp
+export function meterWithCommand(meter: Meter, line: string): Meter {
+  if (meter.kind !== 'watching') return meter
+  const isRepeat = meter.commandsBefore.includes(line) && !meter.repeatedCommands.includes(line)
+  return isRepeat ? { ...meter, repeatedCommands: [...meter.repeatedCommands, line] } : meter
 }
 
 /** What a main-loop turn's end does to the window: counts it down, and says
  * whether the first turn went by without reading the handoff and whether the
  * window closes now (with its counts). */
-export function followUpAfterTurn(followUp: FollowUp): { followUp: FollowUp; isUnread: boolean; closed?: Watched } {
-  if (followUp.kind !== 'watching') return { followUp, isUnread: false }
-  const isUnread = followUp.after.kind !== 'compacted' && !followUp.firstTurnEnded && !followUp.handoffRead
-  const next = { ...followUp, turnsLeft: followUp.turnsLeft - 1, firstTurnEnded: true }
-  if (next.turnsLeft <= 0) return { followUp: NOT_WATCHING, isUnread, closed: next }
-  return { followUp: next, isUnread }
+export function meterAfterTurn(meter: Meter): { meter: Meter; isUnread: boolean; closed?: Watched } {
+  if (meter.kind !== 'watching') return { meter, isUnread: false }
+  const isUnread = meter.after.kind !== 'compacted' && !meter.firstTurnEnded && !meter.handoffRead
+  const next = { ...meter, turnsLeft: meter.turnsLeft - 1, firstTurnEnded: true }
+  if (next.turnsLeft <= 0) return { meter: NOT_WATCHING, isUnread, closed: next }
+  return { meter: next, isUnread }
 }
 
-export function followUpTextOf(watched: { reReads: readonly string[]; repeatedCommands: readonly string[] }): string {
+export function meterTextOf(watched: { reReads: readonly string[]; repeatedCommands: readonly string[] }): string {
   return `${watched.reReads.length} file(s) read again, ${watched.repeatedCommands.length} command(s) run again`
 }

@@ -2,7 +2,7 @@
 // rediscovery meter (facts.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
-import { followUpAfterTurn, followUpWithCommand, followUpWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
+import { meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { readWork, updateWork } from '../state.js'
 import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
@@ -28,13 +28,13 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
     const line = clippedCommandOf(await maskedText($, call.command))
     // Moved to the background, the command was answered at once and goes on: started, not ended.
     const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
-    const recorded = updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCodeOf(outcome), shellId), followUp: followUpWithCommand(w.followUp, line) }))
+    const recorded = updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCodeOf(outcome), shellId), meter: meterWithCommand(w.meter, line) }))
     await Promise.all([recorded, shellId === undefined ? undefined : recordShellStarted($, shellId, line)])
     return
   }
   if (outcome.isError === true || typeof call.file_path !== 'string') return
   const path = await maskedText($, call.file_path)
-  if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), followUp: followUpWithRead(w.followUp, path) }))
+  if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), meter: meterWithRead(w.meter, path) }))
   else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
 }
 
@@ -55,12 +55,12 @@ export async function afterOf($: $, cwd: string, kind: 'swapped' | 'resumed', ha
  * before the continue-prompt goes out, so the new context's first tool call
  * is counted); returns the window it closed, for `logClosed` later. */
 export async function startWatching($: $, after: After): Promise<Watched | undefined> {
-  const before = await updateWork($, (w) => ({ ...w, followUp: watchingAfter(after, w.facts) }))
-  return before.followUp.kind === 'watching' ? before.followUp : undefined
+  const before = await updateWork($, (w) => ({ ...w, meter: watchingAfter(after, w.facts) }))
+  return before.meter.kind === 'watching' ? before.meter : undefined
 }
 
 export async function logClosed($: $, cwd: string, closed: Watched | undefined): Promise<void> {
-  if (closed !== undefined) await logFollowUp($, cwd, closed)
+  if (closed !== undefined) await logMeter($, cwd, closed)
 }
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
@@ -76,9 +76,9 @@ function shownAfter(after: After, cwd: string): After {
   return after.kind === 'compacted' ? after : { ...after, handoff: shownPath(after.handoff, cwd) }
 }
 
-async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
+async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
   await appendAfterSwapLog($, cwd, {
-    outcome: 'follow-up',
+    outcome: 'meter',
     follows: shownAfter(watched.after, cwd),
     reReads: watched.reReads.map((p) => shownPath(p, cwd)),
     repeatedCommands: watched.repeatedCommands,
@@ -87,30 +87,30 @@ async function logFollowUp($: $, cwd: string, watched: Watched): Promise<void> {
 
 /** Closes the meter's window now (a new run starts, or the person asked for
  * the status) and logs it; returns what it counted, if a window was open. */
-export async function closeFollowUp($: $, cwd: string): Promise<Watched | undefined> {
-  const before = await updateWork($, (w) => ({ ...w, followUp: { kind: 'none' } }))
-  if (before.followUp.kind !== 'watching') return undefined
-  await logFollowUp($, cwd, before.followUp)
-  return before.followUp
+export async function closeMeter($: $, cwd: string): Promise<Watched | undefined> {
+  const before = await updateWork($, (w) => ({ ...w, meter: { kind: 'none' } }))
+  if (before.meter.kind !== 'watching') return undefined
+  await logMeter($, cwd, before.meter)
+  return before.meter
 }
 
 /** A main-loop turn ended: the meter counts it; the first turn after a swap
  * that never read the handoff is said and logged. */
-export async function followUpTurnEnded($: $): Promise<void> {
-  if ((await readWork($)).followUp.kind !== 'watching') return
+export async function meterTurnEnded($: $): Promise<void> {
+  if ((await readWork($)).meter.kind !== 'watching') return
   const cwd = await $.session.cwd()
-  let result: ReturnType<typeof followUpAfterTurn> | undefined
+  let result: ReturnType<typeof meterAfterTurn> | undefined
   await updateWork($, (w) => {
-    result = followUpAfterTurn(w.followUp)
-    return { ...w, followUp: result.followUp }
+    result = meterAfterTurn(w.meter)
+    return { ...w, meter: result.meter }
   })
   if (result === undefined) return
-  const { isUnread, closed, followUp } = result
-  const watched = closed ?? (followUp.kind === 'watching' ? followUp : undefined)
+  const { isUnread, closed, meter } = result
+  const watched = closed ?? (meter.kind === 'watching' ? meter : undefined)
   if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
     $.ui.toast(`the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
     await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
   }
-  if (closed !== undefined) await logFollowUp($, cwd, closed)
+  if (closed !== undefined) await logMeter($, cwd, closed)
 }

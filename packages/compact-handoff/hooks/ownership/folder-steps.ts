@@ -4,9 +4,9 @@
 import type { EngineInterface } from 'claude-code'
 import { folderIgnoresCase } from '../protocol/protocol-paths.js'
 
-export type FolderFacts = { cwdRealPath: string; ignoresCase: boolean }
+export type FolderInput = { cwdRealPath: string; ignoresCase: boolean }
 
-export async function folderFactsOf($: EngineInterface, cwd: string): Promise<FolderFacts> {
+export async function folderInputOf($: EngineInterface, cwd: string): Promise<FolderInput> {
   const [stat, info] = await Promise.all([$.fs.stat(cwd, { resolve: true }).catch(() => undefined), $.session.info().catch(() => undefined)])
   return { cwdRealPath: stat?.realPath ?? cwd, ignoresCase: folderIgnoresCase(cwd, info?.platform) }
 }

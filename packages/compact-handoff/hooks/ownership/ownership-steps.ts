@@ -5,7 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
-import { fingerprintOf, holdsRecord, isOwnAfter, isRecordable, ownershipKeyOf, ownershipOf, recordStatusOf, recordsOf, withRecord, withUse, withinBudget, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
+import { fingerprintOf, holdsRecord, isOwnAfter, isRecordable, ownershipKeyOf, ownershipOf, recordHandoffStatusOf, recordsOf, withRecord, withUse, withinBudget, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
 
 type $ = EngineInterface
 
@@ -54,7 +54,7 @@ export async function trimOwnRecords($: $): Promise<void> {
  * comes here through recordWrittenFile. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
-  const status = recordStatusOf(frontmatterOf(text)?.get('status'))
+  const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))
   const record: OwnRecord = { key: ownershipKeyOf(cwd, relPath), path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
   if (!isRecordable(record)) throw new Error(`its path is longer than a record keeps`)
   await changeRecords($, (records) => withRecord(records, record), (records) => holdsRecord(records, record))

@@ -4,7 +4,7 @@
 // only while a record matches it: git's "untracked" is no proof (a submodule,
 // a repository git refuses to read, a missing git, an unpacked archive all
 // look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
-import { OFFER_WITHIN_MS, RESUMABLE_STATUSES } from '../resume/resume.js'
+import { OFFER_WITHIN_MS, RESUMABLE_HANDOFF_STATUSES } from '../resume/resume.js'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 
@@ -44,11 +44,11 @@ export function ownershipKeyOf(cwd: string, relPath: string): string {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/
-const KNOWN_STATUSES: readonly string[] = HANDOFF_STATUSES
+const KNOWN_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES
 
 /** A status as a record keeps it: a known one, or none. */
-export function recordStatusOf(status: string | undefined): string | undefined {
-  return status !== undefined && KNOWN_STATUSES.includes(status) ? status : undefined
+export function recordHandoffStatusOf(status: string | undefined): string | undefined {
+  return status !== undefined && KNOWN_HANDOFF_STATUSES.includes(status) ? status : undefined
 }
 
 function isCount(value: unknown): value is number {
@@ -64,7 +64,7 @@ function boundedRecordOf(value: unknown): OwnRecord | undefined {
   if (typeof key !== 'string' || typeof path !== 'string' || key.length > MAX_RECORD_PATH_CHARS || path.length > MAX_RECORD_PATH_CHARS) return undefined
   if (typeof sha256 !== 'string' || !SHA256_HEX.test(sha256) || !isCount(bytes) || !isCount(writtenAtMs)) return undefined
   if (usedAtMs !== undefined && !isCount(usedAtMs)) return undefined
-  const kept = recordStatusOf(typeof status === 'string' ? status : undefined)
+  const kept = recordHandoffStatusOf(typeof status === 'string' ? status : undefined)
   return { key, path, sha256, bytes, writtenAtMs, ...(kept !== undefined ? { status: kept } : {}), ...(usedAtMs !== undefined ? { usedAtMs } : {}) }
 }
 
@@ -158,7 +158,7 @@ export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string 
 export function offerRecordOf(records: readonly OwnRecord[], cwd: string, nowMs: number): { record: OwnRecord; relPath: string } | undefined {
   let best: { record: OwnRecord; relPath: string } | undefined
   for (const record of records) {
-    if (record.usedAtMs !== undefined || record.status === undefined || !RESUMABLE_STATUSES.includes(record.status)) continue
+    if (record.usedAtMs !== undefined || record.status === undefined || !RESUMABLE_HANDOFF_STATUSES.includes(record.status)) continue
     if (record.writtenAtMs > nowMs || nowMs - record.writtenAtMs > OFFER_WITHIN_MS) continue
     const file = classifyHandoffPath(record.path, cwd)
     if (file?.kind !== 'handoff' || ownershipKeyOf(cwd, file.relPath) !== record.key) continue

@@ -4,7 +4,7 @@
 // answer, before turn.complete has settled, and the swap then erases both it
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
-import { isTypedByUser, withUserMessage, type PromptFacts } from './user-words.js'
+import { isTypedByUser, withUserMessage, type PromptInput } from './user-words.js'
 import { updateWords } from '../state.js'
 import { dispatch } from '../run/run-steps.js'
 import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
@@ -13,7 +13,7 @@ type $ = EngineInterface
 
 const OUR_COMMANDS: ReadonlySet<string> = new Set([HANDOFF_COMMAND, PLAN_COMMAND, GO_COMMAND])
 
-type Submitted = PromptFacts & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
+type Submitted = PromptInput & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
 
 /** What to do with a submitted prompt: hold it (drop it now, deliver it after
  * the swap) or let it through, recorded when it is the person's own words.

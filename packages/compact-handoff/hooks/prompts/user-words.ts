@@ -16,18 +16,18 @@ export type UserWords = {
 export const NO_WORDS: UserWords = { messages: [], dropped: 0 }
 
 /** Where a submitted prompt came from, as prompt.submit reports it. */
-export type PromptFacts = { origin: { kind: string }; command?: unknown; isMeta?: true }
+export type PromptInput = { origin: { kind: string }; command?: unknown; isMeta?: true }
 
 /** The prompt box, the SDK and remote control are the person typing; plugins,
  * task notifications and other sessions are not. */
 const USERS_OWN_ORIGINS: ReadonlySet<string> = new Set(['composer', 'sdk', 'bridge'])
 
 /** Typed by the person: their words, or a slash command they ran. */
-export function isTypedByUser(prompt: PromptFacts): boolean {
+export function isTypedByUser(prompt: PromptInput): boolean {
   return USERS_OWN_ORIGINS.has(prompt.origin.kind) && prompt.isMeta !== true
 }
 
-export function isUsersOwnPrompt(prompt: PromptFacts): boolean {
+export function isUsersOwnPrompt(prompt: PromptInput): boolean {
   return isTypedByUser(prompt) && prompt.command === undefined
 }
 

@@ -27,7 +27,7 @@ import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownershi
 import { readInteractive, readPhase, setLastHandoff } from '../state.js'
 import { appendResumeLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
-import { folderFactsOf } from '../ownership/folder-steps.js'
+import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
 import { withRunningSection } from '../facts/running.js'
 import { runningNow } from '../facts/running-steps.js'
@@ -115,7 +115,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const phase = await readPhase($)
   if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
   const cwd = await $.session.cwd()
-  const folder = await folderFactsOf($, cwd)
+  const folder = await folderInputOf($, cwd)
   const listed = await listHandoffFiles($, { cwd, ...folder })
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file

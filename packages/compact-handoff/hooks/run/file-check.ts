@@ -12,7 +12,7 @@ import type { Run } from './run.js'
 
 export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
 
-export type FileFacts = {
+export type FileInput = {
   file: HandoffPath
   /** undefined when the path does not exist (stat rejected). */
   stat: FileStat | undefined
@@ -49,7 +49,7 @@ function toFix(path: string, problems: string[]): FileReport {
 
 /** Where the file really is and whether it can be used at all: a refusal, or
  * undefined. Safety, never repaired. */
-function placeRefusalOf(facts: FileFacts): string | undefined {
+function placeRefusalOf(facts: FileInput): string | undefined {
   const { stat } = facts
   const name = facts.file.relPath
   if (stat === undefined) return undefined
@@ -62,7 +62,7 @@ function placeRefusalOf(facts: FileFacts): string | undefined {
 }
 
 /** Everything wrong with one file; empty lists when it may be used. */
-export function fileReportOf(facts: FileFacts, run: Run): FileReport {
+export function fileReportOf(facts: FileInput, run: Run): FileReport {
   const { file, stat } = facts
   const name = file.relPath
   // Before "does not exist": a repair would have the skill write through the link.
@@ -84,7 +84,7 @@ export function fileReportOf(facts: FileFacts, run: Run): FileReport {
  * on disk may have been written in an older version of the shape: one that
  * passes the check by its own version's sections is resumed (`shape` says
  * which), never one that passes none. */
-export function resumeCheckOf(facts: FileFacts, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
+export function resumeCheckOf(facts: FileInput, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
   const name = facts.file.relPath
   if (facts.diskRefusal !== undefined) return { problems: [facts.diskRefusal] }
   if (facts.stat === undefined) return { problems: [`${name} does not exist`] }

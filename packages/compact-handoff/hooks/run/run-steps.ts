@@ -11,7 +11,7 @@ import { NUDGE_ARMED } from '../thresholds/nudge.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
-import { fileReportOf, isReadable, mergedReport, type FileFacts, type FileReport } from './file-check.js'
+import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from './swap-text.js'
 import { withUserMessage } from '../prompts/user-words.js'
 import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
@@ -208,7 +208,7 @@ export async function noteTurnStart($: $, start: { turnId: string; text: string 
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
 }
 
-async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
+async function fileInputOf($: $, file: HandoffPath, run: Run): Promise<FileInput> {
   const found = await readProjectFile($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, file.relPath, isReadable)
   return {
     file,
@@ -225,7 +225,7 @@ async function factsOf($: $, file: HandoffPath, run: Run): Promise<FileFacts> {
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
   // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
-  const facts = await Promise.all(files.map((file) => factsOf($, file, run)))
+  const facts = await Promise.all(files.map((file) => fileInputOf($, file, run)))
   return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
 }
 

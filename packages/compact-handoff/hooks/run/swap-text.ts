@@ -64,7 +64,7 @@ export function buildStub(files: SwapFiles, words: UserWords, factsSection?: str
 }
 
 /** What a fork handoff's stub is built from. */
-export type ForkStubFacts = {
+export type ForkStubInput = {
   /** The saved file, relative to the session folder. */
   handoff: string
   /** Its text as saved (masked), inlined so the next request needs no Read. */
@@ -83,7 +83,7 @@ export type ForkStubFacts = {
 }
 
 /** The stub's closing line: mid-turn, where to carry on from. */
-function forkStubClosingOf(facts: ForkStubFacts): string {
+function forkStubClosingOf(facts: ForkStubInput): string {
   if (!facts.isMidTurn) return 'Nothing else from before was kept. The next message says what to do.'
   if (facts.latestStep !== undefined) {
     return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest step above is newer than the handoff: carry on from the handoff's Next step in the light of that step's result."
@@ -93,7 +93,7 @@ function forkStubClosingOf(facts: ForkStubFacts): string {
 
 /** The one message a compaction answered with a fork's handoff becomes: the
  * person's words and the work's facts by code, then the handoff inline. */
-export function buildForkStub(facts: ForkStubFacts): string {
+export function buildForkStub(facts: ForkStubInput): string {
   const by = facts.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
   const lines = [
     `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
@@ -125,7 +125,7 @@ export const OWN_PLUGIN = 'compact-handoff'
  * be routed as one of the engine's. `raisedBy` is the host's
  * `next.origin.plugin`, which no other plugin can set, and only the swap
  * compacts from this mod. */
-export function isOwnSwap(compaction: { instructions?: string; agentId?: string }, raisedBy: string): boolean {
+export function isOwnMarkedCompaction(compaction: { instructions?: string; agentId?: string }, raisedBy: string): boolean {
   return raisedBy === OWN_PLUGIN && compaction.agentId === undefined && compaction.instructions?.startsWith(`${MARKER}\n`) === true
 }
 

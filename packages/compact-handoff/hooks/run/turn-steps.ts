@@ -7,7 +7,7 @@ import { autoHandoffIfDue } from '../thresholds/auto-handoff-steps.js'
 import { nudgeIfDue } from '../thresholds/nudge-steps.js'
 import { dispatch } from './run-steps.js'
 import type { TurnEnd } from './turn-verdict.js'
-import { followUpTurnEnded } from '../facts/work-steps.js'
+import { meterTurnEnded } from '../facts/work-steps.js'
 import type { Options } from '../options/options.js'
 
 type $ = EngineInterface
@@ -17,7 +17,7 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
   // event writes nothing, so the common case costs one read (beside the clock);
   // with a run, the skill's end is not held up by a read of its own.
   if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
-  await followUpTurnEnded($)
+  await meterTurnEnded($)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent)
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)

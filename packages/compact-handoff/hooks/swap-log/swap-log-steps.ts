@@ -9,7 +9,7 @@ import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, readsAsSwapLog, recentLogLi
 import type { Run } from '../run/run.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../facts/mask-steps.js'
-import { folderFactsOf } from '../ownership/folder-steps.js'
+import { folderInputOf } from '../ownership/folder-steps.js'
 import { projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 
@@ -54,7 +54,7 @@ function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEnt
 
 async function appendNow($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
-    const folder = { cwd, ...(await folderFactsOf($, cwd)) }
+    const folder = { cwd, ...(await folderInputOf($, cwd)) }
     const log = await logOnDisk($, folder)
     if (log.kind === 'refused') return skipped($, log.why)
     const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId: await $.session.id(), ...entry } as LogEntry | AfterSwapEntry
@@ -104,7 +104,7 @@ export async function appendCompactionLog(
 /** The log's newest `count` entries as /compact-handoff status shows them;
  * none when the log cannot be read. */
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  const log = await folderFactsOf($, cwd).then((facts) => logOnDisk($, { cwd, ...facts })).catch(() => undefined)
+  const log = await folderInputOf($, cwd).then((facts) => logOnDisk($, { cwd, ...facts })).catch(() => undefined)
   return log === undefined || log.kind === 'refused' ? [] : recentLogLinesOf(log.text, count)
 }
 

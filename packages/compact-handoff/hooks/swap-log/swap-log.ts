@@ -71,7 +71,7 @@ export type AfterSwapEntry = {
   time: string
   sessionId: string
   follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
-} & ({ outcome: 'follow-up'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
+} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
 
 /** The code units read at `i` as one character, and how many characters
  * JSON.stringify writes for it: a pair stays whole, a lone surrogate and a
@@ -106,15 +106,15 @@ type Entry = LogEntry | AfterSwapEntry
 
 /** `entry` with every path and command passed through `clip`. */
 function withTextsClipped(entry: Entry, clip: (text: string) => string): Entry {
-  if (entry.outcome !== 'follow-up' && entry.outcome !== 'handoff-unread') return { ...entry, files: entry.files.map((f) => ({ ...f, path: clip(f.path) })) }
+  if (entry.outcome !== 'meter' && entry.outcome !== 'handoff-unread') return { ...entry, files: entry.files.map((f) => ({ ...f, path: clip(f.path) })) }
   const follows = 'handoff' in entry.follows ? { ...entry.follows, handoff: clip(entry.follows.handoff) } : entry.follows
   if (entry.outcome === 'handoff-unread') return { ...entry, follows }
   return { ...entry, follows, reReads: entry.reReads.map(clip), repeatedCommands: entry.repeatedCommands.map(clip) }
 }
 
 function textCountOf(entry: Entry): number {
-  if (entry.outcome !== 'follow-up' && entry.outcome !== 'handoff-unread') return entry.files.length
-  return 1 + (entry.outcome === 'follow-up' ? entry.reReads.length + entry.repeatedCommands.length : 0)
+  if (entry.outcome !== 'meter' && entry.outcome !== 'handoff-unread') return entry.files.length
+  return 1 + (entry.outcome === 'meter' ? entry.reReads.length + entry.repeatedCommands.length : 0)
 }
 
 /** The entry's JSON line, at most MAX_LOG_LINE_CHARS: the reason clipped to
@@ -217,7 +217,7 @@ export function recentLogLinesOf(text: string, count: number): string[] {
     try {
       const parsed = JSON.parse(line) as Partial<LogEntry> | Partial<AfterSwapEntry>
       if (typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') continue
-      if (parsed.outcome === 'follow-up' || parsed.outcome === 'handoff-unread') {
+      if (parsed.outcome === 'meter' || parsed.outcome === 'handoff-unread') {
         out.push(afterSwapLineOf(parsed as Partial<AfterSwapEntry>))
         continue
       }

@@ -9,7 +9,7 @@ export type AutoHandoffWindow = { kind: 'armed' } | { kind: 'spent' }
 
 export const AUTO_HANDOFF_ARMED: AutoHandoffWindow = { kind: 'armed' }
 
-export type TurnFacts = {
+export type TurnInput = {
   reason: 'answer' | 'aborted' | 'refusal' | 'error'
   /** Context use after the turn; undefined right after a start or a compaction. */
   percent: number | undefined
@@ -20,7 +20,7 @@ export type TurnFacts = {
 }
 
 /** Whether this turn's end starts an auto handoff. */
-export function isAutoHandoffDue(autoHandoffPercent: number, window: AutoHandoffWindow, turn: TurnFacts): boolean {
+export function isAutoHandoffDue(autoHandoffPercent: number, window: AutoHandoffWindow, turn: TurnInput): boolean {
   return (
     autoHandoffPercent !== AUTO_HANDOFF_OFF && turn.isInteractive && window.kind === 'armed' && turn.reason === 'answer' && !turn.isSubagentRunning && (turn.percent ?? 0) >= autoHandoffPercent
   )
@@ -35,6 +35,6 @@ export function autoHandoffStartTextOf(percent: number): string {
   return `context at ${Math.round(percent)}%, so a handoff started on its own (autoHandoffPercent). Messages you type are held until the swap; /compact-handoff cancel stops it and changes nothing.`
 }
 
-export function autoHandoffStatusTextOf(autoHandoffPercent: number): string {
+export function autoHandoffReportTextOf(autoHandoffPercent: number): string {
   return autoHandoffPercent === AUTO_HANDOFF_OFF ? 'auto handoff off' : `auto handoff at ${autoHandoffPercent}%`
 }

@@ -6,7 +6,7 @@ import type { SessionCompactInput } from 'claude-code'
 import { world } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { typeAndLaunch } from '../support/flow.js'
-import { AT_PROMPT, ENGINE_SUMMARY, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, compactAuto, compactSlash, fileFacts, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { AT_PROMPT, ENGINE_SUMMARY, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, compactAuto, compactSlash, checkedHandoffOf, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { OUTLINE, summaryAdditionsOf } from '../../hooks/compaction/summary-instructions.js'
 import { PRECOMPUTE_SKIP } from '../../hooks/compaction/engine-compaction.js'
 
@@ -20,7 +20,7 @@ describe('/compact', () => {
     const result = await compactSlash($, 'keep the benchmarks')
     expect(w.seen.compactions).toEqual([])
     expect(w.seen.forkPrompts[0]).toContain('(their words, verbatim): keep the benchmarks')
-    expect(fileFacts(fileText(w, FORK_FILE)).fields.focus).toBe('keep the benchmarks')
+    expect(checkedHandoffOf(fileText(w, FORK_FILE)).fields.focus).toBe('keep the benchmarks')
     expect(result.messages).toHaveLength(1)
     expect(result.messages?.[0]?.text).toMatch(/, at the \/compact the user typed:/)
     expect(result.messages?.[0]?.text, 'a /compact runs between turns').not.toMatch(/turn was under way/)

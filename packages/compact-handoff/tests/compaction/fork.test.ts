@@ -6,7 +6,7 @@ import { CWD, world, swapLogEntries } from '../support/world.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'
 import { LAUNCH_DELAY_MS, skillWritesHandoff, typeAndLaunch } from '../support/flow.js'
 import { LAUNCH_RETRY_MS } from '../../hooks/run/run-steps.js'
-import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, fileFacts, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, checkedHandoffOf, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { STUB_OPENING } from '../../hooks/run/swap-text.js'
 import { MAX_LATEST_RESULT_CHARS } from '../../hooks/compaction/latest-step.js'
@@ -25,7 +25,7 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     expect(w.seen.forkPrompts[0]).toContain('A turn is under way')
     expect(handoffFiles(w)).toEqual([FORK_FILE])
     const text = fileText(w, FORK_FILE)
-    const { fields, problems } = fileFacts(text)
+    const { fields, problems } = checkedHandoffOf(text)
     expect(problems, 'the saved file passes the format check').toEqual([])
     expect(fields).toEqual({ kind: 'handoff', created: '1970-01-01T00:16:40Z', status: 'in-progress', chain: 'HANDOFF_parser-rewrite_1970-01-01', seq: '1', parent: 'none', focus: 'none' })
     expect(text!.endsWith(REPLY)).toBe(true)
@@ -114,9 +114,9 @@ describe("a fork's handoff is part of the chain", () => {
     expect(swapLogEntries(w).at(-1)).toMatchObject({ mode: 'handoff', trigger: 'automatic-compaction', outcome: 'compaction-handoff', files: [{ path: FORK_FILE, bytes }], contextPercentBefore: 91, repairs: 0, messagesHeld: 0 })
     await endTurn($, 'second')
     expect(w.seen.toasts.filter((t) => t.includes('/compact-handoff is recommended')), 'a new window nudges again').toHaveLength(2)
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain(`compaction-handoff at the automatic compaction: ${FORK_FILE}`)
-    expect(status).toContain('Since the last compaction:')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain(`compaction-handoff at the automatic compaction: ${FORK_FILE}`)
+    expect(report).toContain('Since the last compaction:')
   })
 
   test('the next /compact-handoff continues its chain (lastHandoff)', SLOW, async ($, on) => {
@@ -149,8 +149,8 @@ describe("a fork's handoff is part of the chain", () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
     await compactAuto($)
-    expect(fileFacts(fileText(w, FORK_FILE)).fields).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: '2', parent: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' })
-    expect(fileFacts(fileText(w, FORK_FILE)).problems).toEqual([])
+    expect(checkedHandoffOf(fileText(w, FORK_FILE)).fields).toMatchObject({ chain: 'HANDOFF_parser_2026-11-29', seq: '2', parent: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' })
+    expect(checkedHandoffOf(fileText(w, FORK_FILE)).problems).toEqual([])
   })
 
   test('never overwrites a file: a name taken gets the next number', SLOW, async ($, on) => {
@@ -161,7 +161,7 @@ describe("a fork's handoff is part of the chain", () => {
     const next = FORK_FILE.replace('.md', '_2.md')
     expect(handoffFiles(w).sort()).toEqual([FORK_FILE, next])
     expect(fileText(w, FORK_FILE)).toBe(old.text)
-    expect(fileFacts(fileText(w, next)).fields.chain).toBe('HANDOFF_parser-rewrite_1970-01-01_2')
+    expect(checkedHandoffOf(fileText(w, next)).fields.chain).toBe('HANDOFF_parser-rewrite_1970-01-01_2')
   })
 })
 

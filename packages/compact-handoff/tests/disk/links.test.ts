@@ -56,8 +56,8 @@ describe('a swap log that is a link', () => {
     const line = JSON.stringify({ time: '2026-11-01T00:00:00.000Z', outcome: 'swapped', mode: 'handoff', trigger: 'command', files: [] })
     world(on, { links: { [LOG]: `${HOME}/other.log.jsonl` }, files: { [`${HOME}/other.log.jsonl`]: { text: `${line}\n`, mtimeMs: 5 } } })
     await startSession($)
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).not.toContain('2026-11-01T00:00:00.000Z')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).not.toContain('2026-11-01T00:00:00.000Z')
   })
 })
 

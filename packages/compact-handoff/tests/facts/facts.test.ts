@@ -83,9 +83,9 @@ describe('the rediscovery meter', () => {
     await readFile($, 'src/new.ts')
     await runCommand($, 'pnpm test')
     await endTurn($, 'done', 'answer', undefined, 't-next')
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain(`Since the swap to ${HANDOFF}: 1 file(s) read again, 1 command(s) run again.`)
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'follow-up', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain(`Since the swap to ${HANDOFF}: 1 file(s) read again, 1 command(s) run again.`)
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
     expect(w.seen.toasts, 'the handoff was read').toEqual([])
   })
 
@@ -98,9 +98,9 @@ describe('the rediscovery meter', () => {
     await readFile($, HANDOFF)
     await readFile($, 'a.ts')
     for (let i = 0; i < 9; i++) await endTurn($, 'x', 'answer', undefined, `t${i}`)
-    expect(swapLogEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([])
+    expect(swapLogEntries(w).filter((e) => e.outcome === 'meter')).toEqual([])
     await endTurn($, 'x', 'answer', undefined, 't9')
-    expect(swapLogEntries(w).filter((e) => e.outcome === 'follow-up')).toEqual([expect.objectContaining({ reReads: ['a.ts'], repeatedCommands: [] })])
+    expect(swapLogEntries(w).filter((e) => e.outcome === 'meter')).toEqual([expect.objectContaining({ reReads: ['a.ts'], repeatedCommands: [] })])
   })
 
   test('says so when the first turn after the swap did not read the handoff', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

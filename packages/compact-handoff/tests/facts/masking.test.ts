@@ -69,9 +69,9 @@ describe('commands holding a credential', () => {
     await readFile($, HANDOFF)
     await runCommand($, COMMANDS[0]![0])
     await endTurn($, 'done', 'answer', undefined, 't-next')
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('0 file(s) read again, 1 command(s) run again.')
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'follow-up', repeatedCommands: [COMMANDS[0]![1]] })
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('0 file(s) read again, 1 command(s) run again.')
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', repeatedCommands: [COMMANDS[0]![1]] })
     expect(w.seen.toasts, 'the handoff read compares masked too').toEqual([])
     expectNoSecret(logText(w), 'the swap log')
   })

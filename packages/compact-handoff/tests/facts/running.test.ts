@@ -8,7 +8,7 @@ import { CWD, world } from '../support/world.js'
 import { TRANSCRIPT_PATH } from '../support/beneath.js'
 import { runCommand, runInBackground, turnStops, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
-import { DIR, settle, withStatus } from '../support/resume-support.js'
+import { DIR, settle, withHandoffStatus } from '../support/resume-support.js'
 
 /** A swap is many engine hops: more than the default 5 s on a loaded machine. */
 const SLOW = { timeoutMs: 15_000 }
@@ -134,7 +134,7 @@ describe('the resume prompt', () => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'pnpm dev --port 5173')
-    await skillWritesFile($, w, `${DIR}/HANDOFF_open_2026-11-30.md`, withStatus('in-progress'))
+    await skillWritesFile($, w, `${DIR}/HANDOFF_open_2026-11-30.md`, withHandoffStatus('in-progress'))
     await typeCommand($, 'compact-handoff', 'resume')
     await settle(w)
     const prompt = w.seen.submits.find((s) => s.asUser)?.text ?? ''

@@ -13,7 +13,7 @@ import { PRECOMPUTE_SKIP } from '../../hooks/compaction/engine-compaction.js'
 const TRANSCRIPT = [{ role: 'user' as const, text: 'Fix the flaky upload test.', toolUses: [] }]
 
 async function thresholdsLineOf($: Engine): Promise<string | undefined> {
-  const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+  const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
   return /nudge at [^\n]*/.exec(status)?.[0]
 }
 

@@ -7,13 +7,13 @@ import { CWD, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { skillWrite, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
-import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withStatus } from '../support/resume-support.js'
+import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withHandoffStatus } from '../support/resume-support.js'
 
 const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
 
 /** An earlier session wrote the handoff, `ageMs` passes, and a new session starts. */
 async function writtenThenNewSession($: Engine, w: World, ageMs: number, isInteractive = true) {
-  await skillWritesFile($, w, MINE, withStatus('in-progress'))
+  await skillWritesFile($, w, MINE, withHandoffStatus('in-progress'))
   await w.clock.advance(ageMs)
   w.seen.reads.length = 0
   await $.session.start({ cwd: CWD, surface: isInteractive ? 'terminal' : null, isInteractive })
@@ -72,8 +72,8 @@ describe('the start-of-session offer', () => {
   test('stays quiet once the file changed since it was written', async ($, on) => {
     const w = world(on)
     await startSession($)
-    await skillWritesFile($, w, MINE, withStatus('in-progress'))
-    w.writeFile(MINE, withStatus('in-progress').replace('42 passed', '43 passed'))
+    await skillWritesFile($, w, MINE, withHandoffStatus('in-progress'))
+    w.writeFile(MINE, withHandoffStatus('in-progress').replace('42 passed', '43 passed'))
     await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
     await settleOffer(w)
     expect(w.seen.toasts).toEqual([])
@@ -116,9 +116,9 @@ describe('the records of own files', () => {
     const w = world(on)
     await startSession($)
     const plan = `${DIR}/PLAN_recent_2026-11-30.md`
-    w.writeFile(MINE, withStatus('in-progress'))
-    w.writeFile(plan, withStatus('in-progress'))
-    await Promise.all([skillWrite($, MINE, withStatus('in-progress')), skillWrite($, plan, withStatus('in-progress'))])
+    w.writeFile(MINE, withHandoffStatus('in-progress'))
+    w.writeFile(plan, withHandoffStatus('in-progress'))
+    await Promise.all([skillWrite($, MINE, withHandoffStatus('in-progress')), skillWrite($, plan, withHandoffStatus('in-progress'))])
     await settleOffer(w)
     const keys = ((w.store.get('ownedFiles') ?? []) as { key: string }[]).map((r) => r.key).sort()
     expect(keys).toEqual([`${CWD}/${MINE}`, `${CWD}/${plan}`].sort())

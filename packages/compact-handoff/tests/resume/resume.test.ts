@@ -8,12 +8,12 @@ import { CWD, world, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { planText } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { DIR, settle, withStatus } from '../support/resume-support.js'
+import { DIR, settle, withHandoffStatus } from '../support/resume-support.js'
 
 /** Handoffs written in this session by a Write the mod hears, oldest first. */
 async function writeOwn($: Parameters<typeof skillWritesFile>[0], w: World, files: { name: string; status: string; next?: string }[]) {
   for (const f of files) {
-    await skillWritesFile($, w, `${DIR}/${f.name}`, withStatus(f.status, f.next))
+    await skillWritesFile($, w, `${DIR}/${f.name}`, withHandoffStatus(f.status, f.next))
     await w.clock.advance(1_000)
   }
 }
@@ -108,7 +108,7 @@ describe('the fields of the continue-prompt', () => {
       '```',
       '',
     ].join('\n')
-    await skillWritesFile($, w, `${DIR}/HANDOFF_hidden_2026-11-30.md`, `${withStatus('in-progress')}${hidden}`)
+    await skillWritesFile($, w, `${DIR}/HANDOFF_hidden_2026-11-30.md`, `${withHandoffStatus('in-progress')}${hidden}`)
     await typeCommand($, 'compact-handoff', 'resume')
     await settle(w)
     const prompt = w.seen.submits[0]?.text ?? ''

@@ -13,7 +13,7 @@ function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
   expect(w.seen.compactions, 'nothing compacted').toEqual([])
   expect(w.seen.compactAttempts, 'no compaction attempted').toBe(0)
   expect(w.seen.submits.filter((s) => s.asUser), 'no continue-prompt').toEqual([])
-  expect(w.seen.statuses.at(-1), 'status line cleared').toBeUndefined()
+  expect(w.seen.statusLines.at(-1), 'status line cleared').toBeUndefined()
 }
 
 describe('the skill turn', () => {

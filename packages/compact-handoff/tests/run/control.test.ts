@@ -88,11 +88,11 @@ describe('/compact-handoff status', () => {
     await typeAndLaunch($, w, 'compact-handoff', 'the parser')
     await skillWritesFile($, w, HANDOFF, handoffText())
     await w.clock.advance(65_000)
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('Handoff run writing (the handoff skill is writing), focus "the parser"')
-    expect(status).toContain('running for 1 min 5 s')
-    expect(status).toContain(`Files recorded: ${HANDOFF}.`)
-    expect(status).toContain('Context 64%; nudge at 70%; auto handoff off.')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('Handoff run writing (the handoff skill is writing), focus "the parser"')
+    expect(report).toContain('running for 1 min 5 s')
+    expect(report).toContain(`Files recorded: ${HANDOFF}.`)
+    expect(report).toContain('Context 64%; nudge at 70%; auto handoff off.')
   })
 
   test('says when nothing runs', async ($, on) => {

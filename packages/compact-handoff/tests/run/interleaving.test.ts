@@ -68,8 +68,8 @@ const SWAPPING = 'handoff: replacing the conversation'
 async function endSkillTurnAtGo($: Engine, w: World, meanwhile: () => Promise<unknown>) {
   await skillWritesFile($, w, HANDOFF, handoffText())
   await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
-  expect(w.seen.statuses, 'through the go stage').toContain('handoff: swap queued (the go-command runs once the session is idle)')
-  expect(w.seen.statuses.at(-1), 'the go step taken, its compaction waiting on its timer').toBe(SWAPPING)
+  expect(w.seen.statusLines, 'through the go stage').toContain('handoff: swap queued (the go-command runs once the session is idle)')
+  expect(w.seen.statusLines.at(-1), 'the go step taken, its compaction waiting on its timer').toBe(SWAPPING)
   await meanwhile()
   for (let i = 0; i < 3; i++) {
     await w.clock.settle()
@@ -104,7 +104,7 @@ describe("after the go step, before its compaction's timer fires", () => {
     expect(said).toMatch(/^Handoff run cancelled\. The conversation is unchanged\./)
     expect(w.seen.compactAttempts).toBe(0)
     expect(w.seen.submits.filter((s) => s.asUser)).toEqual([])
-    expect(w.seen.statuses.at(-1), 'the status line is cleared').toBeUndefined()
+    expect(w.seen.statusLines.at(-1), 'the status line is cleared').toBeUndefined()
   })
 })
 
@@ -147,7 +147,7 @@ describe('a cancel typed at an await point', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await endSkillTurn($, w)
     expect(w.seen.compactAttempts).toBe(1)
-    expect(w.seen.statuses.at(-1), 'back at the go stage').toBe('handoff: swap queued (the go-command runs once the session is idle)')
+    expect(w.seen.statusLines.at(-1), 'back at the go stage').toBe('handoff: swap queued (the go-command runs once the session is idle)')
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
     await w.clock.advance(5_000)
     await w.clock.settle()

@@ -136,8 +136,8 @@ describe("the unasked write is the skill's turn's alone", () => {
     // Written all the same (the person said yes): the run does not take it for its own.
     w.writeFile(OWN, handoffText())
     await skillWrite($, OWN, handoffText())
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).not.toContain(OWN)
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).not.toContain(OWN)
   })
 
   test("ends with the skill's turn: the next turn's write keeps the session's ask", async ($, on) => {

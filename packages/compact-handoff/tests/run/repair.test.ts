@@ -27,9 +27,9 @@ describe('a handoff that fails the format check', () => {
     expect(asks[0]?.text).toContain(`${HANDOFF}:\n- missing section "## Tried and ruled out": add it after "## In progress"`)
     expect(asks[0]?.text).toContain(`COMPACT-HANDOFF-READY: ${HANDOFF}`)
     expect(asks[0]?.text, 'a fix keeps the exact values').toContain(`While you fix, keep to this rule: ${EXACT_VALUES_RULE}`)
-    expect(w.seen.statuses.at(-1)).toBe('handoff: the handoff skill is fixing its files (repair 1 of 2)')
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('Repair turns asked for: 1 of 2.')
+    expect(w.seen.statusLines.at(-1)).toBe('handoff: the handoff skill is fixing its files (repair 1 of 2)')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('Repair turns asked for: 1 of 2.')
 
     const held = await submitPrompt($, 'typed during the repair')
     expect(held, 'a repair turn is part of the run: prompts stay held').toEqual({ drop: 'held by compact-handoff until its swap is done' })

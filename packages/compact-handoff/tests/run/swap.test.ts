@@ -42,7 +42,7 @@ describe('a handoff run', () => {
     expect(w.seen.toasts, 'no abort toast').toEqual([])
     expect(w.seen.compactions.length, 'the answer mod answers; the engine must not summarize').toBe(0)
     expect(w.seen.submits).toEqual([{ text: 'Read the handoff and go on.', asUser: true }])
-    expect(w.seen.statuses.at(-1), 'the status line is cleared').toBeUndefined()
+    expect(w.seen.statusLines.at(-1), 'the status line is cleared').toBeUndefined()
   })
 
   test('passes the marker line and a stub naming the handoff to the compaction', async ($, on) => {
@@ -108,8 +108,8 @@ describe('applying the compaction', () => {
     expect(w.seen.compactions.length).toBe(1)
     expect(w.seen.submits.length).toBe(1)
     // Each refusal goes back to the go stage; each retry takes the go step again.
-    expect(w.seen.statuses.filter((t) => t === GOING).length, 'the go stage: first, then after each refusal').toBe(4)
-    expect(w.seen.statuses.filter((t) => t === SWAPPING).length, 'the go step: the go-command, then each retry').toBe(4)
+    expect(w.seen.statusLines.filter((t) => t === GOING).length, 'the go stage: first, then after each refusal').toBe(4)
+    expect(w.seen.statusLines.filter((t) => t === SWAPPING).length, 'the go step: the go-command, then each retry').toBe(4)
   })
 
   test('the go-command swaps only for compact-handoff itself: typed by the person or run by another plugin, it changes nothing', { plugins: [OTHER_PLUGIN] }, async ($, on) => {
@@ -118,7 +118,7 @@ describe('applying the compaction', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
-    expect(w.seen.statuses.at(-1)).toBe(GOING)
+    expect(w.seen.statusLines.at(-1)).toBe(GOING)
     await endTurn($, 'RUN-GO', 'answer', undefined, 't-other')
     await w.clock.settle()
     const id = w.seen.toasts.find((t) => t.startsWith('id:'))?.slice(3) ?? ''
@@ -126,7 +126,7 @@ describe('applying the compaction', () => {
     expect(w.seen.toasts.filter((t) => t.startsWith('answer:'))).toEqual([`answer:${GO_REFUSED_TEXT}`])
     expect((await typeCommand($, 'compact-handoff-go', id)).text, 'typed by the person').toBe(GO_REFUSED_TEXT)
     expect(w.seen.compactAttempts, 'neither set a compaction off').toBe(1)
-    expect(w.seen.statuses.at(-1), 'still at the go stage').toBe(GOING)
+    expect(w.seen.statusLines.at(-1), 'still at the go stage').toBe(GOING)
     await w.clock.advance(500)
     await w.clock.settle()
     expect(w.seen.compactAttempts, 'the retry swaps').toBe(2)

@@ -43,8 +43,8 @@ describe("the user's own words", () => {
     world(on)
     await startSession($)
     await submitPrompt($, 'twelve chars')
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('User messages recorded for the next stub: 1 (12 characters).')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('User messages recorded for the next stub: 1 (12 characters).')
   })
 })
 
@@ -135,9 +135,9 @@ describe('review before apply', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'review deploy with --password=hunter2 to staging')
     expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoff', focus: 'deploy with --password=[REDACTED] to staging' }])
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('focus "deploy with --password=[REDACTED] to staging"')
-    expect(JSON.stringify([w.seen.commandRuns, status]), 'the secret went nowhere').not.toContain('hunter2')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('focus "deploy with --password=[REDACTED] to staging"')
+    expect(JSON.stringify([w.seen.commandRuns, report]), 'the secret went nowhere').not.toContain('hunter2')
   })
 
   test('a focus the engine cannot mask starts no run, and says so', async ($, on) => {
@@ -196,9 +196,9 @@ describe('the swap log', () => {
     expect(entries.map((e) => e.outcome)).toEqual(['aborted', 'engine-summarized'])
     expect(entries[0]).toMatchObject({ mode: 'handoff', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('From the swap log:')
-    expect(status).toMatch(/ handoff run engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('From the swap log:')
+    expect(report).toMatch(/ handoff run engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
   })
 
   test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

@@ -2,7 +2,7 @@
 // cannot import the partner mod's files (they sit outside this plugin's
 // folder), and an inline plugin's `register` must be self-contained, so the
 // answer mod's decision is restated here, whole: its marked stub
-// (marked-stub.ts markedStubOf), whose swap it answers (route.ts isOwnSwap) and
+// (marked-stub.ts markedStubOf), whose swap it answers (route.ts isSwapToAnswer) and
 // its precompute veto (route.ts precomputeSkipOf).
 // tests/contract/answer-stand-in.test.ts runs this register and the real
 // decision over the same compactions and fails where they differ. Not a test
@@ -26,8 +26,8 @@ export const ANSWER_STAND_IN = {
         instructions.slice(0, lineEnd).replace(/\r$/, '') === 'compact-handoff:v1' &&
         stub.trim() !== ''
       if (isMarked) {
-        const isOwnSwap = next.origin.plugin === 'compact-handoff' && run.kind === 'swapping' && run.isCompacting === true
-        return isOwnSwap ? { messages: [{ role: 'user' as const, text: stub, toolUses: [] }] } : next(e)
+        const isSwapToAnswer = next.origin.plugin === 'compact-handoff' && run.kind === 'swapping' && run.isCompacting === true
+        return isSwapToAnswer ? { messages: [{ role: 'user' as const, text: stub, toolUses: [] }] } : next(e)
       }
       if (e.agentId === undefined && trigger === 'precompute' && run.kind !== 'idle') {
         return { skip: `compact-handoff run pending (${run.kind}): a summary computed now would be stale once the handoff swaps in` }

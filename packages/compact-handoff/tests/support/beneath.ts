@@ -94,7 +94,7 @@ export function answerUi(on: On, ctx: WorldContext): void {
     return { value: undefined }
   })
   on('ui.status', (_$, e) => {
-    ctx.seen.statuses.push(e.text)
+    ctx.seen.statusLines.push(e.text)
     return { value: undefined }
   })
   on('ui.log', (_$, e) => {

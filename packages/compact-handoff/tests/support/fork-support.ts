@@ -64,6 +64,6 @@ export function fileText(w: World, relPath: string): string | undefined {
 }
 
 /** A handoff text's frontmatter fields, and whether it passes the format check. */
-export function fileFacts(text: string | undefined) {
+export function checkedHandoffOf(text: string | undefined) {
   return { fields: Object.fromEntries(frontmatterOf(text ?? '') ?? []), problems: formatProblems(text ?? '', 'handoff', { projectDir: CWD }) }
 }

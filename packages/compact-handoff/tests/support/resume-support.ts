@@ -8,14 +8,14 @@ export const HOUR_MS = 3_600_000
 /** The kit's clock starts at 1,000,000 ms (world.ts); files are stamped relative to it. */
 export const NOW_MS = 1_000_000
 
-export function withStatus(status: string, nextStep = 'Make recoverFrom() handle a closing brace, then run the parser suite.'): string {
+export function withHandoffStatus(status: string, nextStep = 'Make recoverFrom() handle a closing brace, then run the parser suite.'): string {
   return handoffText().replace('status: in-progress', `status: ${status}`).replace(/## Next step\n[^\n]*\n/, `## Next step\n${nextStep}\n`)
 }
 
 /** Handoffs put on the fake disk from elsewhere (unpacked, cloned, copied):
  * no Write the mod heard wrote them. Each is `ageMs` old (negative: stamped in the future). */
 export function placeOnDisk(w: World, files: { name: string; status: string; ageMs: number; next?: string }[]) {
-  for (const f of files) w.files.set(`${CWD}/${DIR}/${f.name}`, { text: withStatus(f.status, f.next), mtimeMs: NOW_MS - f.ageMs })
+  for (const f of files) w.files.set(`${CWD}/${DIR}/${f.name}`, { text: withHandoffStatus(f.status, f.next), mtimeMs: NOW_MS - f.ageMs })
 }
 
 export async function settle(w: World) {

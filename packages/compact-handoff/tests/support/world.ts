@@ -192,7 +192,7 @@ function contextOf(on: On, options: WorldOptions) {
   const store = new Map<string, unknown>(Object.entries(options.store ?? {}))
   const seen = {
     toasts: [] as string[],
-    statuses: [] as (string | undefined)[],
+    statusLines: [] as (string | undefined)[],
     logs: [] as string[],
     /** The names of the commands the mod registered. */
     registered: [] as string[],

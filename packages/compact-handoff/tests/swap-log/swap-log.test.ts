@@ -57,12 +57,12 @@ describe('a log past its cap', () => {
   test('still shows its recent runs in /compact-handoff status', { timeoutMs: 30_000 }, async ($, on) => {
     const w = world(on, { files: { [LOG]: oldLog(20_000) } })
     await startSession($)
-    const status = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(status).toContain('From the swap log:')
-    expect(status).toContain('plans/handoffs/HANDOFF_old-19999_2026-11-01.md')
+    const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
+    expect(report).toContain('From the swap log:')
+    expect(report).toContain('plans/handoffs/HANDOFF_old-19999_2026-11-01.md')
     // Written before the kinds of run were named by what they write: 'resume' was a handoff run.
-    expect(status).toContain(`${new Date(Date.UTC(2026, 10, 1) + 19_999 * 1_000).toISOString()} handoff run swapped: plans/handoffs/HANDOFF_old-19999_2026-11-01.md`)
-    expect(status).not.toMatch(/ resume swapped/)
+    expect(report).toContain(`${new Date(Date.UTC(2026, 10, 1) + 19_999 * 1_000).toISOString()} handoff run swapped: plans/handoffs/HANDOFF_old-19999_2026-11-01.md`)
+    expect(report).not.toMatch(/ resume swapped/)
     expect(w.seen.reads.filter((r) => r.path === LOG).every((r) => r.offset !== undefined)).toBe(true)
   })
 })
