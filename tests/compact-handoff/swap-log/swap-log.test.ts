@@ -1,7 +1,7 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // and the few recent lines /compact-handoff status shows.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logTextWith, readsAsSwapLog, logTriggerOf, recentLogLinesOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logOutcomeOf, logTextWith, readsAsSwapLog, logTriggerOf, recentLogLinesOf, type AfterSwapEntry, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
@@ -192,6 +192,16 @@ describe('recentLogLinesOf', () => {
     delete resumed.mode
     expect(recentLogLinesOf(logTextWith('', resumed), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
     expect(recentLogLinesOf(JSON.stringify({ ...resumed, mode: 'resume' }), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
+  })
+
+  test("reads a meter line, and one written before the meter was named, whose outcome 'follow-up' was the meter, the same way", () => {
+    const meter: AfterSwapEntry = { time: 't1', sessionId: 's1', follows: { kind: 'swapped', handoff: 'plans/handoffs/HANDOFF_1.md', time: 't0' }, outcome: 'meter', reReads: ['src/a.ts'], repeatedCommands: ['pnpm test', 'ls'] }
+    const shown = ['t1 meter after plans/handoffs/HANDOFF_1.md: 1 file(s) read again, 2 command(s) run again']
+    expect(recentLogLinesOf(logTextWith('', meter), 1)).toEqual(shown)
+    expect(recentLogLinesOf(`${JSON.stringify({ ...meter, outcome: 'follow-up' })}\n`, 1), 'a line an earlier version wrote').toEqual(shown)
+    expect(logOutcomeOf('follow-up')).toBe('meter')
+    expect(logOutcomeOf('meter')).toBe('meter')
+    expect(logOutcomeOf('swapped')).toBe('swapped')
   })
 
   test('reads a log with CRLF line ends', () => {

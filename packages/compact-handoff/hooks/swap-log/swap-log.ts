@@ -217,8 +217,9 @@ export function recentLogLinesOf(text: string, count: number): string[] {
     try {
       const parsed = JSON.parse(line) as Partial<LogEntry> | Partial<AfterSwapEntry>
       if (typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') continue
-      if (parsed.outcome === 'meter' || parsed.outcome === 'handoff-unread') {
-        out.push(afterSwapLineOf(parsed as Partial<AfterSwapEntry>))
+      const outcome = logOutcomeOf(parsed.outcome)
+      if (outcome === 'meter' || outcome === 'handoff-unread') {
+        out.push(afterSwapLineOf({ ...(parsed as Partial<AfterSwapEntry>), outcome }))
         continue
       }
       const e = parsed as Partial<LogEntry>
@@ -241,6 +242,12 @@ export function recentLogLinesOf(text: string, count: number): string[] {
 export function logModeOf(mode: unknown): Mode | undefined {
   if (mode === 'handoff' || mode === 'resume') return 'handoff'
   return mode === 'plan' ? 'plan' : undefined
+}
+
+/** The outcome a log line's `outcome` names: 'follow-up' is how lines written
+ * before the meter was named spelled a meter reading. */
+export function logOutcomeOf(outcome: string): string {
+  return outcome === 'follow-up' ? 'meter' : outcome
 }
 
 const LOG_TRIGGERS: readonly LogTrigger[] = ['command', 'apply', 'auto-handoff', 'automatic-compaction', 'compact-command']
@@ -266,5 +273,5 @@ function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
   if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
   const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
   const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []
-  return `${e.time} follow-up of ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
+  return `${e.time} meter after ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
 }
