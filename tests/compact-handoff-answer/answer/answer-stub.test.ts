@@ -38,18 +38,18 @@ const isBlank = (s: string) => s.trim() === ''
 
 describe('markedStubOf over any input', () => {
   test('never throws, and returns either nothing or a non-blank suffix of the instructions', () => {
-    forAll(compactionInputOf, (facts) => {
-      const stub = markedStubOf(facts)
+    forAll(compactionInputOf, (input) => {
+      const stub = markedStubOf(input)
       if (stub === undefined) return
       expect(isBlank(stub), 'a blank stub would erase the conversation').toBe(false)
-      expect(facts.instructions?.endsWith(stub), 'the stub is cut from the instructions, never made up').toBe(true)
+      expect(input.instructions?.endsWith(stub), 'the stub is cut from the instructions, never made up').toBe(true)
     })
   })
 
   test('answers only a plugin compaction (or the kit\'s undefined trigger) of the main loop', () => {
-    forAll(compactionInputOf, (facts) => {
-      const isOurs = (facts.trigger === 'plugin' || facts.trigger === undefined) && facts.agentId === undefined
-      if (!isOurs) expect(markedStubOf(facts)).toBeUndefined()
+    forAll(compactionInputOf, (input) => {
+      const isOurs = (input.trigger === 'plugin' || input.trigger === undefined) && input.agentId === undefined
+      if (!isOurs) expect(markedStubOf(input)).toBeUndefined()
     })
   })
 })

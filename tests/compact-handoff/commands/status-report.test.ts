@@ -63,8 +63,8 @@ describe('statusReportOf when idle', () => {
 describe('statusReportOf during a run', () => {
   test('gives stage, mode, focus, elapsed time, files, held messages, context, threshold, words and how to cancel', () => {
     const phase = writing(runWith({ mode: 'plan', focus: 'the parser', files: [HANDOFF, PLAN], held: ['one', 'two'] }))
-    const facts = inputWith({ phase, nowMs: STARTED_MS + 125_000, contextPercent: 88, nudgePercent: 70, words: { count: 2, chars: 40 } })
-    expect(statusReportOf(facts).split('\n')).toEqual([
+    const input = inputWith({ phase, nowMs: STARTED_MS + 125_000, contextPercent: 88, nudgePercent: 70, words: { count: 2, chars: 40 } })
+    expect(statusReportOf(input).split('\n')).toEqual([
       'Plan run writing (the handoff skill is writing), focus "the parser", running for 2 min 5 s.',
       `Files recorded: ${HANDOFF.relPath}, ${PLAN.relPath}.`,
       'Messages typed during the run, held until the swap: 2.',

@@ -1,4 +1,4 @@
-// Judging the facts the wiring gathered about a handoff or plan file on disk:
+// Judging the input record the wiring gathered about a handoff or plan file on disk:
 // every problem names the file, a good file written in this run passes, and
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
@@ -20,8 +20,8 @@ function runWith(files: HandoffPath[]): Run {
 }
 
 /** Every problem as one line, as an abort lists them. */
-function fileProblemsOf(facts: FileInput, run: Run): string[] {
-  return problemLinesOf(fileReportOf(facts, run))
+function fileProblemsOf(input: FileInput, run: Run): string[] {
+  return problemLinesOf(fileReportOf(input, run))
 }
 
 function statOf(file: HandoffPath, changes: Partial<FileStat> = {}): FileStat {
@@ -42,13 +42,13 @@ describe('fileProblemsOf on a good file', () => {
   })
 
   test('accepts a recorded file whose time stamp is older than the run', () => {
-    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 60_000 }) })
-    expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([])
+    const input = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 60_000 }) })
+    expect(fileProblemsOf(input, runWith([HANDOFF]))).toEqual([])
   })
 
   test('asks for an unrecorded file changed during the run to be written with Write: only what the skill wrote is swapped in', () => {
-    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
-    expect(fileReportOf(facts, runWith([]))).toEqual({
+    const input = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
+    expect(fileReportOf(input, runWith([]))).toEqual({
       refusals: [],
       fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool'] }],
     })
@@ -103,7 +103,7 @@ describe('fileProblemsOf on a file that must not be used', () => {
       fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { realPath: '/etc/passwd' }) }),
       fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined }),
     ]
-    for (const facts of unsafe) expect(fileReportOf(facts, runWith([HANDOFF])).fixes).toEqual([])
+    for (const input of unsafe) expect(fileReportOf(input, runWith([HANDOFF])).fixes).toEqual([])
     const old = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
     expect(fileReportOf(old, runWith([])).fixes).toEqual([])
   })
@@ -134,13 +134,13 @@ describe('fileProblemsOf on a file that must not be used', () => {
   })
 
   test('refuses an unrecorded file older than the run', () => {
-    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
-    expect(fileProblemsOf(facts, runWith([]))).toEqual([`${name} was not written during this run (it is older than the run)`])
+    const input = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS - 1 }) })
+    expect(fileProblemsOf(input, runWith([]))).toEqual([`${name} was not written during this run (it is older than the run)`])
   })
 
   test('refuses a file over the size cap without reading it', () => {
-    const facts = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined })
-    expect(fileProblemsOf(facts, runWith([HANDOFF]))).toEqual([`${name} is ${MAX_HANDOFF_BYTES + 1} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`])
+    const input = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { size: MAX_HANDOFF_BYTES + 1 }), text: undefined })
+    expect(fileProblemsOf(input, runWith([HANDOFF]))).toEqual([`${name} is ${MAX_HANDOFF_BYTES + 1} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`])
   })
 
   test('refuses a file that could not be read', () => {

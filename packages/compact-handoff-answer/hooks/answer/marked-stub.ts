@@ -23,19 +23,19 @@ export type CompactionInput = {
  * verbatim: the sender owns its formatting (leading indentation is Markdown).
  * A blank stub would erase the conversation for nothing, so it passes through.
  */
-export function markedStubOf(facts: CompactionInput): string | undefined {
+export function markedStubOf(input: CompactionInput): string | undefined {
   // The real engine says 'plugin'; the 2.1.332 test kit leaves the trigger
   // undefined on a plugin's `$.session.compact`. Engine-raised compactions
   // (manual, auto, precompute) always carry theirs.
-  const isPluginMade = facts.trigger === 'plugin' || facts.trigger === undefined
-  const isMainLoop = facts.agentId === undefined
-  if (!isPluginMade || !isMainLoop || facts.instructions === undefined) return undefined
+  const isPluginMade = input.trigger === 'plugin' || input.trigger === undefined
+  const isMainLoop = input.agentId === undefined
+  if (!isPluginMade || !isMainLoop || input.instructions === undefined) return undefined
 
-  const lineEnd = facts.instructions.indexOf('\n')
+  const lineEnd = input.instructions.indexOf('\n')
   if (lineEnd < 0) return undefined
-  const firstLine = facts.instructions.slice(0, lineEnd).replace(/\r$/, '')
+  const firstLine = input.instructions.slice(0, lineEnd).replace(/\r$/, '')
   if (firstLine !== MARKER) return undefined
 
-  const stub = facts.instructions.slice(lineEnd + 1)
+  const stub = input.instructions.slice(lineEnd + 1)
   return stub.trim() === '' ? undefined : stub
 }

@@ -29,12 +29,12 @@ export function isSwapToAnswer(raisedBy: string, run: RunView): boolean {
 
 /** The route for a compaction raised by `raisedBy` (`next.origin.plugin`)
  * while compact-handoff's run is `run`. */
-export function routeOf(facts: CompactionInput, raisedBy: string, run: RunView): Route {
-  const stub = markedStubOf(facts)
+export function routeOf(input: CompactionInput, raisedBy: string, run: RunView): Route {
+  const stub = markedStubOf(input)
   if (stub !== undefined) return isSwapToAnswer(raisedBy, run) ? { kind: 'answer', stub } : { kind: 'pass' }
   // A subagent or fork compacts its own transcript: compact-handoff's run belongs to the main loop.
-  if (facts.agentId !== undefined) return { kind: 'pass' }
-  return facts.trigger === 'precompute' ? { kind: 'precompute' } : { kind: 'pass' }
+  if (input.agentId !== undefined) return { kind: 'pass' }
+  return input.trigger === 'precompute' ? { kind: 'precompute' } : { kind: 'pass' }
 }
 
 /** compact-handoff's run phase as this mod reads it: any kind but 'idle' is a

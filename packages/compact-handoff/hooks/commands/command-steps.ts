@@ -128,7 +128,7 @@ async function apply($: $): Promise<string> {
   return step.isTaken ? 'Files check out; replacing the conversation now.' : 'Nothing to apply: the reviewed run was cancelled meanwhile.'
 }
 
-async function status($: $, nudgePercent: number, autoHandoffPercent: number): Promise<string> {
+async function statusReport($: $, nudgePercent: number, autoHandoffPercent: number): Promise<string> {
   // Through the machine, so a stuck run is dropped and reported here too.
   const { step } = await dispatch($, { kind: 'tick' })
   const phase = step.phase
@@ -155,7 +155,7 @@ export async function answerCommand($: $, command: string, args: string, originK
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
-      return { text: await status($, options.nudgePercent, options.autoHandoffPercent) }
+      return { text: await statusReport($, options.nudgePercent, options.autoHandoffPercent) }
     case 'cancel':
       return { text: await cancel($) }
     case 'apply':

@@ -16,10 +16,10 @@ export type StatusReportInput = {
   meter?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
 }
 
-function tailOf(facts: StatusReportInput): string[] {
-  const lines = [`User messages recorded for the next stub: ${facts.words.count} (${facts.words.chars} characters).`]
-  if (facts.meter !== undefined) lines.push(`Since ${facts.meter.since}: ${meterTextOf(facts.meter)}.`)
-  if (facts.recentLog.length > 0) lines.push('From the swap log:', ...facts.recentLog.map((l) => `  ${l}`))
+function tailOf(input: StatusReportInput): string[] {
+  const lines = [`User messages recorded for the next stub: ${input.words.count} (${input.words.chars} characters).`]
+  if (input.meter !== undefined) lines.push(`Since ${input.meter.since}: ${meterTextOf(input.meter)}.`)
+  if (input.recentLog.length > 0) lines.push('From the swap log:', ...input.recentLog.map((l) => `  ${l}`))
   return lines
 }
 
@@ -31,19 +31,19 @@ function durationText(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`
 }
 
-export function statusReportOf(facts: StatusReportInput): string {
-  const { phase } = facts
-  const context = `context ${facts.contextPercent === undefined ? 'unknown' : `${Math.round(facts.contextPercent)}%`}; nudge at ${facts.nudgePercent}%; ${autoHandoffReportTextOf(facts.autoHandoffPercent)}`
-  if (phase.kind === 'idle') return [`No handoff run under way; ${context}.`, ...tailOf(facts)].join('\n')
+export function statusReportOf(input: StatusReportInput): string {
+  const { phase } = input
+  const context = `context ${input.contextPercent === undefined ? 'unknown' : `${Math.round(input.contextPercent)}%`}; nudge at ${input.nudgePercent}%; ${autoHandoffReportTextOf(input.autoHandoffPercent)}`
+  if (phase.kind === 'idle') return [`No handoff run under way; ${context}.`, ...tailOf(input)].join('\n')
   const { run } = phase
   const files = run.files.length === 0 ? 'none yet' : run.files.map((f) => f.relPath).join(', ')
   return [
-    `${RUN_KIND_TEXT[run.mode]} ${phase.kind} (${stageTextOf(phase)})${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(facts.nowMs - run.startedAtMs)}.`,
+    `${RUN_KIND_TEXT[run.mode]} ${phase.kind} (${stageTextOf(phase)})${run.focus === '' ? '' : `, focus "${run.focus}"`}, running for ${durationText(input.nowMs - run.startedAtMs)}.`,
     `Files recorded: ${files}.`,
     `Messages typed during the run, held until the swap: ${run.held.length + run.heldCommands.length}.`,
     ...(run.repairs > 0 ? [`Repair turns asked for: ${run.repairs} of ${MAX_REPAIRS}.`] : []),
     `${context[0]?.toUpperCase()}${context.slice(1)}.`,
-    ...tailOf(facts),
+    ...tailOf(input),
     phase.kind === 'reviewed' ? 'Apply with /compact-handoff apply, or drop it with /compact-handoff cancel.' : 'Cancel with /compact-handoff cancel.',
   ].join('\n')
 }

@@ -40,12 +40,12 @@ function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
  * A precompute prepares any coming compaction, so it is vetoed whenever a fork
  * answers the automatic one (option not off); under off the answer mod decides.
  */
-export function compactionRouteOf(facts: CompactionInput, option: CompactionHandoff, runKind: string): CompactionRoute {
-  if (facts.agentId !== undefined) return { kind: 'pass' }
-  if (facts.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
-  if (facts.trigger !== 'auto' && facts.trigger !== 'manual') return { kind: 'pass' }
-  if (!isForked(facts.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
-  return { kind: 'fork', trigger: facts.trigger, focus: facts.trigger === 'manual' ? (facts.instructions ?? '').trim() : '' }
+export function compactionRouteOf(input: CompactionInput, option: CompactionHandoff, runKind: string): CompactionRoute {
+  if (input.agentId !== undefined) return { kind: 'pass' }
+  if (input.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
+  if (input.trigger !== 'auto' && input.trigger !== 'manual') return { kind: 'pass' }
+  if (!isForked(input.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
+  return { kind: 'fork', trigger: input.trigger, focus: input.trigger === 'manual' ? (input.instructions ?? '').trim() : '' }
 }
 
 /** Where the main loop stood when the engine compacted, read from the last

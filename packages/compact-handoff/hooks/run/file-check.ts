@@ -1,6 +1,6 @@
 // Decides whether a handoff or plan file on disk may replace the conversation.
-// The wiring gathers the facts ($.fs.stat with resolve, $.fs.read); this
-// judges them, so every refusal is testable without an engine. Two kinds of
+// The wiring gathers each file's input ($.fs.stat with resolve, $.fs.read); this
+// judges it, so every refusal is testable without an engine. Two kinds of
 // problem: a refusal is about safety (where the file really is, who wrote it,
 // its size) and ends the run; a fix is about the text, and the skill is asked
 // to repair it in place (repair-prompt.ts).
@@ -49,12 +49,12 @@ function toFix(path: string, problems: string[]): FileReport {
 
 /** Where the file really is and whether it can be used at all: a refusal, or
  * undefined. Safety, never repaired. */
-function placeRefusalOf(facts: FileInput): string | undefined {
-  const { stat } = facts
-  const name = facts.file.relPath
+function placeRefusalOf(input: FileInput): string | undefined {
+  const { stat } = input
+  const name = input.file.relPath
   if (stat === undefined) return undefined
   if (stat.kind !== 'file') return `${name} is not a regular file`
-  if (stat.realPath === undefined || !isInHandoffFolder(stat.realPath, facts.cwdRealPath, facts.ignoresCase)) {
+  if (stat.realPath === undefined || !isInHandoffFolder(stat.realPath, input.cwdRealPath, input.ignoresCase)) {
     return `${name} resolves outside plans/handoffs/ and .claude/handoffs/ of this project`
   }
   if (stat.size > MAX_HANDOFF_BYTES) return `${name} is ${stat.size} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap`
@@ -62,21 +62,21 @@ function placeRefusalOf(facts: FileInput): string | undefined {
 }
 
 /** Everything wrong with one file; empty lists when it may be used. */
-export function fileReportOf(facts: FileInput, run: Run): FileReport {
-  const { file, stat } = facts
+export function fileReportOf(input: FileInput, run: Run): FileReport {
+  const { file, stat } = input
   const name = file.relPath
   // Before "does not exist": a repair would have the skill write through the link.
-  if (facts.diskRefusal !== undefined) return refused(facts.diskRefusal)
+  if (input.diskRefusal !== undefined) return refused(input.diskRefusal)
   if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
-  const place = placeRefusalOf(facts)
+  const place = placeRefusalOf(input)
   if (place !== undefined) return refused(place)
   const isRecorded = run.files.some((f) => f.relPath === name)
   if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
-  if (facts.text === undefined) return refused(`${name} could not be read`)
+  if (input.text === undefined) return refused(`${name} could not be read`)
   // Only what the skill's own main-loop Write/Edit produced is swapped in: a
   // file made by a shell command or a subagent was never seen being written.
   const notWritten = isRecorded ? [] : ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool']
-  return toFix(name, [...notWritten, ...formatProblems(facts.text, file.kind, { projectDir: run.cwd })])
+  return toFix(name, [...notWritten, ...formatProblems(input.text, file.kind, { projectDir: run.cwd })])
 }
 
 /** Everything that keeps a handoff from being resumed in a fresh session: the
@@ -84,16 +84,16 @@ export function fileReportOf(facts: FileInput, run: Run): FileReport {
  * on disk may have been written in an older version of the shape: one that
  * passes the check by its own version's sections is resumed (`shape` says
  * which), never one that passes none. */
-export function resumeCheckOf(facts: FileInput, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
-  const name = facts.file.relPath
-  if (facts.diskRefusal !== undefined) return { problems: [facts.diskRefusal] }
-  if (facts.stat === undefined) return { problems: [`${name} does not exist`] }
-  const place = placeRefusalOf(facts)
+export function resumeCheckOf(input: FileInput, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
+  const name = input.file.relPath
+  if (input.diskRefusal !== undefined) return { problems: [input.diskRefusal] }
+  if (input.stat === undefined) return { problems: [`${name} does not exist`] }
+  const place = placeRefusalOf(input)
   if (place !== undefined) return { problems: [place] }
-  if (facts.text === undefined) return { problems: [`${name} could not be read`] }
-  const shape = facts.file.kind === 'handoff' ? handoffShapeOf(facts.text, { projectDir }, older) : undefined
+  if (input.text === undefined) return { problems: [`${name} could not be read`] }
+  const shape = input.file.kind === 'handoff' ? handoffShapeOf(input.text, { projectDir }, older) : undefined
   if (shape !== undefined) return { problems: [], shape }
-  return { problems: formatProblems(facts.text, facts.file.kind, { projectDir }).map((p) => `${name}: ${p}`) }
+  return { problems: formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`) }
 }
 
 /** What the person is told of a handoff resumed from an older shape, or

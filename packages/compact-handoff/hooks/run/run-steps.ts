@@ -225,8 +225,8 @@ async function fileInputOf($: $, file: HandoffPath, run: Run): Promise<FileInput
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
   // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
-  const facts = await Promise.all(files.map((file) => fileInputOf($, file, run)))
-  return { report: mergedReport(facts.map((f) => fileReportOf(f, run))), handoffText: facts[0]?.text ?? '' }
+  const inputs = await Promise.all(files.map((file) => fileInputOf($, file, run)))
+  return { report: mergedReport(inputs.map((f) => fileReportOf(f, run))), handoffText: inputs[0]?.text ?? '' }
 }
 
 export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {

@@ -83,9 +83,9 @@ export type ForkStubInput = {
 }
 
 /** The stub's closing line: mid-turn, where to carry on from. */
-function forkStubClosingOf(facts: ForkStubInput): string {
-  if (!facts.isMidTurn) return 'Nothing else from before was kept. The next message says what to do.'
-  if (facts.latestStep !== undefined) {
+function forkStubClosingOf(input: ForkStubInput): string {
+  if (!input.isMidTurn) return 'Nothing else from before was kept. The next message says what to do.'
+  if (input.latestStep !== undefined) {
     return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest step above is newer than the handoff: carry on from the handoff's Next step in the light of that step's result."
   }
   return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
@@ -93,19 +93,19 @@ function forkStubClosingOf(facts: ForkStubInput): string {
 
 /** The one message a compaction answered with a fork's handoff becomes: the
  * person's words and the work's facts by code, then the handoff inline. */
-export function buildForkStub(facts: ForkStubInput): string {
-  const by = facts.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
+export function buildForkStub(input: ForkStubInput): string {
+  const by = input.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
   const lines = [
     `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
-    `Handoff file: ${facts.handoff} (its whole text is below: no need to read it)`,
+    `Handoff file: ${input.handoff} (its whole text is below: no need to read it)`,
   ]
-  for (const section of [userWordsSectionOf(facts.words), facts.factsSection]) {
+  for (const section of [userWordsSectionOf(input.words), input.factsSection]) {
     if (section !== undefined) lines.push('', section)
   }
-  lines.push(...stubContextLinesOf(facts.context ?? {}))
-  lines.push('', `The handoff, as saved in ${facts.handoff}:`, facts.handoffText.trimEnd(), '')
-  if (facts.latestStep !== undefined) lines.push(facts.latestStep, '')
-  lines.push(forkStubClosingOf(facts))
+  lines.push(...stubContextLinesOf(input.context ?? {}))
+  lines.push('', `The handoff, as saved in ${input.handoff}:`, input.handoffText.trimEnd(), '')
+  if (input.latestStep !== undefined) lines.push(input.latestStep, '')
+  lines.push(forkStubClosingOf(input))
   return lines.join('\n')
 }
 

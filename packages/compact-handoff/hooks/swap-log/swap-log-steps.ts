@@ -104,7 +104,7 @@ export async function appendCompactionLog(
 /** The log's newest `count` entries as /compact-handoff status shows them;
  * none when the log cannot be read. */
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  const log = await folderInputOf($, cwd).then((facts) => logOnDisk($, { cwd, ...facts })).catch(() => undefined)
+  const log = await folderInputOf($, cwd).then((folder) => logOnDisk($, { cwd, ...folder })).catch(() => undefined)
   return log === undefined || log.kind === 'refused' ? [] : recentLogLinesOf(log.text, count)
 }
 
