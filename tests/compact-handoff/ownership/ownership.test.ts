@@ -83,7 +83,7 @@ describe('the records', () => {
     expect(holdsRecord([newer], newer)).toBe(true)
   })
 
-  test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known status only`, () => {
+  test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known handoff status only`, () => {
     const good = recordOf('HANDOFF_a_2026-11-30.md')
     const long = `${CWD}/${'x'.repeat(MAX_RECORD_PATH_CHARS)}`
     expect(isRecordable(good)).toBe(true)

@@ -30,7 +30,7 @@ describe('the nudge beside the auto handoff', () => {
     expect(isNudgeSuperseded(AUTO_HANDOFF_OFF, 70)).toBe(false)
   })
 
-  test('status words', () => {
+  test('the status report\'s words', () => {
     expect(autoHandoffReportTextOf(AUTO_HANDOFF_OFF)).toBe('auto handoff off')
     expect(autoHandoffReportTextOf(85)).toBe('auto handoff at 85%')
   })

@@ -1,4 +1,4 @@
-// The text of /compact-handoff status.
+// The status report: the text of /compact-handoff status (not the status line, state.ts).
 import { MAX_REPAIRS, stageTextOf, type Mode, type Phase } from '../run/run.js'
 import { meterTextOf } from '../facts/follow-up.js'
 import { autoHandoffReportTextOf } from '../thresholds/auto-handoff.js'

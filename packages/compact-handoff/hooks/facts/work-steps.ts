@@ -86,7 +86,7 @@ async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
 }
 
 /** Closes the meter's window now (a new run starts, or the person asked for
- * the status) and logs it; returns what it counted, if a window was open. */
+ * the status report) and logs it; returns what it counted, if a window was open. */
 export async function closeMeter($: $, cwd: string): Promise<Watched | undefined> {
   const before = await updateWork($, (w) => ({ ...w, meter: { kind: 'none' } }))
   if (before.meter.kind !== 'watching') return undefined

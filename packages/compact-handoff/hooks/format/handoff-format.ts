@@ -243,8 +243,11 @@ export function handoffShapeOf(text: string, context: FormatContext, older: read
  * name wins), read by the same block reader as the format check: a heading
  * inside an HTML block, a fence or a list is no section, here as there, and an
  * HTML block (a comment a preview hides) is left out of the text. The resume
- * prompt quotes from here, so no second reader of a handoff exists. Linear:
- * each line is taken once. */
+ * prompt quotes from here, so what it quotes is what the check passed. Other
+ * readers exist: a fork's reply is cut by its own line scanner (fork-reply.ts,
+ * before any check), and the Node side reads with remark (handoff-tools'
+ * validate.ts and resume-info.ts), held to this one by
+ * tests/contract/format-differential.test.ts. Linear: each line is taken once. */
 export function sectionTextsOf(text: string): Map<SectionName, string> {
   const { lines } = linesOf(text.replace(/^\uFEFF/, ''))
   const { frontmatter } = readFrontmatterOf(text)

@@ -46,7 +46,7 @@ export function ownershipKeyOf(cwd: string, relPath: string): string {
 const SHA256_HEX = /^[0-9a-f]{64}$/
 const KNOWN_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES
 
-/** A status as a record keeps it: a known one, or none. */
+/** A handoff status as a record keeps it: a known one, or none. */
 export function recordHandoffStatusOf(status: string | undefined): string | undefined {
   return status !== undefined && KNOWN_HANDOFF_STATUSES.includes(status) ? status : undefined
 }
@@ -55,7 +55,7 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0
 }
 
-/** A stored value as a record, every field within its bounds; a status that is
+/** A stored value as a record, every field within its bounds; a handoff status that is
  * not a known one is left out, anything else out of shape drops the record. */
 function boundedRecordOf(value: unknown): OwnRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined

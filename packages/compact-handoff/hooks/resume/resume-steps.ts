@@ -56,7 +56,7 @@ async function listHandoffFiles($: $, folder: ProjectFolder): Promise<Listed[]> 
   return listed
 }
 
-/** The top of a file, where its frontmatter sits: all a status or chain needs. */
+/** The top of a file, where its frontmatter sits: all a handoff status or chain needs. */
 async function frontmatterAt($: $, path: string): Promise<ReadonlyMap<string, string> | undefined> {
   const head = await $.fs.read(path, { offset: 0, length: FRONTMATTER_READ_BYTES }).catch(() => undefined)
   return typeof head === 'string' ? frontmatterOf(head) : undefined

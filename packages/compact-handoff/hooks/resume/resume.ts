@@ -4,13 +4,13 @@
 // offer. Pure: resume-steps.ts lists, reads, asks git and the person.
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 
-/** Statuses a resume picks up; a `done` handoff has nothing left to do. */
+/** Handoff statuses a resume picks up; a `done` handoff has nothing left to do. */
 export const RESUMABLE_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES.filter((s) => s !== 'done')
 
 /** A handoff is offered at session start only this long after it was written. */
 export const OFFER_WITHIN_MS = 24 * 60 * 60 * 1000
 
-/** Files whose status is read to find the newest resumable one, newest first; older ones are not looked at. */
+/** Files whose handoff status is read to find the newest resumable one, newest first; older ones are not looked at. */
 export const MAX_CANDIDATES = 20
 
 /** What is read of a file to learn its status: a frontmatter sits at the top. */
@@ -24,7 +24,7 @@ export function rankMsOf(mtimeMs: number, nowMs: number): number {
   return mtimeMs > nowMs ? Number.NEGATIVE_INFINITY : mtimeMs
 }
 
-/** The newest handoff whose status says there is work left. */
+/** The newest handoff whose handoff status says there is work left. */
 export function newestResumable(candidates: readonly Candidate[], nowMs: number): Candidate | undefined {
   return [...candidates]
     .filter((c) => c.status !== undefined && RESUMABLE_HANDOFF_STATUSES.includes(c.status))

@@ -68,7 +68,7 @@ describe('the facts in the stub', () => {
 })
 
 describe('the rediscovery meter', () => {
-  test('logs what the context re-read and re-ran after the swap when status is asked for', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+  test('logs what the context re-read and re-ran after the swap when the status report is asked for', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
     const w = world(on)
     await startSession($)
     await readFile($, 'src/parser.ts')

@@ -130,7 +130,7 @@ describe('review before apply', () => {
     expect(w.seen.submits.filter((s) => s.asUser)).toEqual([{ text: 'Go on.', asUser: true }])
   })
 
-  test('the focus reaches the skill masked by the engine, as a fork\'s is, and the status shows it masked', async ($, on) => {
+  test('the focus reaches the skill masked by the engine, as a fork\'s is, and the status report shows it masked', async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', 'review deploy with --password=hunter2 to staging')
