@@ -17,8 +17,8 @@ describe('isAutoHandoffDue', () => {
     ['an error', 80, { kind: 'armed' as const }, { ...turn, reason: 'error' as const }],
     ['a subagent running', 80, { kind: 'armed' as const }, { ...turn, isSubagentRunning: true }],
     ['a -p or SDK session', 80, { kind: 'armed' as const }, { ...turn, isInteractive: false }],
-  ])('not when %s', (_name, percent, window, facts) => {
-    expect(isAutoHandoffDue(percent, window, facts)).toBe(false)
+  ])('not when %s', (_name, percent, window, input) => {
+    expect(isAutoHandoffDue(percent, window, input)).toBe(false)
   })
 })
 

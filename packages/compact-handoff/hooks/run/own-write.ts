@@ -4,7 +4,7 @@
 // Claude Code asks before any write under `.claude/` (a sensitive folder, even
 // in accept-edits mode), so an auto handoff would otherwise wait for a person
 // who may not be there while the run's stuck clock runs. Every other call keeps
-// the session's own verdict. Pure: permission-steps.ts gathers the facts.
+// the session's own verdict. Pure: permission-steps.ts gathers its input.
 import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import type { DiskVerdict } from '../disk/disk-rule.js'
 import type { Phase, Run } from './run.js'

@@ -24,7 +24,7 @@ const MAX_REDACT_CHARS = 100_000
 /** The most one `$.fs.read` answers (its declarations): a larger answer rejects. */
 const MAX_READ_BYTES = 4 * 1_048_576
 
-/** The session's facts: folder, usage, id, messages, agents, masking, and turns passing through. */
+/** What the fake session answers: folder, usage, id, messages, agents, masking, and turns passing through. */
 export function answerSession(on: On, ctx: WorldContext): void {
   on('session.redact', (_$, e) => {
     ctx.seen.redactions++
