@@ -14,7 +14,7 @@ const TRANSCRIPT = [{ role: 'user' as const, text: 'Fix the flaky upload test.',
 
 async function thresholdsLineOf($: Engine): Promise<string | undefined> {
   const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-  return /nudge at [^\n]*/.exec(status)?.[0]
+  return /nudge at [^\n]*/.exec(report)?.[0]
 }
 
 describe('nudgePercent and autoHandoffPercent', () => {
