@@ -13,8 +13,13 @@ const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as cons
 
 /** Applies `change` to what the status line was told, in one compare-and-set,
  * and draws the line only when its text changed. A change that keeps what was
- * told writes nothing. */
+ * told writes nothing. It never rejects: its callers move a run or end a turn,
+ * which a line not drawn must not stop. */
 async function tell($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
+  await tellOnce($, change).catch(() => undefined)
+}
+
+async function tellOnce($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
   for (;;) {
     const held = await $.state.get(STATUS_LINE_REF)
     const found = held.value ?? NOTHING_TOLD

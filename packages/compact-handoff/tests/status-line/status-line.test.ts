@@ -95,6 +95,7 @@ describe('the status line with no run under way', () => {
     await startSession($)
     await endTurn($, 'one')
     expect(w.seen.statusLines.at(-1), 'the auto handoff is under way: its stage').toMatch(WRITING)
+    expect(w.seen.statusLines.filter((t) => t?.includes('context')), 'the figure told beneath the stage draws nothing').toEqual([])
     await typeCommand($, 'compact-handoff', 'cancel')
     expect(w.seen.statusLines.at(-1), 'the run gone, the figure comes back').toBe(URGENT(75))
     await endTurn($, 'two')
