@@ -16,7 +16,7 @@ import type { RunningShell } from './facts/running.js'
 import { NO_SKILLS, type InvokedSkills } from './carried/skills.js'
 import type { CarriedPlan } from './carried/plan.js'
 import type { CarriedWorktree } from './carried/worktree.js'
-import { tellStage } from './status-line/status-line-steps.js'
+import { readStatusLine, tellStage } from './status-line/status-line-steps.js'
 
 
 type $ = EngineInterface
@@ -52,21 +52,21 @@ function stageOf(phase: Phase): string | undefined {
 }
 
 /** Applies `event` to the phase found in the atom, in one compare-and-set: the
- * one way the run moves. The time and the phase are read together (one engine
- * hop, not two), and an event that leaves the phase as it was writes nothing.
+ * one way the run moves. The time, the phase and the status line are read
+ * together (one engine hop, not three), and an event that leaves the phase as it was writes nothing.
  * The status line follows the stage, told to its one owner (status-line/).
  * The effects are the caller's to perform (run-steps.ts), with the phase the
  * event met before the stuck-run rule. */
 export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
   for (;;) {
-    const [nowMs, held] = await Promise.all([$.clock.now(), $.state.get(RUN_REF)])
+    const [nowMs, held, statusLine] = await Promise.all([$.clock.now(), $.state.get(RUN_REF), readStatusLine($)])
     const found = held.value ?? IDLE
     const step = transition(found, event, nowMs)
     // A miss means another write landed since the read: the event is applied
     // again to the phase that stands now, never to this copy.
     if (step.phase !== found && !(await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet) continue
     const stage = stageOf(step.phase)
-    if (stage !== stageOf(found)) await tellStage($, stage)
+    if (stage !== stageOf(found)) await tellStage($, stage, statusLine)
     return { step, found }
   }
 }

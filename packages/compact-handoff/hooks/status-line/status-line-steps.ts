@@ -34,9 +34,26 @@ async function tellOnce($: $, change: (told: StatusLineTold) => StatusLineTold):
   }
 }
 
-/** The run's stage text, or undefined once no run is under way. */
-export function tellStage($: $, stage: string | undefined): Promise<void> {
-  return tell($, (told) => withStage(told, stage))
+/** What the status line was told, as read: `applyEvent` reads it beside the
+ * run's phase (one hop, not two). */
+export type HeldStatusLine = { told: StatusLineTold; version: number }
+
+export async function readStatusLine($: $): Promise<HeldStatusLine> {
+  const held = await $.state.get(STATUS_LINE_REF)
+  return { told: held.value ?? NOTHING_TOLD, version: held.version }
+}
+
+/** The run's stage text (undefined once no run is under way), with what was
+ * read beside the phase: the line is drawn the moment the phase moved, then
+ * kept; a write that landed since the read is met by applying the stage again
+ * to what stands now. Never rejects. */
+export async function tellStage($: $, stage: string | undefined, held: HeldStatusLine): Promise<void> {
+  const told = withStage(held.told, stage)
+  if (told === held.told) return
+  const line = statusLineOf(told)
+  if (line !== statusLineOf(held.told)) $.ui.status(line)
+  const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => false)
+  if (!isSet) await tell($, (now) => withStage(now, stage))
 }
 
 /** The context's use at an idle main-loop turn's end, from the usage the nudge read. */
