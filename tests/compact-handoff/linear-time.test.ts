@@ -7,7 +7,7 @@
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
 import { describe, expect, test } from 'vitest'
-import { askVerdictOf } from '../../packages/compact-handoff/hooks/compaction/ask.js'
+import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
 import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-handoff/hooks/commands/command-intent.js'
@@ -23,7 +23,7 @@ import {
   READY_PREFIX,
 } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
@@ -32,7 +32,7 @@ import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/for
 import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
-import { buildForkStub } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'

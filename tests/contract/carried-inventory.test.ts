@@ -7,11 +7,11 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { expect, test } from 'vitest'
 import { repoRoot } from '../harness/repo-root.js'
-import { buildForkStub, buildStub, type StubContext } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { buildForkStub, buildStub, type StubContext } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { withSkillsLoaded, NO_SKILLS } from '../../packages/compact-handoff/hooks/carried/skills.js'
 import { keptPlanOf } from '../../packages/compact-handoff/hooks/carried/plan.js'
 import { NO_FACTS, withRead, factsSectionOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
-import { NO_WORDS } from '../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { NO_WORDS } from '../../packages/compact-handoff/hooks/words/user-words.js'
 
 type Row = { kind: string; ours: string; file?: string; fn?: string }
 

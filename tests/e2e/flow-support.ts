@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from '../harness/mock-api.js'
 import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { pollUntil } from '../harness/poll.js'

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { carriesToolResult, toolResultOf, userBlocks } from '../harness/request-messages.js'
-import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, requestAfter, startFlow, type Flow } from './flow-support.js'
 

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { skillTurn, type SkillTurn, isSkillTurnFor } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
-import { STUB_OPENING, continuePromptWithHeld, buildStub } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING, continuePromptWithHeld, buildStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { trackRuns } from './lifecycle.js'
 import {
   expectConversationKept,

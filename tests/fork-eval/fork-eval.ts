@@ -13,7 +13,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../harness/repo-root.js'
-import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/facts/text-clip.js'
+import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text-clip.js'
 import { VARIANTS, builtOf, gradeOf, quizInputOf, scoreOf, writerInputOf, type Variant } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')

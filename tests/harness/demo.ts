@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { basename, join, relative } from 'node:path'
-import { STUB_OPENING } from '../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { claudeVersion } from './claude-cli.js'
 import { escapeRe } from './escape-re.js'
 import { skillTurn, type SkillTurn } from './handoff-script.js'

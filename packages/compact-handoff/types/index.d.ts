@@ -20,9 +20,9 @@ declare module 'claude-code' {
       | { kind: 'swapping'; run: CompactHandoffRun; sinceMs: number; swap: CompactHandoffSwap; isCompacting: boolean }
     /** Whether this context window was already nudged (hooks/thresholds/nudge.ts Nudge). */
     nudge: { kind: 'armed' } | { kind: 'fired'; percent: number }
-    /** The person's own prompts, bounded (hooks/prompts/user-words.ts UserWords). */
+    /** The person's own prompts, bounded (hooks/words/user-words.ts UserWords). */
     words: { messages: string[]; dropped: number }
-    /** The handoff this session continues from: its newest swap, resume or fork handoff (hooks/run/swap-text.ts LastHandoff). */
+    /** The handoff this session continues from: its newest swap, resume or fork handoff (hooks/stub/swap-text.ts LastHandoff). */
     lastHandoff: { kind: 'none' } | { kind: 'handoff'; handoff: string; plan?: string }
     /** Whether this context window's auto handoff was used (hooks/thresholds/auto-handoff.ts AutoHandoffWindow). */
     autoHandoff: { kind: 'armed' } | { kind: 'spent' }
@@ -36,7 +36,7 @@ declare module 'claude-code' {
     statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number } }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
     interactive: boolean
-    /** Main-loop shells moved to the background and not yet seen ended (hooks/facts/running.ts RunningShell). */
+    /** Main-loop shells moved to the background and not yet seen ended (hooks/running/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]
     /** The skills invoked in this session, oldest first, texts masked and bounded (hooks/carried/skills.ts InvokedSkills). */
     skills: { skills: { name: string; text?: string; isCut: boolean }[]; forgotten: number }

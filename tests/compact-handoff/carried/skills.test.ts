@@ -10,7 +10,7 @@ import {
   withRecovered,
   withSkillsLoaded,
 } from '../../../packages/compact-handoff/hooks/carried/skills.js'
-import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
 
 describe('withSkillsLoaded', () => {
   test('one entry per name, the latest load, newest last', () => {

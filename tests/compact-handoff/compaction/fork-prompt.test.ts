@@ -5,8 +5,8 @@ import { forkPromptOf, forkRepairPromptOf } from '../../../packages/compact-hand
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { HANDOFF_SECTION_COUNT_WORD } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import { STUB_OPENING, buildForkStub } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
-import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { STUB_OPENING, buildForkStub } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 
 describe('the agreed first lines', () => {
   test('are the texts the scripted model of the real-session suite looks for', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest'
 import { OUTLINE, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 
 const CWD = '/srv/app'

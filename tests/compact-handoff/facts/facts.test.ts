@@ -17,7 +17,7 @@ import {
   withCommand,
   withRead,
 } from '../../../packages/compact-handoff/hooks/facts/facts.js'
-import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/facts/follow-up.js'
+import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 import { forAll } from '../../support/property.js'
 
 const CWD = '/srv/app'

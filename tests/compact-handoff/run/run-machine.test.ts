@@ -9,7 +9,7 @@ import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, typ
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../../packages/compact-handoff/hooks/run/run-machine.js'
 import type { FileReport } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { forAll, type Rand } from '../../support/property.js'
-import { NO_WORDS } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { NO_WORDS } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 
 const CWD = '/srv/proj'
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a_2026-11-30.md' }

@@ -4,7 +4,7 @@
  * request log and arrival times.
  */
 import { performance } from 'node:perf_hooks'
-import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { skillTurn } from '../handoff-script.js'
 import type { MockApi, MockRequest } from '../mock-api.js'
 import { pollUntil } from '../poll.js'

@@ -4,7 +4,7 @@
 // list of deferred tools either (seen live, 2.1.332). No mod call loads a
 // schema, so the stub names them and says how to load them again. Pure:
 // tool-steps.ts records.
-import { headOf } from '../facts/text-clip.js'
+import { headOf } from '../text/text-clip.js'
 
 /** Names kept; the newest loads win. Each name bounded: names are short, a stub never trusts one. */
 export const MAX_LOADED_TOOLS = 30

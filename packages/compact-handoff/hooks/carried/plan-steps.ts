@@ -3,8 +3,8 @@
 import type { EngineInterface } from 'claude-code'
 import { approvedPlanOf, keptPlanOf, MAX_PLAN_CHARS } from './plan.js'
 import { updatePlan } from '../state.js'
-import { maskedText } from '../facts/mask-steps.js'
-import { headOf } from '../facts/text-clip.js'
+import { maskedText } from '../text/mask-steps.js'
+import { headOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 

@@ -6,7 +6,7 @@
 // live, 2.1.332). Taken from the plan the session saw approved (ExitPlanMode's
 // result), never the file read again, so an edit since is not passed off as
 // what was approved. Pure: plan-steps.ts records.
-import { headOf } from '../facts/text-clip.js'
+import { headOf } from '../text/text-clip.js'
 
 /** The plan's text is kept up to this many characters (UTF-16 units): the
  * same cut as a carried skill's, so one plan never outweighs the skills. */

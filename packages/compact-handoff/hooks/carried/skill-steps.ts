@@ -4,10 +4,10 @@
 // from then on so a later swap still carries them.
 import type { EngineInterface } from 'claude-code'
 import { isOwnSkill, MAX_SKILL_CHARS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
-import { STUB_OPENING } from '../run/swap-text.js'
+import { STUB_OPENING } from '../stub/swap-text.js'
 import { readSkills, updateSkills } from '../state.js'
-import { maskedText } from '../facts/mask-steps.js'
-import { headOf } from '../facts/text-clip.js'
+import { maskedText } from '../text/mask-steps.js'
+import { headOf } from '../text/text-clip.js'
 
 /** Masked past the kept length by this much, so a credential the cut reaches is
  * still whole where the masking looks; the engine's masking is then asked about

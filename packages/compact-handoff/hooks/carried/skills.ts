@@ -5,7 +5,7 @@
 // request. The engine re-attaches nothing after a compaction a mod answers
 // (seen live, 2.1.332), so without this a workflow skill is lost silently.
 // Pure: skill-steps.ts records and reads.
-import { headOf } from '../facts/text-clip.js'
+import { headOf } from '../text/text-clip.js'
 
 /** One skill's text is kept up to this many characters (UTF-16 units), the
  * engine's own cut after its compaction (19,900 characters of a huge skill

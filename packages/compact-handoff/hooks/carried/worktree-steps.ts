@@ -3,7 +3,7 @@
 import type { EngineInterface } from 'claude-code'
 import { worktreeAfter } from './worktree.js'
 import { updateWorktree } from '../state.js'
-import { maskedText } from '../facts/mask-steps.js'
+import { maskedText } from '../text/mask-steps.js'
 
 type $ = EngineInterface
 

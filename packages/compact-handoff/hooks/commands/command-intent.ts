@@ -1,6 +1,6 @@
 // What the person asked for with /compact-handoff or /compact-handoffplan.
 import type { Mode } from '../run/run.js'
-import { OWN_PLUGIN } from '../run/swap-text.js'
+import { OWN_PLUGIN } from '../stub/swap-text.js'
 
 export const HANDOFF_COMMAND = 'compact-handoff'
 export const PLAN_COMMAND = 'compact-handoffplan'

@@ -1,6 +1,6 @@
 // The status report: the text of /compact-handoff status (not the status line, state.ts).
 import { MAX_REPAIRS, stageTextOf, type Mode, type Phase } from '../run/run.js'
-import { meterTextOf } from '../facts/follow-up.js'
+import { meterTextOf } from '../meter/meter.js'
 import { autoHandoffReportTextOf } from '../thresholds/auto-handoff.js'
 
 export type StatusReportInput = {

@@ -3,7 +3,7 @@
 // fork gave no handoff, in words for the person. Pure; fork-steps.ts applies it.
 import { HANDOFF_DIRS } from '../protocol/protocol-paths.js'
 import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
-import { MAX_REDACT_CHARS, headOf } from '../facts/text-clip.js'
+import { MAX_REDACT_CHARS, headOf } from '../text/text-clip.js'
 
 /** The handoff folder a fork's file goes to: `.claude/handoffs/`, beside the
  * swap log, whatever folders the project has. */

@@ -2,7 +2,7 @@
 // before it reaches a stub: a command or a test's output can hold a token.
 import type { EngineInterface } from 'claude-code'
 import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
-import { maskedText } from '../facts/mask-steps.js'
+import { maskedText } from '../text/mask-steps.js'
 
 type $ = EngineInterface
 

@@ -5,7 +5,7 @@
 // fork-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { exitCodeOf } from '../facts/facts.js'
-import { headOf } from '../facts/text-clip.js'
+import { headOf } from '../text/text-clip.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3

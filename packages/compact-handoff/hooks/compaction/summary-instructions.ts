@@ -5,9 +5,9 @@
 // paraphrase or drop, worded as a stub words them, and the handoff's section
 // outline, so the summary comes out in the shape the next context knows.
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
-import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
+import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
-import type { LastHandoff } from '../run/swap-text.js'
+import type { LastHandoff } from '../stub/swap-text.js'
 
 /** The outline as one block of the instructions: one line per section, from
  * the protocol's one definition of what each holds, then the rules every

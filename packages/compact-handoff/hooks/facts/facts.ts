@@ -5,7 +5,7 @@
 // Every command and path here was masked by the engine's redact when it was
 // recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
 import { classifyHandoffPath, mayBeHandoffPath, relativeToCwd } from '../protocol/protocol-paths.js'
-import { boundedListOf, boundedSectionOf, headOf } from './text-clip.js'
+import { boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40

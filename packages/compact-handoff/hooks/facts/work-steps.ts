@@ -2,13 +2,13 @@
 // rediscovery meter (facts.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
-import { meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter, type After, type Watched } from './follow-up.js'
+import { meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { readWork, updateWork } from '../state.js'
 import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
-import { maskedText } from './mask-steps.js'
-import { backgroundTaskIdOf } from './running.js'
-import { recordShellStarted } from './running-steps.js'
+import { maskedText } from '../text/mask-steps.js'
+import { backgroundTaskIdOf } from '../running/running.js'
+import { recordShellStarted } from '../running/running-steps.js'
 
 type $ = EngineInterface
 

@@ -1,7 +1,7 @@
 // The work record: the work's facts (facts.ts) and the rediscovery meter
 // (follow-up.ts), which work-steps.ts records from the same tool calls.
 import { NO_FACTS, type Facts } from './facts.js'
-import { NOT_WATCHING, type Meter } from './follow-up.js'
+import { NOT_WATCHING, type Meter } from '../meter/meter.js'
 
 /** The work's facts and the meter, kept in one atom so a tool call that feeds
  * both costs one state write. */

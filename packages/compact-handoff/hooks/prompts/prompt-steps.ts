@@ -4,7 +4,7 @@
 // answer, before turn.complete has settled, and the swap then erases both it
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
-import { isTypedByUser, withUserMessage, type PromptInput } from './user-words.js'
+import { isTypedByUser, withUserMessage, type PromptInput } from '../words/user-words.js'
 import { updateWords } from '../state.js'
 import { dispatch } from '../run/run-steps.js'
 import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'

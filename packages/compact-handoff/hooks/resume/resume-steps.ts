@@ -29,8 +29,8 @@ import { appendResumeLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
-import { withRunningSection } from '../facts/running.js'
-import { runningNow } from '../facts/running-steps.js'
+import { withRunningSection } from '../running/running.js'
+import { runningNow } from '../running/running-steps.js'
 
 type $ = EngineInterface
 

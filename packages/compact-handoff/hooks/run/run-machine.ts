@@ -9,10 +9,10 @@ import { classifyHandoffPath } from '../protocol/protocol-paths.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
 import { repairPromptOf } from './repair-prompt.js'
-import type { UserWords } from '../prompts/user-words.js'
-import type { StubContext } from './swap-text.js'
+import type { UserWords } from '../words/user-words.js'
+import type { StubContext } from '../stub/swap-text.js'
 import type { ChainValues } from './frontmatter-values.js'
-import type { After } from '../facts/follow-up.js'
+import type { After } from '../meter/meter.js'
 
 export type RunEvent =
   | { kind: 'start'; run: Run }

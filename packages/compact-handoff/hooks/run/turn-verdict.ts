@@ -4,7 +4,7 @@
 import type { Chosen, Run } from './run.js'
 import { parseContinuePrompt, parseSentinel } from '../protocol/protocol.js'
 import { classifyHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
-import { fallbackContinuePromptOf } from './swap-text.js'
+import { fallbackContinuePromptOf } from '../stub/swap-text.js'
 
 export type TurnEnd = { reason: 'answer' | 'aborted' | 'refusal' | 'error'; answer: string }
 

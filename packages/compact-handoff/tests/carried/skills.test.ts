@@ -7,7 +7,7 @@ import { readyAnswer } from '../support/texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { compactAuto, REPLY, sessionWithWork } from '../support/fork-support.js'
 import { MARKER } from '../../hooks/protocol/protocol.js'
-import { STUB_OPENING } from '../../hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
 import { MAX_SKILLS_CHARS, MAX_SKILLS_NAMED, SKILLS_HEADING } from '../../hooks/carried/skills.js'
 
 const SLOW = { timeoutMs: 30_000 }

@@ -8,7 +8,7 @@ import { LAUNCH_DELAY_MS, skillWritesHandoff, typeAndLaunch } from '../support/f
 import { LAUNCH_RETRY_MS } from '../../hooks/run/run-steps.js'
 import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, checkedHandoffOf, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
-import { STUB_OPENING } from '../../hooks/run/swap-text.js'
+import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
 import { MAX_LATEST_RESULT_CHARS } from '../../hooks/compaction/latest-step.js'
 import type { SessionMessage } from 'claude-code'
 

@@ -8,7 +8,7 @@ import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
-import { heldKeyOf } from '../../hooks/prompts/held-messages.js'
+import { heldKeyOf } from '../../hooks/run/held-messages.js'
 
 const HELD_KEY = heldKeyOf('session-1', CWD)
 

@@ -9,7 +9,7 @@ import { STORE_LIMIT_CHARS } from '../support/beneath.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { LEGACY_KEPT_KEY, heldKeyOf } from '../../hooks/prompts/held-messages.js'
+import { LEGACY_KEPT_KEY, heldKeyOf } from '../../hooks/run/held-messages.js'
 import { ownershipKeyOf, recordsOf } from '../../hooks/ownership/ownership.js'
 
 const HELD = 'typed while the run went on'

@@ -1,6 +1,6 @@
 // Cutting texts: what a record keeps, and what the engine's masking takes.
 import { describe, expect, test } from 'vitest'
-import { MAX_REDACT_CHARS, boundedListOf, boundedSectionOf, headOf, redactableOf } from '../../../packages/compact-handoff/hooks/facts/text-clip.js'
+import { MAX_REDACT_CHARS, boundedListOf, boundedSectionOf, headOf, redactableOf } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
 
 describe('headOf', () => {
   test('keeps a text that fits, whole', () => {

@@ -12,7 +12,7 @@ import {
   legacyEntriesOf,
   letThroughTextOf,
   restoredToastOf,
-} from '../../../packages/compact-handoff/hooks/prompts/held-messages.js'
+} from '../../../packages/compact-handoff/hooks/run/held-messages.js'
 
 const AT = '2026-11-30T10:00:00.000Z'
 

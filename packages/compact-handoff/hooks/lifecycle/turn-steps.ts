@@ -3,10 +3,10 @@
 // or show the nudge.
 import type { EngineInterface } from 'claude-code'
 import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
-import { autoHandoffIfDue } from '../thresholds/auto-handoff-steps.js'
+import { autoHandoffIfDue } from './auto-handoff-steps.js'
 import { nudgeIfDue } from '../thresholds/nudge-steps.js'
-import { dispatch } from './run-steps.js'
-import type { TurnEnd } from './turn-verdict.js'
+import { dispatch } from '../run/run-steps.js'
+import type { TurnEnd } from '../run/turn-verdict.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
 import type { Options } from '../options/options.js'
 

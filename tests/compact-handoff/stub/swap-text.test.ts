@@ -4,8 +4,8 @@
 import { describe, expect, test } from 'vitest'
 import { markedStubOf } from '../../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { MARKER } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { NO_HANDOFF, OWN_PLUGIN, compactInstructionsOf, isOwnMarkedCompaction, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
-import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { NO_HANDOFF, OWN_PLUGIN, compactInstructionsOf, isOwnMarkedCompaction, continuePromptWithHeld, fallbackContinuePromptOf, buildStub, reviewLinesOf } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { NO_WORDS, userWordsSectionOf, withUserMessage, type UserWords } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 
 const HANDOFF = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_parser_2026-11-29.md'

@@ -7,7 +7,7 @@
 // the session's own verdict. Pure: permission-steps.ts gathers its input.
 import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import type { DiskVerdict } from '../disk/disk-rule.js'
-import type { Phase, Run } from './run.js'
+import type { Phase, Run } from '../run/run.js'
 
 /** A `tool.check` question as the engine asks it (the fields decided on). */
 export type CheckedCall = { tool: string; input: unknown; agentId?: string; tool_use_id?: string; ceiling?: string; op?: string }

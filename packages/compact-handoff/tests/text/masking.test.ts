@@ -8,7 +8,7 @@ import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'
 import { readyAnswer } from '../support/texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
-import { UNMASKED_TEXT } from '../../hooks/facts/mask-steps.js'
+import { UNMASKED_TEXT } from '../../hooks/text/mask-steps.js'
 
 const SECRETS = ['sk-live-4f9a8b7c6d5e', 'ghp_abc123secret', 'hunter2secret', 's3cretpw', 'wJalrXUtnFEMIK7MDENG']
 

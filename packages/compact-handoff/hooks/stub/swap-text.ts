@@ -1,9 +1,9 @@
 // The texts a swap installs: the stub that replaces the conversation (carried
 // to the answer mod behind the marker line) and the fallback continue-prompt.
 import { MARKER } from '../protocol/protocol.js'
-import type { Mode } from './run.js'
-import { userWordsSectionOf, type UserWords } from '../prompts/user-words.js'
-import { runningSectionOf, transcriptLineOf, type Running } from '../facts/running.js'
+import type { Mode } from '../run/run.js'
+import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
+import { runningSectionOf, transcriptLineOf, type Running } from '../running/running.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 import { planSectionOf, type CarriedPlan } from '../carried/plan.js'

@@ -1,6 +1,6 @@
 // The auto handoff's effects; the decisions are in auto-handoff.ts.
 import type { EngineInterface } from 'claude-code'
-import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from './auto-handoff.js'
+import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from '../thresholds/auto-handoff.js'
 import { readAutoHandoff, readInteractive, spendAutoHandoff } from '../state.js'
 import { startRun } from '../commands/command-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'

@@ -8,8 +8,8 @@ import {
   NO_WORDS,
   clippedMessageOf,
   userWordsSectionOf,
-} from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
-import { askVerdictOf } from '../../../packages/compact-handoff/hooks/compaction/ask.js'
+} from '../../../packages/compact-handoff/hooks/words/user-words.js'
+import { askVerdictOf } from '../../../packages/compact-handoff/hooks/ask/ask.js'
 import { forAll, type Rand } from '../../support/property.js'
 import { CUT_MARK, HEADING, total, wordsOf } from '../../support/user-words-text.js'
 

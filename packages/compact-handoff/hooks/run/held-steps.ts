@@ -4,8 +4,8 @@
 // sent as typed, or left in the store for the next session in the folder
 // (held-messages.ts decides the store's entries).
 import type { EngineInterface } from 'claude-code'
-import type { Run } from '../run/run.js'
-import type { GiveBack } from '../run/run-machine.js'
+import type { Run } from './run.js'
+import type { GiveBack } from './run-machine.js'
 import { readPhase } from '../state.js'
 import { trimOwnRecords } from '../ownership/ownership-steps.js'
 import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldKeyOf, heldKeyPartsOf, heldKeysToDrop, legacyEntriesOf, restoredToastOf, type HeldEntry } from './held-messages.js'

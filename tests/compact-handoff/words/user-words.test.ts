@@ -13,7 +13,7 @@ import {
   withUserMessage,
   wordsSizeOf,
   type PromptInput,
-} from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+} from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { CUT_MARK, HEADING, total, wordsOf } from '../../support/user-words-text.js'
 
 /** A message of exactly `length` characters, recognisable by its tag. */

@@ -3,7 +3,7 @@
 // shell commands already run. Both are signs that the handoff left something
 // out. Watched for METER_TURNS main-loop turns, or until the next run.
 // Paths and commands compare as recorded: masked (work-steps.ts).
-import type { Facts } from './facts.js'
+import type { Facts } from '../facts/facts.js'
 
 export const METER_TURNS = 10
 

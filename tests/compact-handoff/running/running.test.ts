@@ -15,10 +15,10 @@ import {
   withRunningSection,
   withShellStarted,
   type RunningShell,
-} from '../../../packages/compact-handoff/hooks/facts/running.js'
+} from '../../../packages/compact-handoff/hooks/running/running.js'
 import { NO_FACTS, factsSectionOf, withCommand } from '../../../packages/compact-handoff/hooks/facts/facts.js'
-import { buildStub } from '../../../packages/compact-handoff/hooks/run/swap-text.js'
-import { NO_WORDS } from '../../../packages/compact-handoff/hooks/prompts/user-words.js'
+import { buildStub } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { NO_WORDS } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 
 const STARTED_MS = Date.UTC(2026, 10, 30, 12, 0, 5)
 const SHELL: RunningShell = { id: 'b7k2', command: 'sleep 45; echo done', startedAtMs: STARTED_MS }

@@ -4,9 +4,9 @@
 // background and dropped once a main-loop turn's end no longer lists it.
 import type { EngineInterface } from 'claude-code'
 import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running } from './running.js'
-import type { StubContext } from '../run/swap-text.js'
+import type { StubContext } from '../stub/swap-text.js'
 import { readLoadedTools, readPlan, readShells, readWorktree, updateShells } from '../state.js'
-import { maskedText } from './mask-steps.js'
+import { maskedText } from '../text/mask-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
 
 type $ = EngineInterface

@@ -2,8 +2,8 @@
 // prompt, and what a run under way held when the session ends.
 import type { EngineInterface } from 'claude-code'
 import { readInteractive, readPhase, setInteractive } from '../state.js'
-import { dispatch } from './run-steps.js'
-import { restoreKept } from '../prompts/held-steps.js'
+import { dispatch } from '../run/run-steps.js'
+import { restoreKept } from '../run/held-steps.js'
 import { clearContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface

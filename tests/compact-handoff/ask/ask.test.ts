@@ -1,8 +1,8 @@
 // Option askAfterCompaction, run under Node: which compactions arm the
 // question, what it says, and what each answer does. The kit tests in the mod
-// (packages/compact-handoff/tests/compaction/ask.test.ts) cover the wiring.
+// (packages/compact-handoff/tests/ask/ask.test.ts) cover the wiring.
 import { describe, expect, test } from 'vitest'
-import { ASK_HEADER, CONTINUE, STOP, armingTriggerOf, askVerdictOf, questionOf } from '../../../packages/compact-handoff/hooks/compaction/ask.js'
+import { ASK_HEADER, CONTINUE, STOP, armingTriggerOf, askVerdictOf, questionOf } from '../../../packages/compact-handoff/hooks/ask/ask.js'
 
 describe('armingTriggerOf', () => {
   test("arms after the person's /compact and the engine's automatic compaction of the main loop", () => {
