@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { precomputeSkipOf, routeOf, type RunView } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { precomputeSkipOf, routeOf } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
+import type { RunView } from '../../packages/compact-handoff-answer/hooks/partner/run-view.js'
 import { MARKER } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -99,7 +100,7 @@ const RUNS: (RunView | undefined)[] = [undefined, { kind: 'idle' }, { kind: 'wri
 describe("the kit's answer stand-in", () => {
   test("reads compact-handoff's run under the key compact-handoff writes it", () => {
     expect(RUN_REF, 'the answer mod declares one atom: the run it reads').toEqual({ plugin: 'compact-handoff', key: 'run' })
-    expect(atomRefsOf('packages/compact-handoff/hooks/state.ts')).toContainEqual(RUN_REF)
+    expect(atomRefsOf('packages/compact-handoff/hooks/run/run-state.ts')).toContainEqual(RUN_REF)
   })
 
   test('answers, vetoes and passes exactly the compactions the real answer mod does', async () => {

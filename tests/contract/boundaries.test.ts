@@ -1,9 +1,10 @@
 // The architecture, held by a test: a hooks module may import only its own
 // mod's hooks files and 'claude-code' (engine rule: anything else fails to
-// load); only the effect files (wiring, state, *-steps) touch the engine, so
-// every decision stays a pure function vitest can call; and the folders keep
-// their layers: register.ts on top, the protocol and the format check beneath
-// everything (the Node side and the skills' checks read them too).
+// load); only the effect files (wiring, each folder's *-state atoms, *-steps)
+// touch the engine, so every decision stays a pure function vitest can call;
+// and the protocol and the format check import nothing above them (the Node
+// side and the skills' checks read them too). The order of all the folders is
+// layers.test.ts's.
 import { existsSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -14,7 +15,7 @@ const MODS = ['packages/compact-handoff', 'packages/compact-handoff-answer']
 
 function isEffectFile(path: string): boolean {
   const name = posix.basename(path)
-  return name === 'register.ts' || name === 'state.ts' || name === 'partner-state.ts' || name.endsWith('-steps.ts')
+  return name === 'register.ts' || name.endsWith('-state.ts') || name.endsWith('-steps.ts')
 }
 
 /** The folders beneath the others, each with the folders it may import from. */
@@ -32,7 +33,7 @@ describe('hooks modules', () => {
     for (const mod of MODS) {
       const paths = modules.filter((m) => m.mod === mod).map((m) => m.path)
       expect(paths).toContain('register.ts')
-      expect(paths.filter((p) => !p.includes('/') && p !== 'register.ts' && p !== 'state.ts'), mod).toEqual([])
+      expect(paths.filter((p) => !p.includes('/') && p !== 'register.ts'), mod).toEqual([])
     }
   })
 

@@ -22,7 +22,7 @@ import {
   READY_PREFIX,
   SKILL_OF_MODE,
 } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
-import type { Mode } from '../../packages/compact-handoff/hooks/run/run.js'
+import type { Mode } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_SECTIONS,

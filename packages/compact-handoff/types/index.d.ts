@@ -1,9 +1,11 @@
 // The state this mod keeps in the session ($.state). Session-scoped, so a hot
 // reload (which re-runs register and empties module variables) keeps it all.
 // The engine wants this contract self-contained (no imports), so the shapes are
-// spelled out here; hooks/state.ts reads and writes them as the hooks' own
-// types (run.ts Phase, nudge.ts Nudge, user-words.ts UserWords, swap-text.ts
-// LastHandoff), and the mods' type-check fails if the two spellings drift apart.
+// spelled out here; each hooks folder that owns a value declares its atom in its
+// own *-state.ts (run/run-state.ts, thresholds/thresholds-state.ts, ...) and
+// reads and writes it as the hooks' own type (run.ts Phase, nudge.ts Nudge,
+// user-words.ts UserWords, swap-text.ts LastHandoff), and the mods' type-check
+// fails if the two spellings drift apart.
 // compact-handoff-answer declares its own read-only view of run.
 
 declare module 'claude-code' {
@@ -29,12 +31,12 @@ declare module 'claude-code' {
     /** Option askAfterCompaction: 'pending' after a /compact or automatic
      * compaction of the main loop replaced the conversation; the first
      * main-loop tool call after it takes the flag and asks the person whether
-     * Claude may carry on (hooks/state.ts AskFlag). */
+     * Claude may carry on (hooks/ask/ask-state.ts AskFlag). */
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** What the status line was told: the run's stage text, and the context's use
      * at the latest idle turn's end (hooks/status-line/status-line.ts StatusLineTold). */
     statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number } }
-    /** Whether a person is at the prompt (session.start's isInteractive; hooks/state.ts). */
+    /** Whether a person is at the prompt (session.start's isInteractive; hooks/run/run-state.ts). */
     interactive: boolean
     /** Main-loop shells moved to the background and not yet seen ended (hooks/running/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]

@@ -2,7 +2,8 @@
 // under Node. The kit tests in the mod cover the wiring and the state reads.
 import { describe, expect, test } from 'vitest'
 import { MARKER } from '../../../packages/compact-handoff-answer/hooks/partner/marker.js'
-import { isSwapToAnswer, precomputeSkipOf, routeOf, type RunView } from '../../../packages/compact-handoff-answer/hooks/answer/route.js'
+import { isSwapToAnswer, precomputeSkipOf, routeOf } from '../../../packages/compact-handoff-answer/hooks/answer/route.js'
+import type { RunView } from '../../../packages/compact-handoff-answer/hooks/partner/run-view.js'
 
 /** compact-handoff's run with its compaction in flight: the one moment a marked compaction is its swap. */
 const COMPACTING: RunView = { kind: 'swapping', isCompacting: true }

@@ -4,7 +4,7 @@
 // so a change of shape on either side fails `pnpm typecheck` here.
 import { expect, test } from 'vitest'
 import { IDLE, type Phase } from '../../../packages/compact-handoff/hooks/run/run.js'
-import type { RunView } from '../../../packages/compact-handoff-answer/hooks/answer/route.js'
+import type { RunView } from '../../../packages/compact-handoff-answer/hooks/partner/run-view.js'
 
 function asRunView(phase: Phase): RunView {
   return phase

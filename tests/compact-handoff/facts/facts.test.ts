@@ -4,7 +4,6 @@ import { describe, expect, test } from 'vitest'
 import {
   MAX_CHANGED_FILES,
   MAX_COMMANDS,
-  MAX_COMMAND_CHARS,
   MAX_FACTS_SECTION_CHARS,
   MAX_READ_FILES,
   NO_FACTS,
@@ -17,6 +16,7 @@ import {
   withCommand,
   withRead,
 } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { MAX_COMMAND_CHARS } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
 import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 import { forAll } from '../../support/property.js'
 

@@ -10,7 +10,6 @@ import {
   fingerprintOf,
   holdsRecord,
   isRecordable,
-  offerRecordOf,
   ownershipKeyOf,
   ownershipOf,
   recordsOf,
@@ -18,7 +17,7 @@ import {
   withUse,
   type OwnRecord,
 } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
-import { OFFER_WITHIN_MS } from '../../../packages/compact-handoff/hooks/resume/resume.js'
+import { OFFER_WITHIN_MS, offerRecordOf } from '../../../packages/compact-handoff/hooks/resume/resume.js'
 
 const CWD = '/srv/app'
 const NOW_MS = 10 * OFFER_WITHIN_MS

@@ -2,6 +2,7 @@
 // Pure and free of 'claude-code' so vitest can load it under Node; register.ts
 // applies the route.
 import { markedStubOf, type CompactionInput } from './marked-stub.js'
+import type { RunView } from '../partner/run-view.js'
 
 export type Route =
   /** compact-handoff's marked compaction, raised by its swap: the stub replaces the conversation. */
@@ -36,11 +37,6 @@ export function routeOf(input: CompactionInput, raisedBy: string, run: RunView):
   if (input.agentId !== undefined) return { kind: 'pass' }
   return input.trigger === 'precompute' ? { kind: 'precompute' } : { kind: 'pass' }
 }
-
-/** compact-handoff's run phase as this mod reads it: any kind but 'idle' is a
- * run under way; `isCompacting` is set on 'swapping' while its compaction is
- * in flight. */
-export type RunView = { kind: string; isCompacting?: boolean }
 
 /**
  * Why a precompute is vetoed, or undefined to let it run.

@@ -3,7 +3,7 @@
 // it. The engine lists what a module reads by scanning each read for an atom
 // declared in the same file, so every access to compact-handoff's state lives here.
 import { atom, read, type EngineInterface } from 'claude-code'
-import type { RunView } from '../answer/route.js'
+import type { RunView } from './run-view.js'
 
 type $ = EngineInterface
 

@@ -2,14 +2,14 @@
 // hooks tool.call only when the option is on, so with it off no tool call
 // waits on the question.
 //
-// The flag itself lives in $.state (state.ts), which survives a hot reload
+// The flag itself lives in $.state (ask-state.ts), which survives a hot reload
 // and starts over on /clear. This module keeps a hint beside it so that a tool
 // call with nothing pending costs no engine call (each is a worker hop): once
 // the state was read as clear, calls run until a compaction arms it again. A
 // hint that says more than the state (after /clear) only costs one read.
 import type { EngineInterface } from 'claude-code'
 import { ASK_HEADER, CONTINUE, RUN, STOP, askVerdictOf, questionOf, type ArmingTrigger, type AskVerdict } from './ask.js'
-import { armAsk, takeAsk } from '../state.js'
+import { armAsk, takeAsk } from './ask-state.js'
 
 type $ = EngineInterface
 

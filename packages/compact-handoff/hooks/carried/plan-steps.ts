@@ -2,7 +2,7 @@
 // masked, so every stub can carry it.
 import type { EngineInterface } from 'claude-code'
 import { approvedPlanOf, keptPlanOf, MAX_PLAN_CHARS } from './plan.js'
-import { updatePlan } from '../state.js'
+import { updatePlan } from './carried-state.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
 

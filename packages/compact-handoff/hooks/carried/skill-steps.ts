@@ -4,8 +4,7 @@
 // from then on so a later swap still carries them.
 import type { EngineInterface } from 'claude-code'
 import { isOwnSkill, MAX_SKILL_CHARS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
-import { STUB_OPENING } from '../stub/swap-text.js'
-import { readSkills, updateSkills } from '../state.js'
+import { readSkills, updateSkills } from './carried-state.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
 
@@ -30,11 +29,12 @@ export async function recordSkill($: $, load: { skill: string; pluginName?: stri
 }
 
 /** The skills a stub carries now. Costs one transcript read; the recovered
- * ones are masked and recorded, since the next stub replaces the transcript. */
-export async function skillsNow($: $): Promise<InvokedSkills> {
+ * ones are masked and recorded, since the next stub replaces the transcript.
+ * `stubOpening` (swap-text.ts STUB_OPENING) tells our own stubs apart. */
+export async function skillsNow($: $, stubOpening: string): Promise<InvokedSkills> {
   const [messages, recorded] = await Promise.all([$.session.messages().catch(() => []), readSkills($)])
   const known = new Set(recorded.skills.map((s) => s.name))
-  const found = skillsInMessages(Array.isArray(messages) ? messages : [], STUB_OPENING).filter((s) => !known.has(s.name))
+  const found = skillsInMessages(Array.isArray(messages) ? messages : [], stubOpening).filter((s) => !known.has(s.name))
   if (found.length === 0) return recorded
   const texts = await Promise.all(found.map((s) => maskedSkillText($, s.text)))
   const recovered = found.map((s, i) => ({ name: s.name, text: texts[i] ?? '' }))

@@ -2,7 +2,7 @@
 // decides), so every stub can name them.
 import type { EngineInterface } from 'claude-code'
 import { loadedToolsOf, withToolsLoaded } from './loaded-tools.js'
-import { updateLoadedTools } from '../state.js'
+import { updateLoadedTools } from './carried-state.js'
 
 type $ = EngineInterface
 

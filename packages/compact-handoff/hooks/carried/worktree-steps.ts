@@ -2,7 +2,7 @@
 // left (worktree.ts decides), masked, so every stub can name it.
 import type { EngineInterface } from 'claude-code'
 import { worktreeAfter } from './worktree.js'
-import { updateWorktree } from '../state.js'
+import { updateWorktree } from './carried-state.js'
 import { maskedText } from '../text/mask-steps.js'
 
 type $ = EngineInterface

@@ -1,21 +1,8 @@
 // What the person asked for with /compact-handoff or /compact-handoffplan.
-import type { Mode } from '../run/run.js'
-import { OWN_PLUGIN } from '../stub/swap-text.js'
+import type { Mode } from '../protocol/protocol.js'
 
 export const HANDOFF_COMMAND = 'compact-handoff'
 export const PLAN_COMMAND = 'compact-handoffplan'
-/** Hidden (out of the `/` menu): queued by compact-handoff itself once the
- * checks pass. A queued command runs once the session is idle, the one moment
- * the engine lets a compaction through; its hook takes the run's go step. */
-export const GO_COMMAND = 'compact-handoff-go'
-
-/** Whether the go-command was queued by compact-handoff itself: the host sets
- * `origin`, so neither another plugin nor the person typing it passes. */
-export function isOwnGo(origin: { kind: string; name?: string }): boolean {
-  return origin.kind === 'plugin' && origin.name === OWN_PLUGIN
-}
-
-export const GO_REFUSED_TEXT = `/${GO_COMMAND} is compact-handoff's own step of a swap it queued itself; nothing is waiting on it here, so nothing changed.`
 
 export type Intent =
   | { kind: 'start'; mode: Mode; focus: string; apply: 'now' | 'review' }

@@ -1,5 +1,6 @@
-// The status report: the text of /compact-handoff status (not the status line, state.ts).
-import { MAX_REPAIRS, stageTextOf, type Mode, type Phase } from '../run/run.js'
+// The status report: the text of /compact-handoff status (not the status line, status-line/).
+import { MAX_REPAIRS, stageTextOf, type Phase } from '../run/run.js'
+import type { Mode } from '../protocol/protocol.js'
 import { meterTextOf } from '../meter/meter.js'
 import { autoHandoffReportTextOf } from '../thresholds/auto-handoff.js'
 

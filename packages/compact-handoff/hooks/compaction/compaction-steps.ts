@@ -9,9 +9,11 @@ import { compactionRouteOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
-import { readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff } from '../state.js'
-import { rearmNudge } from '../thresholds/nudge-steps.js'
-import { clearContextUse } from '../status-line/status-line-steps.js'
+import { readLastHandoff } from '../stub/stub-state.js'
+import { readPhase } from '../run/run-state.js'
+import { readWork } from '../facts/facts-state.js'
+import { readWords } from '../words/words-state.js'
+import { newWindowBegan } from '../thresholds/window-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -29,9 +31,10 @@ async function summaryInstructions($: $, own: string | undefined): Promise<strin
   return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
 }
 
-/** A new context window began: what counts per window starts over. */
-async function newWindowBegan($: $): Promise<void> {
-  await Promise.all([rearmNudge($), rearmAutoHandoff($), clearContextUse($)])
+/** A compaction began a new context window: what counts per window starts
+ * over, and the meter watches the window after it. */
+async function windowAfterCompaction($: $): Promise<void> {
+  await newWindowBegan($)
   await watchAfterCompaction($)
 }
 
@@ -39,7 +42,7 @@ async function newWindowBegan($: $): Promise<void> {
  * window, and option askAfterCompaction arms its question whatever replaced
  * the conversation (a summary or a fork's handoff). */
 async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult, isAskOn: boolean): Promise<SessionCompactResult> {
-  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await newWindowBegan($)
+  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await windowAfterCompaction($)
   const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
   if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
   return compacted

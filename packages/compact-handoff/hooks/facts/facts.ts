@@ -5,13 +5,11 @@
 // Every command and path here was masked by the engine's redact when it was
 // recorded (work-steps.ts), so the facts, the stub and the meter hold masked forms.
 import { classifyHandoffPath, mayBeHandoffPath, relativeToCwd } from '../protocol/protocol-paths.js'
-import { boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
+import { MAX_COMMAND_CHARS, boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
 
 export const MAX_CHANGED_FILES = 40
 export const MAX_READ_FILES = 40
 export const MAX_COMMANDS = 20
-/** A command line longer than this is cut (its head kept), visibly. */
-export const MAX_COMMAND_CHARS = 200
 /** The stub's facts section never grows past this many characters (and the
  * line that says what it left out). */
 export const MAX_FACTS_SECTION_CHARS = 4_000

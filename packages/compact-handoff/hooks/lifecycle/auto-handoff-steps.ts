@@ -1,7 +1,8 @@
 // The auto handoff's effects; the decisions are in auto-handoff.ts.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from '../thresholds/auto-handoff.js'
-import { readAutoHandoff, readInteractive, spendAutoHandoff } from '../state.js'
+import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
+import { readInteractive } from '../run/run-state.js'
 import { startRun } from '../commands/command-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 

@@ -1,7 +1,7 @@
 // A session's start and end, as they concern a run: whether a person is at the
 // prompt, and what a run under way held when the session ends.
 import type { EngineInterface } from 'claude-code'
-import { readInteractive, readPhase, setInteractive } from '../state.js'
+import { readInteractive, readPhase, setInteractive } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { restoreKept } from '../run/held-steps.js'
 import { clearContextUse } from '../status-line/status-line-steps.js'

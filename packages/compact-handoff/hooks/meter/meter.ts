@@ -3,7 +3,6 @@
 // shell commands already run. Both are signs that the handoff left something
 // out. Watched for METER_TURNS main-loop turns, or until the next run.
 // Paths and commands compare as recorded: masked (work-steps.ts).
-import type { Facts } from '../facts/facts.js'
 
 export const METER_TURNS = 10
 
@@ -27,7 +26,8 @@ export type Meter = { kind: 'none' } | ({ kind: 'watching' } & Watched)
 
 export const NOT_WATCHING: Meter = { kind: 'none' }
 
-export function watchingAfter(after: Watched['after'], facts: Facts): Meter {
+/** `facts`: the work's facts as recorded when the window began (facts.ts Facts). */
+export function watchingAfter(after: Watched['after'], facts: { read: readonly string[]; commands: readonly { line: string }[] }): Meter {
   return {
     kind: 'watching',
     after,

@@ -4,8 +4,7 @@
 // only while a record matches it: git's "untracked" is no proof (a submodule,
 // a repository git refuses to read, a missing git, an unpacked archive all
 // look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
-import { OFFER_WITHIN_MS, RESUMABLE_HANDOFF_STATUSES } from '../resume/resume.js'
-import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
+import { inFolder } from '../protocol/protocol-paths.js'
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 
 /** Records kept, newest written first out; ~200 bytes each. */
@@ -149,22 +148,6 @@ export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string 
   return ownership === 'changed'
     ? 'it changed since it was written in one of your sessions'
     : 'it was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
-}
-
-/** The one handoff the start-of-session offer may name, decided from the
- * records alone, so no file is read or listed for it: the newest own handoff
- * of this project with work left, written within OFFER_WITHIN_MS and never
- * used. The steps then check that the file on disk still matches its record. */
-export function offerRecordOf(records: readonly OwnRecord[], cwd: string, nowMs: number): { record: OwnRecord; relPath: string } | undefined {
-  let best: { record: OwnRecord; relPath: string } | undefined
-  for (const record of records) {
-    if (record.usedAtMs !== undefined || record.status === undefined || !RESUMABLE_HANDOFF_STATUSES.includes(record.status)) continue
-    if (record.writtenAtMs > nowMs || nowMs - record.writtenAtMs > OFFER_WITHIN_MS) continue
-    const file = classifyHandoffPath(record.path, cwd)
-    if (file?.kind !== 'handoff' || ownershipKeyOf(cwd, file.relPath) !== record.key) continue
-    if (best === undefined || record.writtenAtMs > best.record.writtenAtMs) best = { record, relPath: file.relPath }
-  }
-  return best
 }
 
 /** SHA-256 of the text's UTF-8 bytes as lowercase hex (crypto.subtle: the

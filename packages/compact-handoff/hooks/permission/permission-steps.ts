@@ -5,7 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { isOwnWrite, ownWriteTargetOf } from './own-write.js'
 import { relativeToCwd } from '../protocol/protocol-paths.js'
 import { projectFileOnDisk } from '../disk/disk-steps.js'
-import { readPhase } from '../state.js'
+import { readPhase } from '../run/run-state.js'
 
 type $ = EngineInterface
 

@@ -5,9 +5,10 @@
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
 import { isTypedByUser, withUserMessage, type PromptInput } from '../words/user-words.js'
-import { updateWords } from '../state.js'
+import { updateWords } from '../words/words-state.js'
 import { dispatch } from '../run/run-steps.js'
-import { GO_COMMAND, PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
+import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
+import { GO_COMMAND } from '../run/go-command.js'
 
 type $ = EngineInterface
 

@@ -74,7 +74,13 @@ export function parseSkillArgs(args: string): { values: SkillValues; focus: stri
   return { values: { run, created, chain, seq, parent }, focus: words.slice(i).join(' ') }
 }
 
-/** The skill of each kind of run (its keys are run.ts Mode): `handoff` writes
+/** The two kinds of run, named by what they write: a handoff run writes a
+ * handoff; a plan run writes a handoff and a phased plan (SKILL_OF_MODE
+ * names the skill of each). Not "resume", which is
+ * /compact-handoff resume, picking a handoff up without writing one. */
+export type Mode = 'handoff' | 'plan'
+
+/** The skill of each kind of run (its keys are Mode): `handoff` writes
  * a handoff; `handoffplan` writes a handoff and a phased plan. Plugin skills
  * are listed as `<plugin>:<skill>`. */
 export const SKILL_OF_MODE = {

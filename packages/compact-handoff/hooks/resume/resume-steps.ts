@@ -17,14 +17,16 @@ import {
   foreignRefusalOf,
   foreignResumePromptOf,
   newestResumable,
+  offerRecordOf,
   offerTextOf,
   rankMsOf,
   resumePromptOf,
   type Candidate,
 } from './resume.js'
-import { fingerprintOf, offerRecordOf, ownershipReasonOf } from '../ownership/ownership.js'
+import { fingerprintOf, ownershipReasonOf } from '../ownership/ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
-import { readInteractive, readPhase, setLastHandoff } from '../state.js'
+import { readInteractive, readPhase } from '../run/run-state.js'
+import { setLastHandoff } from '../stub/stub-state.js'
 import { appendResumeLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'

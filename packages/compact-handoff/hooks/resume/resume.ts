@@ -3,6 +3,8 @@
 // file; another's is quoted as its content), the question asked first, the
 // offer. Pure: resume-steps.ts lists, reads, asks git and the person.
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
+import { classifyHandoffPath } from '../protocol/protocol-paths.js'
+import { ownershipKeyOf, type OwnRecord } from '../ownership/ownership.js'
 
 /** Handoff statuses a resume picks up; a `done` handoff has nothing left to do. */
 export const RESUMABLE_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES.filter((s) => s !== 'done')
@@ -97,4 +99,20 @@ export function foreignRefusalOf(handoff: string, reasons: readonly string[]): s
 export function offerTextOf(relPath: string, ageMs: number): string {
   const hours = Math.max(1, Math.round(ageMs / 3_600_000))
   return `a handoff from about ${hours} hour(s) ago is waiting: ${relPath}. /compact-handoff resume picks it up.`
+}
+
+/** The one handoff the start-of-session offer may name, decided from the
+ * records alone, so no file is read or listed for it: the newest own handoff
+ * of this project with work left, written within OFFER_WITHIN_MS and never
+ * used. The steps then check that the file on disk still matches its record. */
+export function offerRecordOf(records: readonly OwnRecord[], cwd: string, nowMs: number): { record: OwnRecord; relPath: string } | undefined {
+  let best: { record: OwnRecord; relPath: string } | undefined
+  for (const record of records) {
+    if (record.usedAtMs !== undefined || record.status === undefined || !RESUMABLE_HANDOFF_STATUSES.includes(record.status)) continue
+    if (record.writtenAtMs > nowMs || nowMs - record.writtenAtMs > OFFER_WITHIN_MS) continue
+    const file = classifyHandoffPath(record.path, cwd)
+    if (file?.kind !== 'handoff' || ownershipKeyOf(cwd, file.relPath) !== record.key) continue
+    if (best === undefined || record.writtenAtMs > best.record.writtenAtMs) best = { record, relPath: file.relPath }
+  }
+  return best
 }

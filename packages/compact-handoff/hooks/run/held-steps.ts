@@ -6,7 +6,7 @@
 import type { EngineInterface } from 'claude-code'
 import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
-import { readPhase } from '../state.js'
+import { readPhase } from './run-state.js'
 import { trimOwnRecords } from '../ownership/ownership-steps.js'
 import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldKeyOf, heldKeyPartsOf, heldKeysToDrop, legacyEntriesOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 

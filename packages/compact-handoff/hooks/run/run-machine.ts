@@ -1,5 +1,5 @@
 // The run as one state machine: `transition(phase, event, nowMs)` gives the
-// next phase and the effects to perform. state.ts applies it inside a single
+// next phase and the effects to perform. run-state.ts applies it inside a single
 // `update` of the state atom, so every move is computed from the phase it
 // finds, never from a copy read before an `await`: a prompt held or a cancel
 // typed between two steps of a check or a swap is never overwritten (the timing

@@ -1,24 +1,26 @@
 // The effects of a handoff run. Every move of the run goes through `dispatch`:
-// the event is applied to the phase found in the state atom (state.ts,
+// the event is applied to the phase found in the state atom (run-state.ts,
 // run-machine.ts), then the effects of that move are performed here. Each step
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
-import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from '../commands/command-intent.js'
-import { NUDGE_ARMED } from '../thresholds/nudge.js'
+import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
-import { applyEvent, readLastHandoff, readPhase, readWork, readWords, rearmAutoHandoff, setLastHandoff, setNudge, updateWords } from '../state.js'
+import { applyEvent, readPhase } from './run-state.js'
+import { readLastHandoff, setLastHandoff } from '../stub/stub-state.js'
+import { readWork } from '../facts/facts-state.js'
+import { readWords, updateWords } from '../words/words-state.js'
+import { newWindowBegan } from '../thresholds/window-steps.js'
 import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
 import { isForkAnswering } from './fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { clearContextUse } from '../status-line/status-line-steps.js'
 import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
 import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
@@ -26,7 +28,7 @@ import type { After, Watched } from '../meter/meter.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
 import { disarmAfterSwap } from '../ask/ask-steps.js'
-import { stubContextNow } from '../running/running-steps.js'
+import { stubContextNow } from '../stub/stub-steps.js'
 import { readProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 
@@ -306,9 +308,9 @@ export async function compactNow($: $, id: string): Promise<void> {
     await dispatch($, { kind: 'compact-skipped', id, why: result.skip })
     return
   }
-  // A new context window began. Cleared before the run goes idle, so the old
-  // figure is never drawn in the new window once the stage is gone.
-  await clearContextUse($)
+  // A new context window began. Begun before the run goes idle, so the old
+  // window's context figure is never drawn in the new one once the stage is gone.
+  await newWindowBegan($)
   await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined, after })
 }
 
@@ -338,13 +340,12 @@ async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: stri
   })
 }
 
-/** What a swap leaves for later turns: the nudge, the auto handoff and the
- * question rearmed, the words and the log, the file marked used, the meter. */
+/** What a swap leaves for later turns (the new window was begun before the
+ * run went idle): the question rearmed, the words and the log, the file marked
+ * used, the meter. */
 async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,
-    setNudge($, NUDGE_ARMED),
-    rearmAutoHandoff($),
     setLastHandoff($, { kind: 'handoff', handoff: swap.handoff, ...(swap.plan !== undefined ? { plan: swap.plan } : {}) }),
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),

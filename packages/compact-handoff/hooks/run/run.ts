@@ -2,14 +2,8 @@
 // in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
 // `register` and empties module variables, does not lose a run half-way.
 // run-machine.ts decides every move between phases; this file only names them.
-import type { SkillValues } from '../protocol/protocol.js'
+import type { Mode, SkillValues } from '../protocol/protocol.js'
 import type { HandoffPath } from '../protocol/protocol-paths.js'
-
-/** The two kinds of run, named by what they write: a handoff run writes a
- * handoff; a plan run writes a handoff and a phased plan (protocol.ts
- * SKILL_OF_MODE names the skill of each). Not "resume", which is
- * /compact-handoff resume, picking a handoff up without writing one. */
-export type Mode = 'handoff' | 'plan'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */

@@ -4,10 +4,8 @@
 // background and dropped once a main-loop turn's end no longer lists it.
 import type { EngineInterface } from 'claude-code'
 import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running } from './running.js'
-import type { StubContext } from '../stub/swap-text.js'
-import { readLoadedTools, readPlan, readShells, readWorktree, updateShells } from '../state.js'
+import { readShells, updateShells } from './running-state.js'
 import { maskedText } from '../text/mask-steps.js'
-import { skillsNow } from '../carried/skill-steps.js'
 
 type $ = EngineInterface
 
@@ -35,26 +33,4 @@ export async function runningNow($: $): Promise<Running> {
   const agents = runningAgentsOf(listed)
   const tasks = await Promise.all(agents.map((a) => maskedText($, a.task)))
   return { shells, agents: agents.map((a, i) => ({ ...a, task: tasks[i] ?? '' })) }
-}
-
-/** What a stub says beyond the conversation, read at the moment it is built,
- * before the compaction: what runs, the transcript file it replaces, the
- * deferred tools loaded, the plan approved, the worktree entered and the skills invoked (a failed read costs the stub that section, never the swap). */
-export async function stubContextNow($: $): Promise<StubContext> {
-  const [running, info, skills, loadedTools, plan, worktree] = await Promise.all([
-    runningNow($),
-    $.session.info().catch(() => undefined),
-    skillsNow($).catch(() => undefined),
-    readLoadedTools($).catch(() => []),
-    readPlan($).catch(() => null),
-    readWorktree($).catch(() => null),
-  ])
-  return {
-    running,
-    loadedTools,
-    ...(typeof info?.transcriptPath === 'string' ? { transcriptPath: info.transcriptPath } : {}),
-    ...(skills !== undefined ? { skills } : {}),
-    ...(plan !== null ? { plan } : {}),
-    ...(worktree !== null ? { worktree } : {}),
-  }
 }

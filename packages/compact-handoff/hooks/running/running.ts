@@ -5,8 +5,7 @@
 // on, and its notification later reaches the next context, which must know it
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
 // asks the engine and records.
-import { MAX_COMMAND_CHARS } from '../facts/facts.js'
-import { boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
+import { MAX_COMMAND_CHARS, boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
 
 /** A main-loop shell the engine moved to the background, as recorded when its
  * tool result came (the engine has no call that lists shells; only the end of

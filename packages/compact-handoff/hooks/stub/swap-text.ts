@@ -1,7 +1,7 @@
 // The texts a swap installs: the stub that replaces the conversation (carried
 // to the answer mod behind the marker line) and the fallback continue-prompt.
 import { MARKER } from '../protocol/protocol.js'
-import type { Mode } from '../run/run.js'
+import type { Mode } from '../protocol/protocol.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { runningSectionOf, transcriptLineOf, type Running } from '../running/running.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'

@@ -6,12 +6,12 @@
 // where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
 import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, readsAsSwapLog, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
-import type { Run } from '../run/run.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
+import type { Mode } from '../protocol/protocol.js'
 
 type $ = EngineInterface
 
@@ -69,7 +69,19 @@ export async function appendAfterSwapLog($: $, cwd: string, entry: Unstamped<Aft
   await appendEntry($, cwd, entry)
 }
 
-export async function appendSwapLog($: $, run: Run, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
+/** What a swap's line says of its run (run.ts Run has these fields). */
+export type LoggedRun = {
+  cwd: string
+  mode: Mode
+  apply: 'now' | 'review'
+  trigger: 'command' | 'auto-handoff'
+  contextPercentBefore: number | null
+  held: readonly string[]
+  heldCommands: readonly string[]
+  repairs: number
+}
+
+export async function appendSwapLog($: $, run: LoggedRun, outcome: Outcome, files: readonly string[], reason?: string): Promise<void> {
   const sized = []
   for (const path of files) {
     const stat = await $.fs.stat(inFolder(run.cwd, path)).catch(() => undefined)

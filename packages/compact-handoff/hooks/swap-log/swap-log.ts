@@ -1,7 +1,7 @@
 // One JSON line per swap or abort in the project's .claude/handoffs/, so a
 // person can see afterwards what each run did. Bounded: each line, by clipping
 // its long texts; the log, by keeping its newest whole lines.
-import type { Mode } from '../run/run.js'
+import type { Mode } from '../protocol/protocol.js'
 
 export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
 export const MAX_LOG_LINES = 1_000

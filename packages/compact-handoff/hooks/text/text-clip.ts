@@ -2,6 +2,10 @@
 // masking takes. Counted in UTF-16 code units (`text.length`), the unit the
 // engine's own limits use.
 
+/** A command line longer than this is cut (its head kept), visibly: in the
+ * work's facts and in what still runs alike. */
+export const MAX_COMMAND_CHARS = 200
+
 /** The engine's `$.session.redact` rejects a longer text (its declarations). */
 export const MAX_REDACT_CHARS = 100_000
 

@@ -1,7 +1,7 @@
 // The context nudge's effects; the decision is in nudge.ts.
 import type { EngineInterface } from 'claude-code'
-import { NUDGE_ARMED, nudgeDueAt, nudgeTextOf } from './nudge.js'
-import { readNudge, setNudge } from '../state.js'
+import { nudgeDueAt, nudgeTextOf } from './nudge.js'
+import { readNudge, setNudge } from './thresholds-state.js'
 import { tellContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
@@ -22,9 +22,4 @@ export async function nudgeIfDue($: $, thresholdPercent: number, isToastOn: bool
 async function fireNudge($: $, percent: number): Promise<void> {
   await setNudge($, { kind: 'fired', percent })
   $.ui.toast(nudgeTextOf(percent), { timeoutMs: NUDGE_TOAST_MS })
-}
-
-/** Any compaction starts a new context window, so the nudge may speak again. */
-export async function rearmNudge($: $): Promise<void> {
-  await setNudge($, NUDGE_ARMED)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test, type Engine } from 'claude-code/testing'
 import type { On } from 'claude-code'
-import { GO_REFUSED_TEXT } from '../../hooks/commands/command-intent.js'
+import { GO_REFUSED_TEXT } from '../../hooks/run/go-command.js'
 import { HANDOFF, PLAN, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, skillWrite, skillRunsOf, startTurn, typeCommand } from '../support/engine-calls.js'

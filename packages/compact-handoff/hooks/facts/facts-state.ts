@@ -1,0 +1,25 @@
+// The work record (the work's facts and the meter, written together by one
+// update per tool call) in `$.state` (work.ts WorkRecord).
+// The engine lists what a module reads and writes by scanning each read/update
+// for an atom declared in the same file, so every access to these atoms lives
+// here, beside the folder that owns them (types/index.d.ts spells their shapes).
+import { atom, read, update, type EngineInterface } from 'claude-code'
+import { NO_WORK, type WorkRecord } from './work.js'
+
+type $ = EngineInterface
+
+const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
+
+export function readWork($: $): Promise<WorkRecord> {
+  return read($, workAtom)
+}
+
+/** Updates the work record; returns the record as it was before. */
+export async function updateWork($: $, change: (work: WorkRecord) => WorkRecord): Promise<WorkRecord> {
+  let before = NO_WORK
+  await update($, workAtom, (work) => {
+    before = work
+    return change(work)
+  })
+  return before
+}

@@ -1,0 +1,60 @@
+// The run's phase and whether a person is at the prompt, in `$.state`:
+// session-scoped, so a hot reload, which re-runs `register` and empties module
+// variables, does not lose a run half-way. compact-handoff-answer reads `run`
+// (plugins may read each other's state; only the owner writes).
+// The engine lists what a module reads and writes by scanning each read/update
+// for an atom declared in the same file, so every access to these atoms lives
+// here, beside the folder that owns them (types/index.d.ts spells their shapes).
+import { atom, read, update, type EngineInterface } from 'claude-code'
+import { IDLE, stageTextOf, type Phase } from './run.js'
+import { transition, type RunEvent, type Step } from './run-machine.js'
+import { readStatusLine, tellStage } from '../status-line/status-line-steps.js'
+
+type $ = EngineInterface
+
+const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
+// The same value, written only by applyEvent with a compare-and-set.
+const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
+// Written at every session.start (a hot reload runs it again), and put back
+// after /clear, which starts the session's state over with no session.start
+// (seen live in an SDK session, 2.1.332). Never written reads as interactive:
+// a `-p` or SDK session always raises session.start first.
+const interactiveAtom = atom({ plugin: 'compact-handoff', key: 'interactive' } as const, true)
+
+function stageOf(phase: Phase): string | undefined {
+  return phase.kind === 'idle' ? undefined : stageTextOf(phase)
+}
+
+/** Applies `event` to the phase found in the atom, in one compare-and-set: the
+ * one way the run moves. The time, the phase and the status line are read
+ * together (one engine hop, not three), and an event that leaves the phase as
+ * it was writes nothing. The status line follows the stage, told to its one
+ * owner (status-line/). The effects are the caller's to perform
+ * (run-steps.ts), with the phase the event met before the stuck-run rule. */
+export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
+  for (;;) {
+    const [nowMs, held, statusLine] = await Promise.all([$.clock.now(), $.state.get(RUN_REF), readStatusLine($)])
+    const found = held.value ?? IDLE
+    const step = transition(found, event, nowMs)
+    // A miss means another write landed since the read: the event is applied
+    // again to the phase that stands now, never to this copy.
+    if (step.phase !== found && !(await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet) continue
+    const stage = stageOf(step.phase)
+    if (stage !== stageOf(found)) await tellStage($, stage, statusLine)
+    return { step, found }
+  }
+}
+
+export function readPhase($: $): Promise<Phase> {
+  return read($, phaseAtom)
+}
+
+/** Whether a person is at the prompt: plugin compaction is refused in a `-p`
+ * or SDK session, so no swap can finish there. */
+export function readInteractive($: $): Promise<boolean> {
+  return read($, interactiveAtom)
+}
+
+export async function setInteractive($: $, isInteractive: boolean): Promise<void> {
+  await update($, interactiveAtom, () => isInteractive)
+}
