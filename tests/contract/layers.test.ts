@@ -15,8 +15,10 @@ export const LAYERS: Record<string, readonly string[]> = {
   'packages/compact-handoff': [
     'protocol',
     'format',
+    'options',
     'text',
     'disk',
+    'status-line',
     'ownership',
     'swap-log',
     'words',
