@@ -1,5 +1,5 @@
-// The work's facts recorded by code, their bounds, the stub's section, the
-// files a handoff never mentions, and the rediscovery meter.
+// The work's facts recorded by code, their bounds, the stub's section, and the
+// files a handoff never mentions.
 import { describe, expect, test } from 'vitest'
 import {
   MAX_CHANGED_FILES,
@@ -17,7 +17,6 @@ import {
   withRead,
 } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { MAX_COMMAND_CHARS } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
-import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 import { forAll } from '../../support/property.js'
 
 const CWD = '/srv/app'
@@ -149,41 +148,5 @@ describe('files changed but not in the handoff', () => {
   test('finds the name of a Windows path outside the folder after its last backslash', () => {
     const e = withChange(withChange(NO_FACTS, 'D:\\shared\\tokenizer.ts'), 'D:\\shared\\elsewhere.ts')
     expect(changedNotInHandoff(e, handoff, [])).toEqual(['D:\\shared\\elsewhere.ts'])
-  })
-})
-
-describe('the rediscovery meter', () => {
-  const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
-  const after = { kind: 'swapped' as const, handoff: '/h.md', time: 't' }
-
-  test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {
-    let f = watchingAfter(after, before)
-    for (const p of ['/a', '/a', '/c', '/h.md']) f = meterWithRead(f, p)
-    for (const c of ['pnpm test', 'pnpm test', 'ls']) f = meterWithCommand(f, c)
-    expect(f).toMatchObject({ reReads: ['/a'], repeatedCommands: ['pnpm test'], handoffRead: true })
-  })
-
-  test('closes after METER_TURNS turns with its counts', () => {
-    let f = meterWithRead(watchingAfter(after, before), '/b')
-    for (let i = 1; i < METER_TURNS; i++) {
-      const step = meterAfterTurn(f)
-      expect(step.closed).toBeUndefined()
-      f = step.meter
-    }
-    const last = meterAfterTurn(f)
-    expect(last.meter).toEqual(NOT_WATCHING)
-    expect(last.closed?.reReads).toEqual(['/b'])
-  })
-
-  test('says the first turn went by without reading the handoff, once', () => {
-    const first = meterAfterTurn(watchingAfter(after, before))
-    expect(first.isUnread).toBe(true)
-    expect(meterAfterTurn(first.meter).isUnread).toBe(false)
-    expect(meterAfterTurn(meterWithRead(watchingAfter(after, before), '/h.md')).isUnread).toBe(false)
-  })
-
-  test('counts nothing when not watching', () => {
-    expect(meterWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
-    expect(meterAfterTurn(NOT_WATCHING)).toEqual({ meter: NOT_WATCHING, isUnread: false })
   })
 })

@@ -1,4 +1,6 @@
-// The auto handoff's effects; the decisions are in auto-handoff.ts.
+// The auto handoff's effects at a turn's end (a run started as /compact-handoff
+// starts one, so this sits above commands/); the decisions are in
+// thresholds/auto-handoff.ts.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from '../thresholds/auto-handoff.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'

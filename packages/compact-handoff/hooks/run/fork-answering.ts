@@ -1,8 +1,9 @@
 // Whether a fork is writing the handoff that answers a compaction right now:
 // the fork sets the session's last handoff only once it is done, so a run
 // launched meanwhile would read the one before and start a second chain.
-// A module variable, not state: a hot reload starts it over, and a fork the
-// old copy still runs is then not waited for.
+// In run/, beneath compaction/: the run reads it, and the compaction, above,
+// counts its forks here. A module variable, not state: a hot reload starts it
+// over, and a fork the old copy still runs is then not waited for.
 let forksAnswering = 0
 
 /** Runs `fork` (the whole answer, the last handoff set included), counted. */

@@ -1,0 +1,41 @@
+// The rediscovery meter: what a window re-reads and re-runs after a swap, a
+// resume or a compaction, compared against the facts recorded before it.
+import { describe, expect, test } from 'vitest'
+import { NO_FACTS, withCommand, withRead } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
+
+describe('the rediscovery meter', () => {
+  const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
+  const after = { kind: 'swapped' as const, handoff: '/h.md', time: 't' }
+
+  test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {
+    let f = watchingAfter(after, before)
+    for (const p of ['/a', '/a', '/c', '/h.md']) f = meterWithRead(f, p)
+    for (const c of ['pnpm test', 'pnpm test', 'ls']) f = meterWithCommand(f, c)
+    expect(f).toMatchObject({ reReads: ['/a'], repeatedCommands: ['pnpm test'], handoffRead: true })
+  })
+
+  test('closes after METER_TURNS turns with its counts', () => {
+    let f = meterWithRead(watchingAfter(after, before), '/b')
+    for (let i = 1; i < METER_TURNS; i++) {
+      const step = meterAfterTurn(f)
+      expect(step.closed).toBeUndefined()
+      f = step.meter
+    }
+    const last = meterAfterTurn(f)
+    expect(last.meter).toEqual(NOT_WATCHING)
+    expect(last.closed?.reReads).toEqual(['/b'])
+  })
+
+  test('says the first turn went by without reading the handoff, once', () => {
+    const first = meterAfterTurn(watchingAfter(after, before))
+    expect(first.isUnread).toBe(true)
+    expect(meterAfterTurn(first.meter).isUnread).toBe(false)
+    expect(meterAfterTurn(meterWithRead(watchingAfter(after, before), '/h.md')).isUnread).toBe(false)
+  })
+
+  test('counts nothing when not watching', () => {
+    expect(meterWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
+    expect(meterAfterTurn(NOT_WATCHING)).toEqual({ meter: NOT_WATCHING, isUnread: false })
+  })
+})
