@@ -27,7 +27,7 @@ import { writeMod } from '../harness/staging.js'
 import { startSession } from '../harness/tmux-session.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectConversationKept, expectSwapped, logEntries, messagesText, ordinaryTurn, pollUntil, requestAfter, turnSettled, type Flow } from './flow-support.js'
-import { GO_COMMAND } from '../../packages/compact-handoff/hooks/commands/command-intent.js'
+import { GO_COMMAND } from '../../packages/compact-handoff/hooks/run/go-command.js'
 import { STAGE_TEXT } from '../../packages/compact-handoff/hooks/run/run.js'
 
 const PINGER = 'e2e-pinger'
