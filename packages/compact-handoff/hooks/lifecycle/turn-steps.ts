@@ -1,6 +1,6 @@
 // A main-loop turn's end: the skill's turn ending moves the run; any other
 // turn, with no run under way, feeds the meter and may start the auto handoff
-// or show the nudge.
+// or show the nudge; the status line is told the context's use.
 import type { EngineInterface } from 'claude-code'
 import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
 import { autoHandoffIfDue } from './auto-handoff-steps.js'
