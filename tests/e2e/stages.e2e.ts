@@ -27,7 +27,7 @@ import { writeMod } from '../harness/staging.js'
 import { startSession } from '../harness/tmux-session.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectConversationKept, expectSwapped, logEntries, messagesText, ordinaryTurn, pollUntil, requestAfter, turnSettled, type Flow } from './flow-support.js'
-import { GO_COMMAND } from '../../packages/compact-handoff/hooks/run/go-command.js'
+import { GO_COMMAND, GO_REFUSED_TEXT } from '../../packages/compact-handoff/hooks/run/go-command.js'
 import { STAGE_TEXT } from '../../packages/compact-handoff/hooks/run/run.js'
 
 const PINGER = 'e2e-pinger'
@@ -208,10 +208,11 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     // is not in it (2.1.332 records the arguments empty).
     expect(text, 'the go-command is a command row of the conversation').toContain(`<command-name>/${GO_COMMAND}</command-name>`)
     expect(text.slice(at, at + 300)).toContain('<command-args></command-args>')
+    expect(text, 'its answer is for the person alone: the model does not read it').not.toContain(GO_REFUSED_TEXT)
     console.log(`e2e stages: cancel at the go stage ${Date.now() - t0} ms`)
   })
 
-  it('a cancel typed while the compaction is in flight waits for it: the swap completes, and the cancel finds no run', async () => {
+  it('a cancel typed while the compaction is in flight never stops it: the swap completes, and the cancel says so or finds no run', async () => {
     const { mock, session, run } = flow
     const t0 = Date.now()
     await ordinaryTurn(flow, 'RETRY-THREE')
@@ -226,12 +227,15 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     await session.waitForDebugLog(/e2e-pinger: holding the compaction/, { since: start, timeoutMs: 30_000 })
     const mark = session.logMark()
     await session.type('/compact-handoff cancel')
-    // The engine runs a typed command only once the compaction has returned (2.1.332):
-    // the kit's "too late" answer is never reached live; the swap has finished by then.
-    await session.waitForScreen(/compact-handoff: No handoff run to cancel\./, 15_000)
+    // Seen both ways live (2.1.332): the engine runs the typed command once the
+    // compaction has returned (no run is left), or while it is still in flight
+    // (the run is swapping: too late). Neither stops the swap.
+    const screen = await session.waitForScreen(/compact-handoff: (?:No handoff run to cancel\.|Too late to cancel)/, 15_000)
+    const isTooLate = /compact-handoff: Too late to cancel/.test(screen)
+    console.log(`e2e stages: the cancel typed during the compaction was answered ${isTooLate ? 'while it was in flight (too late)' : 'after it returned (no run)'}`)
     const log = session.debugLog().slice(mark)
-    expect(log.indexOf('core never ran'), 'the compaction returned before the cancel ran').toBeGreaterThan(-1)
-    expect(log.indexOf('core never ran'), 'the compaction returned before the cancel ran').toBeLessThan(log.search(/compact-handoff@inline command\.run settled/))
+    expect(log.indexOf('core never ran'), 'the answer mod answered the compaction').toBeGreaterThan(-1)
+    if (!isTooLate) expect(log.indexOf('core never ran'), 'the compaction returned before the cancel ran').toBeLessThan(log.search(/compact-handoff@inline command\.run settled/))
     const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
     await session.waitForScreen(/REPLY-AFTER-TOO-LATE/, 30_000)

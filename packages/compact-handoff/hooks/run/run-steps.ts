@@ -268,10 +268,15 @@ function showReview($: $, swap: Swap, stub: string): void {
  * hook); raised from there it never reaches this mod's own hooks, and
  * compact-handoff-answer answers it. */
 export async function answerGo($: $, args: string, origin: PromptOrigin): Promise<CommandRunResult> {
-  if (!isOwnGo(origin)) return { text: GO_REFUSED_TEXT }
+  if (!isOwnGo(origin)) return GO_REFUSED
   const { step } = await dispatch($, { kind: 'go', id: args.trim() })
-  return step.isTaken ? {} : { text: GO_REFUSED_TEXT }
+  return step.isTaken ? {} : GO_REFUSED
 }
+
+// For the person alone: a go-command that finds nothing to do (typed, another
+// plugin's, or run after its run was cancelled) stays in the conversation, and
+// its answer would otherwise be sent to the model in every later request.
+const GO_REFUSED: CommandRunResult = { text: GO_REFUSED_TEXT, isTextDisplayOnly: true }
 
 /** The go-command's hook failed: the run at the go stage is dropped with a
  * word, rather than waiting out the stuck rule. */

@@ -124,7 +124,9 @@ describe('applying the compaction', () => {
     const id = w.seen.toasts.find((t) => t.startsWith('id:'))?.slice(3) ?? ''
     expect(id, 'the other plugin read the run id').not.toBe('')
     expect(w.seen.toasts.filter((t) => t.startsWith('answer:'))).toEqual([`answer:${GO_REFUSED_TEXT}`])
-    expect((await typeCommand($, 'compact-handoff-go', id)).text, 'typed by the person').toBe(GO_REFUSED_TEXT)
+    const typed = await typeCommand($, 'compact-handoff-go', id)
+    expect(typed.text, 'typed by the person').toBe(GO_REFUSED_TEXT)
+    expect(typed.isTextDisplayOnly, 'the answer is for the person alone: no request carries it').toBe(true)
     expect(w.seen.compactAttempts, 'neither set a compaction off').toBe(1)
     expect(w.seen.statusLines.at(-1), 'still at the go stage').toBe(GOING)
     await w.clock.advance(500)
