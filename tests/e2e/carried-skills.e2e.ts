@@ -107,7 +107,7 @@ function partOf(text: string, start: string, ends: readonly string[]): string {
   return text.slice(from, to)
 }
 
-/** One line of sizes for README's Measured section (UTF-8 bytes): the request's
+/** One line of sizes for docs/measured.md (UTF-8 bytes): the request's
  * messages as sent, the skills' part (the engine's "invoked EARLIER" message, or
  * the stub's section), the stub, and whether the file read came back whole. */
 function sizesOf(label: string, request: MockRequest): string {

@@ -1,5 +1,5 @@
 /**
- * `pnpm bench`: numbers for the README, measured on real interactive Claude Code sessions
+ * `pnpm bench`: numbers for docs/measured.md, measured on real interactive Claude Code sessions
  * against the scripted mock API (offline; the mock answers at once, so no model time is
  * in any figure).
  *

@@ -5,7 +5,7 @@
  * on the thread that also draws the session before it starts the hooks worker, then
  * loads each module in the worker; one module is one open and one load. The bench
  * measures the mods loaded this way beside the mods as shipped (bench/start-stages.ts);
- * README's Measured section says why they ship from their sources.
+ * docs/measured.md says why they ship from their sources.
  *
  * Our own modules are plain ESM with no cycles (tests/contract/import-cycles.test.ts),
  * so joining is enough: the relative imports and re-exports go, each `export` but

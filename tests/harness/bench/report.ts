@@ -1,5 +1,5 @@
 /**
- * The bench's report: markdown tables for README's "Measured" section, as median
+ * The bench's report: markdown tables for docs/measured.md, as median
  * (min–max) of the runs, with the notes that say what each figure covers.
  */
 import { readFileSync } from 'node:fs'

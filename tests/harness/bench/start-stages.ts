@@ -36,7 +36,7 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   bigModule: "a do-nothing mod in one module as large as compact-handoff's",
   sameGraph: "a do-nothing mod with compact-handoff's import graph (its files and imports, every body emptied)",
   sameGraphBeside: 'that emptied graph in place of compact-handoff, beside the answer mod and the skill pack',
-  bundled: 'the two mods and the skill pack, each mod as one module generated from its sources (not shipped: README)',
+  bundled: 'the two mods and the skill pack, each mod as one module generated from its sources (not shipped: docs/measured.md)',
   mods: 'the two mods and the skill pack',
 }
 
