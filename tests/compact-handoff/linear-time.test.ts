@@ -184,7 +184,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       'line as a changed path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, changed: [{ path: `/srv/app/${line}`, count: 2 }] } }),
       'line as a read path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: [line] } }),
       'line as a command': () => summaryInstructionsOf('x', { ...state, facts: { ...none, commands: [{ line, exitCode: 1 }] } }),
-      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastHandoff: { kind: 'handoff', handoff: line } }),
+      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastHandoff: { kind: 'handoff', handoff: { relPath: line, isOwn: true } } }),
       'line as the folder': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: ['/srv/app/a.ts'] }, cwd: line }),
     })
   })

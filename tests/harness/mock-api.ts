@@ -40,6 +40,12 @@ export interface ScriptedReply {
    */
   when?: string | RegExp | ((request: MockRequest) => boolean)
   /**
+   * The reply's text and tool calls written from the request it answers, as a model
+   * writes from what it was told (the values a skill copies); they replace `text` and
+   * `toolUses`.
+   */
+  writtenFrom?: (request: MockRequest) => Pick<ScriptedReply, 'text' | 'toolUses'>
+  /**
    * Hold the reply this long before its content is sent (a streamed reply sends
    * `message_start` first), to keep a turn running while a test types or interrupts.
    * A client that disconnects meanwhile (Escape) ends the wait.
@@ -146,6 +152,7 @@ function replyQueue(options: MockApiOptions): { queue: ScriptedReply[]; replyFor
     const i = queue.findIndex((r) => matches(r, request))
     if (i < 0) return defaultReply
     const [reply] = queue.splice(i, 1)
+    if (reply?.writtenFrom !== undefined) return { ...reply, ...reply.writtenFrom(request) }
     return reply ?? defaultReply
   }
   return { queue, replyFor }

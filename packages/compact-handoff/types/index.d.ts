@@ -82,7 +82,7 @@ declare module 'claude-code' {
     cwdRealPath: string
     ignoresCase: boolean
     values: { run: string; created: string; chain: string; seq: number; parent: string }
-    files: CompactHandoffFile[]
+    files: CompactHandoffRunFile[]
     apply: 'now' | 'review'
     trigger: 'command' | 'auto-handoff'
     held: string[]
@@ -92,6 +92,9 @@ declare module 'claude-code' {
   }
 
   type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }
+
+  /** hooks/run/run.ts RunFile. */
+  type CompactHandoffRunFile = CompactHandoffFile & { wrote: 'whole' | 'edited' }
 
   /** hooks/run/run.ts Chosen. */
   type CompactHandoffChosen = { handoff: CompactHandoffFile; plan?: CompactHandoffFile; continuePrompt: string; notices: string[] }

@@ -11,7 +11,7 @@ const STARTED_MS = 10_000
 const SWAP: Swap = { handoff: HANDOFF.relPath, continuePrompt: 'y', refusals: 1 }
 const NO_WORDS_LINE = 'User messages recorded for the next stub: 0 (0 characters).'
 
-function runWith(changes: Partial<Run> = {}): Run {
+function runWith(changes: Parameters<typeof runFixture>[0] = {}): Run {
   return runFixture({ startedAtMs: STARTED_MS, ...changes })
 }
 

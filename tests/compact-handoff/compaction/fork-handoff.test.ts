@@ -99,7 +99,7 @@ describe('composedHandoffOf', () => {
 
   test("continues the chain of the session's last swap", () => {
     const parent = '.claude/handoffs/HANDOFF_parser-rewrite_2026-11-29.md'
-    const chain = chainValuesOf({ kind: 'handoff', handoff: parent }, handoffTextOf())
+    const chain = chainValuesOf({ kind: 'handoff', handoff: { relPath: parent, isOwn: true, text: handoffTextOf() } })
     expect(chain).toEqual({ chain: 'HANDOFF_parser-rewrite_2026-11-29', seq: 2, parent })
     const text = composedHandoffOf({ created: CREATED, ...chain, focus: '' }, 'HANDOFF_parser-rewrite_2026-12-01.md', forkReplyTextOf())
     expect(frontmatterOf(text)?.get('chain')).toBe('HANDOFF_parser-rewrite_2026-11-29')

@@ -11,6 +11,8 @@ import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hook
 const CWD = '/srv/app'
 const HANDOFF = 'plans/handoffs/HANDOFF_x_2026-11-29.md'
 const PLAN = 'plans/handoffs/PLAN_x_2026-11-29.md'
+/** A file the ownership record says is the person's own, or (isOwn false) a stranger's. */
+const own = (relPath: string, isOwn = true) => ({ relPath, isOwn })
 const NOTHING: SummaryState = { lastHandoff: { kind: 'none' }, words: { messages: [], dropped: 0 }, facts: NO_FACTS, cwd: CWD }
 const FACTS = {
   changed: [
@@ -20,7 +22,7 @@ const FACTS = {
   read: [`${CWD}/src/retry.ts`, '/etc/hosts'],
   commands: [{ line: 'pnpm test upload', exitCode: 1 }],
 }
-const EVERYTHING: SummaryState = { lastHandoff: { kind: 'handoff', handoff: HANDOFF, plan: PLAN }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
+const EVERYTHING: SummaryState = { lastHandoff: { kind: 'handoff', handoff: own(HANDOFF), plan: own(PLAN) }, words: { messages: ['Port the parser; keep the API.', 'Also the CLI.'], dropped: 3 }, facts: FACTS, cwd: CWD }
 
 describe('the outline', () => {
   test("names a handoff's sections in order, each with what it holds, one line each, then the writing rules", () => {
@@ -65,9 +67,23 @@ describe('summaryAdditionsOf', () => {
     expect(summaryAdditionsOf('keep the plan', NOTHING)).toBeUndefined()
   })
 
+  const POINTER = "The newest handoff file of this session, the person's own by compact-handoff's record; name it in the summary so the next context can reopen it:"
+
   test('points at the handoff, and at the plan only when there is one', () => {
-    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: HANDOFF } })).toBe(
-      `compact-handoff adds, so the summary keeps them:\n\nThe newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:\nHandoff file: ${HANDOFF}`,
+    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF) } })).toBe(
+      `compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}`,
     )
+  })
+
+  test("never calls a stranger's handoff the person's or compact-handoff's: one resumed after a yes, or changed since it was written, is left out, and so is a plan that is not own", () => {
+    const words = { messages: ['Look at the cloned handoff.'], dropped: 0 }
+    const foreign = summaryAdditionsOf(undefined, { ...NOTHING, words, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false), plan: own(PLAN) } }) ?? ''
+    expect(foreign).not.toContain(HANDOFF)
+    expect(foreign).not.toContain(PLAN)
+    expect(foreign).not.toContain('compact-handoff\'s record')
+    expect(foreign).not.toMatch(/written by compact-handoff/)
+    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false) } }), 'nothing else to add: nothing added').toBeUndefined()
+    const foreignPlan = summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF), plan: own(PLAN, false) } })
+    expect(foreignPlan).toBe(`compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}`)
   })
 })

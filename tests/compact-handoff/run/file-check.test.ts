@@ -2,7 +2,7 @@
 // every problem names the file, a good file written in this run passes, and
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
-import { runFixture } from '../../support/run-fixture.js'
+import { runFixture, type FixtureFile } from '../../support/run-fixture.js'
 import { fileReportOf, isReadable, olderShapeNoteOf, problemLinesOf, resumeCheckOf, type FileInput, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { HANDOFF_SECTIONS, HANDOFF_SHAPE_VERSION, type OlderHandoffShape } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { MAX_HANDOFF_BYTES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
@@ -15,7 +15,7 @@ const STARTED_MS = 50_000
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_parser_2026-11-29.md' }
 const PLAN: HandoffPath = { kind: 'plan', relPath: '.claude/handoffs/PLAN_parser_2026-11-29.md' }
 
-function runWith(files: HandoffPath[]): Run {
+function runWith(files: FixtureFile[]): Run {
   return runFixture({ startedAtMs: STARTED_MS, files })
 }
 
@@ -50,8 +50,17 @@ describe('fileProblemsOf on a good file', () => {
     const input = fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs: STARTED_MS }) })
     expect(fileReportOf(input, runWith([]))).toEqual({
       refusals: [],
-      fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write or Edit tool in this run: write the whole file again with the Write tool'] }],
+      fixes: [{ path: HANDOFF.relPath, problems: ['was not written with the Write tool in this run: write the whole file again with the Write tool'] }],
     })
+  })
+
+  test('refuses a file this run only changed with Edit, never wrote whole: an Edit keeps what a stranger wrote around it', () => {
+    const edited = `${HANDOFF.relPath} was changed with Edit in this run but never written whole with the Write tool: only a file this run wrote whole is swapped in`
+    // A cloned handoff older than the run, and one whose time stamp the Edit made new.
+    for (const mtimeMs of [STARTED_MS - 60_000, STARTED_MS + 10]) {
+      expect(fileReportOf(fileInputOf(HANDOFF, { stat: statOf(HANDOFF, { mtimeMs }) }), runWith([{ ...HANDOFF, wrote: 'edited' }]))).toEqual({ refusals: [edited], fixes: [] })
+    }
+    expect(fileProblemsOf(fileInputOf(HANDOFF), runWith([{ ...HANDOFF, wrote: 'whole' }])), 'written whole, then Edited: recorded as whole').toEqual([])
   })
 
   test('accepts a session folder given with a trailing slash or backslashes', () => {

@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
 import { formatSkillArgs } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
-import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Stage, type Swap } from '../../../packages/compact-handoff/hooks/run/run.js'
+import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type RunFile, type Stage, type Swap } from '../../../packages/compact-handoff/hooks/run/run.js'
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../../packages/compact-handoff/hooks/run/run-machine.js'
 import type { FileReport } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { forAll, type Rand } from '../../support/property.js'
@@ -13,6 +13,7 @@ import { NO_WORDS } from '../../../packages/compact-handoff/hooks/words/user-wor
 
 const CWD = '/srv/proj'
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a_2026-11-30.md' }
+const WRITTEN: RunFile = { ...HANDOFF, wrote: 'whole' }
 const T0 = 1_000_000
 const READY = `done\nCOMPACT-HANDOFF-READY: ${HANDOFF.relPath}`
 const CLEAN: FileReport = { refusals: [], fixes: [] }
@@ -104,7 +105,7 @@ describe("the skill's turn", () => {
   })
 
   test('ending with an answer goes to the check; ending interrupted drops the run', () => {
-    const started: Phase = { ...writing, turnId: 't1', run: { ...writing.run, files: [HANDOFF] } }
+    const started: Phase = { ...writing, turnId: 't1', run: { ...writing.run, files: [WRITTEN] } }
     const checked = transition(started, { kind: 'turn-ended', turnId: 't1', end: { reason: 'answer', answer: READY } }, T0)
     expect(checked.phase.kind).toBe('checking')
     expect(checked.effects).toEqual([{ kind: 'check-files', run: started.run, chosen: expect.objectContaining({ handoff: HANDOFF }) }])
@@ -115,20 +116,32 @@ describe("the skill's turn", () => {
 
   test("records handoff writes of the skill's own turn, once each, and nothing else", () => {
     const started: Phase = { ...writing, turnId: 't1' }
-    expect(transition(writing, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }, T0).isTaken, 'before the skill turn started: another turn wrote it').toBe(false)
-    const once = transition(started, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }, T0).phase
-    const twice = transition(once, { kind: 'file-written', path: `./${HANDOFF.relPath}` }, T0)
+    expect(transition(writing, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}`, tool: 'Write' }, T0).isTaken, 'before the skill turn started: another turn wrote it').toBe(false)
+    const once = transition(started, { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}`, tool: 'Write' }, T0).phase
+    const twice = transition(once, { kind: 'file-written', path: `./${HANDOFF.relPath}`, tool: 'Write' }, T0)
     expect(twice.isTaken).toBe(false)
-    expect(once.kind === 'writing' && once.run.files).toEqual([HANDOFF])
-    expect(transition(writing, { kind: 'file-written', path: `${CWD}/src/a.ts` }, T0).isTaken).toBe(false)
+    expect(once.kind === 'writing' && once.run.files).toEqual([WRITTEN])
+    expect(transition(writing, { kind: 'file-written', path: `${CWD}/src/a.ts`, tool: 'Write' }, T0).isTaken).toBe(false)
+  })
+
+  test('records an Edit of a file the run never wrote whole as edited, and a Write of it after that as written whole; an Edit after a Write changes nothing', () => {
+    const started: Phase = { ...writing, turnId: 't1' }
+    const path = `${CWD}/${HANDOFF.relPath}`
+    const edited = transition(started, { kind: 'file-written', path, tool: 'Edit' }, T0).phase
+    expect(edited.kind === 'writing' && edited.run.files).toEqual([{ ...HANDOFF, wrote: 'edited' }])
+    expect(transition(edited, { kind: 'file-written', path, tool: 'Edit' }, T0).isTaken, 'edited again: still only edited').toBe(false)
+    const whole = transition(edited, { kind: 'file-written', path, tool: 'Write' }, T0).phase
+    expect(whole.kind === 'writing' && whole.run.files).toEqual([WRITTEN])
+    const written = transition(started, { kind: 'file-written', path, tool: 'Write' }, T0).phase
+    expect(transition(written, { kind: 'file-written', path, tool: 'Edit' }, T0).isTaken, "an Edit of the run's own file keeps it written whole").toBe(false)
   })
 
   test("records a Windows write by the run's own case rule: any drive-letter case, backslashes, and folder case only where the run ignores case", () => {
     const windows: Phase = { kind: 'writing', run: runOfId('w', { cwd: 'C:\\Users\\me\\proj', cwdRealPath: 'C:\\Users\\me\\proj', ignoresCase: true }), sinceMs: T0, turnId: 't1' }
-    const written = transition(windows, { kind: 'file-written', path: `c:\\users\\me\\PROJ\\${HANDOFF.relPath.replace(/\//g, '\\')}` }, T0).phase
-    expect(written.kind === 'writing' && written.run.files).toEqual([HANDOFF])
+    const written = transition(windows, { kind: 'file-written', path: `c:\\users\\me\\PROJ\\${HANDOFF.relPath.replace(/\//g, '\\')}`, tool: 'Write' }, T0).phase
+    expect(written.kind === 'writing' && written.run.files).toEqual([WRITTEN])
     const mac = (ignoresCase: boolean): Phase => ({ kind: 'writing', run: runOfId('m', { cwd: '/Users/me/proj', cwdRealPath: '/Users/me/proj', ignoresCase }), sinceMs: T0, turnId: 't1' })
-    const macWrite = { kind: 'file-written', path: `/Users/me/Proj/${HANDOFF.relPath}` } as const
+    const macWrite = { kind: 'file-written', path: `/Users/me/Proj/${HANDOFF.relPath}`, tool: 'Write' } as const
     expect(transition(mac(true), macWrite, T0).isTaken, 'macOS, whose file system ignores case').toBe(true)
     expect(transition(mac(false), macWrite, T0).isTaken, 'a file system that keeps case: another folder').toBe(false)
   })
@@ -330,7 +343,7 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
     case 3:
       return { kind: 'turn-started', turnId: `t${rand.int(2)}`, text: rand.int(2) === 0 ? `run=tag-${id}` : 'other' }
     case 4:
-      return { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}` }
+      return { kind: 'file-written', path: `${CWD}/${HANDOFF.relPath}`, tool: rand.pick(['Write', 'Edit'] as const) }
     case 5:
       return { kind: 'turn-ended', turnId: `t${rand.int(2)}`, end: { reason: rand.pick(['answer', 'answer', 'aborted'] as const), answer: READY } }
     case 6:

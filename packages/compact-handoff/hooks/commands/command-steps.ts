@@ -16,7 +16,6 @@ import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
 import { readWords } from '../words/words-state.js'
-import { NO_HANDOFF } from '../stub/swap-text.js'
 import { redactableOf } from '../text/text-clip.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
@@ -80,7 +79,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     cwdRealPath,
     ignoresCase,
     // The chain is read again when the skill is launched (run-steps.ts launchSkill).
-    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, NO_HANDOFF, undefined),
+    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, { kind: 'none' }),
     files: [],
     apply: intent.apply,
     trigger,

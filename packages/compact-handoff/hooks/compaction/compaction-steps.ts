@@ -9,7 +9,8 @@ import { compactionRouteOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
-import { readLastHandoff } from '../stub/stub-state.js'
+import { lastHandoffNow } from '../stub/last-handoff-steps.js'
+import { folderInputOf } from '../ownership/folder-steps.js'
 import { readPhase } from '../run/run-state.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
@@ -27,7 +28,9 @@ type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
 
 /** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
 async function summaryInstructions($: $, own: string | undefined): Promise<string> {
-  const [words, lastHandoff, work, cwd] = await Promise.all([readWords($), readLastHandoff($), readWork($), $.session.cwd()])
+  const cwd = await $.session.cwd()
+  const folder = { cwd, ...(await folderInputOf($, cwd)) }
+  const [words, lastHandoff, work] = await Promise.all([readWords($), lastHandoffNow($, folder), readWork($)])
   return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
 }
 

@@ -14,7 +14,8 @@ import { buildForkStub } from '../stub/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { stubContextNow } from '../stub/stub-steps.js'
 import { redactableOf } from '../text/text-clip.js'
-import { readLastHandoff, setLastHandoff } from '../stub/stub-state.js'
+import { setLastHandoff } from '../stub/stub-state.js'
+import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
 import { NO_WORDS } from '../words/user-words.js'
@@ -24,7 +25,7 @@ import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
-import { listProjectFolder, projectFileOnDisk, readProjectFile, writeProjectFile } from '../disk/disk-steps.js'
+import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
 
@@ -101,13 +102,10 @@ async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repa
 }
 
 async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
-  const [cwd, lastHandoff, nowMs] = await Promise.all([$.session.cwd(), readLastHandoff($), $.clock.now()])
+  const [cwd, nowMs] = await Promise.all([$.session.cwd(), $.clock.now()])
   const folder = { cwd, ...(await folderInputOf($, cwd)) }
-  const [parent, listed] = await Promise.all([
-    lastHandoff.kind === 'handoff' ? readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined) : undefined,
-    listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => []),
-  ])
-  const chain = chainValuesOf(lastHandoff, parent?.text)
+  const [lastHandoff, listed] = await Promise.all([lastHandoffNow($, folder), listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => [])])
+  const chain = chainValuesOf(lastHandoff)
   return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
 }
 

@@ -7,7 +7,7 @@
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
-import type { LastHandoff } from '../stub/swap-text.js'
+import type { CheckedLastHandoff } from '../stub/last-handoff.js'
 
 /** The outline as one block of the instructions: one line per section, from
  * the protocol's one definition of what each holds, then the rules every
@@ -20,16 +20,21 @@ export const OUTLINE = [
 ].join('\n')
 
 /** What this mod's state adds, as it reads it; `cwd` is the session folder
- * the facts' paths are shown relative to. */
-export type SummaryState = { words: UserWords; lastHandoff: LastHandoff; facts: Facts; cwd: string }
+ * the facts' paths are shown relative to. The last handoff's files were each
+ * checked against the ownership record as the compaction began. */
+export type SummaryState = { words: UserWords; lastHandoff: CheckedLastHandoff; facts: Facts; cwd: string }
 
-function handoffPointerOf(lastHandoff: LastHandoff): string | undefined {
-  if (lastHandoff.kind !== 'handoff') return undefined
+/** The pointer to the last handoff, naming only what is the person's own now:
+ * a stranger's file the person chose to look at (the conversation quotes it
+ * as a claim) is never called compact-handoff's, nor one changed since it was
+ * written; it is left out, and so is a plan beside it that is not own. */
+function handoffPointerOf(lastHandoff: CheckedLastHandoff): string | undefined {
+  if (lastHandoff.kind !== 'handoff' || !lastHandoff.handoff.isOwn) return undefined
   const lines = [
-    'The newest handoff file of this session, written by compact-handoff; name it in the summary so the next context can reopen it:',
-    `Handoff file: ${lastHandoff.handoff}`,
+    "The newest handoff file of this session, the person's own by compact-handoff's record; name it in the summary so the next context can reopen it:",
+    `Handoff file: ${lastHandoff.handoff.relPath}`,
   ]
-  if (lastHandoff.plan !== undefined) lines.push(`Plan file: ${lastHandoff.plan}`)
+  if (lastHandoff.plan?.isOwn === true) lines.push(`Plan file: ${lastHandoff.plan.relPath}`)
   return lines.join('\n')
 }
 
@@ -44,7 +49,7 @@ function hasText(own: string | undefined): own is string {
  * after /compact is theirs to lead with.
  */
 export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string | undefined {
-  const handoffPaths = state.lastHandoff.kind === 'handoff' ? [state.lastHandoff.handoff, ...(state.lastHandoff.plan !== undefined ? [state.lastHandoff.plan] : [])] : []
+  const handoffPaths = state.lastHandoff.kind === 'handoff' ? [state.lastHandoff.handoff.relPath, ...(state.lastHandoff.plan !== undefined ? [state.lastHandoff.plan.relPath] : [])] : []
   const sections = [handoffPointerOf(state.lastHandoff), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
     (section): section is string => section !== undefined,
   )

@@ -19,6 +19,7 @@ import {
   newestResumable,
   offerRecordOf,
   offerTextOf,
+  ownPlanOf,
   rankMsOf,
   resumePromptOf,
   type Candidate,
@@ -32,11 +33,14 @@ import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
 import { withRunningSection } from '../running/running.js'
+import { checkedFileOf } from '../stub/last-handoff-steps.js'
+import type { CheckedFile } from '../stub/last-handoff.js'
 import { runningNow } from '../running/running-steps.js'
 
 type $ = EngineInterface
 
 const OFFER_TOAST_MS = 12_000
+const LEFT_OUT_TOAST_MS = 12_000
 const RESUME_CHOICE = 'Resume from it'
 /** What of a field is handed to the engine's masking (it takes at most
  * 100,000 characters); far more than any prompt or question shows of it. */
@@ -81,12 +85,15 @@ async function trackingOf($: $, cwd: string, relPath: string): Promise<Tracking>
   return { kind: 'tracked', by: committerOf(await $.process.run(lastCommitArgvOf(relPath), { cwd }).catch(() => undefined)) }
 }
 
-/** The plan of the handoff's chain in the same folder, if there is one. */
-async function planOf($: $, cwd: string, listed: readonly Listed[], handoff: string, chain: string | undefined): Promise<string | undefined> {
+/** The plan of the handoff's chain in the same folder, if there is one,
+ * read whole and held to the ownership record: a chain value is in every copy
+ * of a file, so a plan that arrives later (a pull, a PR) can carry the chain
+ * of the person's own handoff, and the value says nothing of who wrote it. */
+async function planOf($: $, folder: ProjectFolder, listed: readonly Listed[], handoff: string, chain: string | undefined): Promise<CheckedFile | undefined> {
   if (chain === undefined) return undefined
-  const folder = handoff.slice(0, handoff.lastIndexOf('/'))
-  for (const plan of listed.filter((f) => f.kind === 'plan' && f.relPath.startsWith(`${folder}/`))) {
-    if ((await frontmatterAt($, inFolder(cwd, plan.relPath)))?.get('chain') === chain) return plan.relPath
+  const dir = handoff.slice(0, handoff.lastIndexOf('/'))
+  for (const plan of listed.filter((f) => f.kind === 'plan' && f.relPath.startsWith(`${dir}/`))) {
+    if ((await frontmatterAt($, inFolder(folder.cwd, plan.relPath)))?.get('chain') === chain) return checkedFileOf($, folder, plan.relPath)
   }
   return undefined
 }
@@ -96,7 +103,9 @@ function masked($: $, text: string): Promise<string> {
   return $.session.redact(text.slice(0, MASKED_INPUT_CHARS))
 }
 
-type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string }
+/** `leftOut`: what the person is told of a plan left out of the prompt, in a
+ * toast, for them alone (a command's answer goes into later requests). */
+type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string; leftOut?: string }
 
 /** The file named, or the newest with work left in the handoff folders. */
 async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
@@ -129,15 +138,16 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
 
   const fields = frontmatterOf(text)
   const sections = sectionTextsOf(text)
-  const plan = await planOf($, cwd, listed, file.relPath, fields?.get('chain'))
+  const plan = await planOf($, { cwd, ...folder }, listed, file.relPath, fields?.get('chain'))
   const nextStep = await masked($, sections.get('Next step') ?? '')
   const ownership = await ownershipOnDisk($, cwd, file.relPath, text)
   const base = { cwd, handoff: file.relPath, bytes: stat?.size ?? 0 }
   if (ownership === 'own') {
     const status = fields?.get('status') ?? 'unknown'
     const created = fields?.get('created') ?? 'at an unknown time'
-    const prompt = resumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), status, created, nextStep })
-    schedule($, { ...base, prompt, isOwn: true })
+    const named = ownPlanOf(file.relPath, plan)
+    const prompt = resumePromptOf({ handoff: file.relPath, ...(named.plan !== undefined ? { plan: named.plan } : {}), status, created, nextStep })
+    schedule($, { ...base, prompt, isOwn: true, ...(named.leftOut !== undefined ? { leftOut: named.leftOut } : {}) })
     return withNote(`Resuming from ${file.relPath}.`)
   }
   const reasons = [ownershipReasonOf(ownership)]
@@ -145,8 +155,8 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   if (!(await readInteractive($))) return foreignRefusalOf(file.relPath, reasons)
   const doubt = doubtOf(await trackingOf($, cwd, file.relPath))
   if (doubt !== undefined) reasons.push(`it ${doubt}`)
-  const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''))
-  const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan } : {}), nextStep })
+  const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''), plan?.relPath)
+  const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan: plan.relPath } : {}), nextStep })
   schedule($, { ...base, prompt, isOwn: false, question })
   return withNote(`${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`)
 }
@@ -168,6 +178,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
     }
   }
   await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
+  if (picked.leftOut !== undefined) $.ui.toast(picked.leftOut, { timeoutMs: LEFT_OUT_TOAST_MS })
   const usage = await $.session.usage().catch(() => undefined)
   await setLastHandoff($, { kind: 'handoff', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)

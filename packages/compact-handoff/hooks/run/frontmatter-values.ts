@@ -5,7 +5,7 @@
 import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
 import { NO_PARENT } from '../protocol/protocol-contents.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import type { LastHandoff } from '../stub/swap-text.js'
+import { ownTextOf, type CheckedLastHandoff } from '../stub/last-handoff.js'
 
 /** ISO 8601 in UTC to the second, the form the skills write. */
 export function createdValueOf(nowMs: number): string {
@@ -15,25 +15,29 @@ export function createdValueOf(nowMs: number): string {
 const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
 
 /** Where a new handoff sits in its chain (the frontmatter's `chain`, `seq`,
- * `parent`). The parent is this session's last swap or resume, when its file
+ * `parent`). The parent is this session's last swap, resume or fork's
+ * handoff, when its file is the person's own now (by the ownership record) and
  * still says which chain it belongs to and where in it; otherwise the new
- * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it).
- * `parentText` is the parent's text (undefined when there is no swap or it
- * could not be read). */
+ * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it). A
+ * stranger's file the person chose to look at never hands its chain or itself
+ * on: the new file would look like the next step of the stranger's work, and a
+ * later resume would name that chain's plan as the person's. */
 export type ChainValues = Pick<SkillValues, 'chain' | 'seq' | 'parent'>
 
-export function chainValuesOf(lastHandoff: LastHandoff, parentText: string | undefined): ChainValues {
+export function chainValuesOf(lastHandoff: CheckedLastHandoff): ChainValues {
   const first = { chain: NEW_CHAIN, seq: 1, parent: NO_PARENT }
-  if (lastHandoff.kind !== 'handoff' || parentText === undefined) return first
+  if (lastHandoff.kind !== 'handoff') return first
+  const parentText = ownTextOf(lastHandoff.handoff)
+  if (parentText === undefined) return first
   const fields = frontmatterOf(parentText)
   const chain = fields?.get('chain')
   const seq = fields?.get('seq') ?? ''
   if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
-  return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff }
+  return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff.relPath }
 }
 
 /** The frontmatter values the skill copies: the run's tag, the time, and the
  * chain, which a run reads again when its skill is launched. */
-export function skillValuesOf(tag: string, nowMs: number, lastHandoff: LastHandoff, parentText: string | undefined): SkillValues {
-  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff, parentText) }
+export function skillValuesOf(tag: string, nowMs: number, lastHandoff: CheckedLastHandoff): SkillValues {
+  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) }
 }

@@ -23,7 +23,8 @@ export type RunEvent =
   | { kind: 'launch'; id: string; chain: ChainValues }
   | { kind: 'launch-failed'; id: string; why: string }
   | { kind: 'turn-started'; turnId: string; text: string }
-  | { kind: 'file-written'; path: string }
+  /** A main-loop Write or Edit of `path` succeeded. */
+  | { kind: 'file-written'; path: string; tool: 'Write' | 'Edit' }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
   /** The check's verdict on the files; a run stopping for review also gets the
    * stub's other parts, read beside the files, to show the stub it will install. */
@@ -231,8 +232,13 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       // Only the skill's (or a repair's) own turn writes the run's files.
       if (phase.kind !== 'writing' || phase.turnId === undefined) return unchanged(phase)
       const file = classifyHandoffPath(event.path, phase.run.cwd, phase.run.ignoresCase)
-      if (file === undefined || phase.run.files.some((f) => f.relPath === file.relPath)) return unchanged(phase)
-      return moved(phase, { ...phase, run: { ...phase.run, files: [...phase.run.files, file] } })
+      if (file === undefined) return unchanged(phase)
+      const found = phase.run.files.find((f) => f.relPath === file.relPath)
+      // A file stays written whole once a Write wrote it; an Edit of it after that changes only the run's own text.
+      if (found !== undefined && (found.wrote === 'whole' || event.tool === 'Edit')) return unchanged(phase)
+      const files =
+        found === undefined ? [...phase.run.files, { ...file, wrote: event.tool === 'Write' ? ('whole' as const) : ('edited' as const) }] : phase.run.files.map((f) => (f === found ? { ...f, wrote: 'whole' as const } : f))
+      return moved(phase, { ...phase, run: { ...phase.run, files } })
     }
     case 'turn-ended':
       return phase.kind === 'writing' && phase.turnId === event.turnId ? afterTurn(phase, event.end, nowMs) : unchanged(phase)

@@ -14,7 +14,8 @@ import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
 import { applyEvent, readPhase } from './run-state.js'
-import { readLastHandoff, setLastHandoff } from '../stub/stub-state.js'
+import { setLastHandoff } from '../stub/stub-state.js'
+import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords, updateWords } from '../words/words-state.js'
 import { newWindowBegan } from '../thresholds/window-steps.js'
@@ -131,11 +132,9 @@ export const LAUNCH_RETRY_MS = 250
 export const MAX_LAUNCH_TRIES = 8
 
 /** Where the run's handoff sits in its chain, read now: after this session's
- * last swap, resume or fork's handoff. */
+ * last swap, resume or fork's handoff, when that file is the person's own. */
 async function chainNow($: $, folder: ProjectFolder): Promise<ChainValues> {
-  const lastHandoff = await readLastHandoff($)
-  const parentText = lastHandoff.kind === 'handoff' ? (await readProjectFile($, folder, lastHandoff.handoff).catch(() => undefined))?.text : undefined
-  return chainValuesOf(lastHandoff, parentText)
+  return chainValuesOf(await lastHandoffNow($, folder))
 }
 
 /** Timer: moves the run to writing (recording starts before the skill's turn
@@ -198,7 +197,7 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
   // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
   if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
-  await dispatch($, { kind: 'file-written', path: call.file_path })
+  await dispatch($, { kind: 'file-written', path: call.file_path, tool: call.tool })
   // In a run or not: the normal-mode skill's handoffs are the person's own too.
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
 }

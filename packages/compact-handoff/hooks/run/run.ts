@@ -22,7 +22,7 @@ export type Run = {
   /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
   values: SkillValues
   /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */
-  files: HandoffPath[]
+  files: RunFile[]
   /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
   apply: 'now' | 'review'
   /** Who started it: the person's command, or the auto handoff. */
@@ -36,6 +36,12 @@ export type Run = {
   /** Context use when the run started, for the swap log; null when unknown. */
   contextPercentBefore: number | null
 }
+
+/** A file the skill's turns wrote, and how: `whole` once a Write put its
+ * whole text there, `edited` while only Edits changed it. An Edit keeps what
+ * was there around its change, which may be a stranger's (a cloned handoff),
+ * so only a file this run wrote whole is swapped in (file-check.ts). */
+export type RunFile = HandoffPath & { wrote: 'whole' | 'edited' }
 
 /** What the checks settled on, and what the swap will install. */
 export type Swap = {

@@ -124,7 +124,7 @@ describe('the files on disk', () => {
     await runNaming($, w, { text: handoffText(), mtimeMs: 1_000_050 }, false)
     expect(w.seen.compactAttempts, 'not swapped in as it is').toBe(0)
     const ask = w.seen.submits.at(-1)?.text ?? ''
-    expect(ask).toContain(`${HANDOFF}:\n- was not written with the Write or Edit tool in this run: write the whole file again with the Write tool`)
+    expect(ask).toContain(`${HANDOFF}:\n- was not written with the Write tool in this run: write the whole file again with the Write tool`)
     await repairTurn($, w, 1, readyAnswer([HANDOFF]), () => skillWrite($, HANDOFF, handoffText()))
     expect(w.seen.compactions.length).toBe(1)
   })

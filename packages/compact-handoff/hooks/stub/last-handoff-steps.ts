@@ -1,0 +1,36 @@
+// The last handoff read where it is named (last-handoff.ts decides what may be
+// taken from it): each file through the one rule for project files, then its
+// text held to the ownership record.
+import type { EngineInterface, FsStat } from 'claude-code'
+import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
+import { readProjectFile } from '../disk/disk-steps.js'
+import type { ProjectFolder } from '../disk/disk-rule.js'
+import { ownershipOnDisk } from '../ownership/ownership-steps.js'
+import { readLastHandoff } from './stub-state.js'
+import type { CheckedFile, CheckedLastHandoff } from './last-handoff.js'
+
+type $ = EngineInterface
+
+/** A file over the cap is never swapped in, resumed or recorded: never own. */
+function isWithinCap(stat: FsStat): boolean {
+  return stat.kind === 'file' && stat.size <= MAX_HANDOFF_BYTES
+}
+
+/** `relPath` read now, and whether it is the person's own; a failed read or record read is "not own". */
+export async function checkedFileOf($: $, folder: ProjectFolder, relPath: string): Promise<CheckedFile> {
+  const { text } = await readProjectFile($, folder, relPath, isWithinCap).catch(() => ({ text: undefined }))
+  if (text === undefined) return { relPath, isOwn: false }
+  const ownership = await ownershipOnDisk($, folder.cwd, relPath, text).catch(() => undefined)
+  return { relPath, isOwn: ownership === 'own', text }
+}
+
+/** This session's last handoff, each of its files checked now. */
+export async function lastHandoffNow($: $, folder: ProjectFolder): Promise<CheckedLastHandoff> {
+  const lastHandoff = await readLastHandoff($)
+  if (lastHandoff.kind !== 'handoff') return { kind: 'none' }
+  const [handoff, plan] = await Promise.all([
+    checkedFileOf($, folder, lastHandoff.handoff),
+    lastHandoff.plan !== undefined ? checkedFileOf($, folder, lastHandoff.plan) : undefined,
+  ])
+  return { kind: 'handoff', handoff, ...(plan !== undefined ? { plan } : {}) }
+}
