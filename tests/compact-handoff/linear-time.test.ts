@@ -25,7 +25,8 @@ import {
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
-import { jsonClippedOf, logLineOf, logTextWith, tailLinesOf, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { jsonClippedOf, logLineOf, logTextWith, readsAsSwapLog, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { quotedOf, reportEntriesOf } from '../../packages/compact-handoff/hooks/swap-log/log-report.js'
 import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
 import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/fork-reply.js'
@@ -147,14 +148,16 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test('the swap log: a line with the line as its reason, a path and a command, and a tail starting in it', () => {
+  test('the swap log: a line with the line as its reason, a path and a command, judged and worded for the report', () => {
     const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'handoff', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
     const meter: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'meter', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),
       'logLineOf, a follow-up': () => logLineOf(meter),
       jsonClippedOf: () => jsonClippedOf(line, 1_000),
-      tailLinesOf: () => tailLinesOf(`${line}\n${line}\n`),
+      readsAsSwapLog: () => readsAsSwapLog(`${line}\n${line}\n`),
+      quotedOf: () => quotedOf(line, 60, 'head'),
+      'reportEntriesOf, the line as a reason': () => reportEntriesOf(logLineOf(aborted)),
       'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),
       clippedCommandOf: () => clippedCommandOf(line),
     })

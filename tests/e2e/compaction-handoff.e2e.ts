@@ -24,7 +24,7 @@ import { repoRoot } from '../harness/repo-root.js'
 import { userBlocks } from '../harness/request-messages.js'
 import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, messagesText, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -143,10 +143,9 @@ async function typedAtCompaction(flow: Flow, typed: string, reply: string, style
   return { next, since, mark: session.logMark() }
 }
 
-/** The swap log's lines (the log's own file in the handoff folder). */
+/** The swap log's lines (the session's own file in the handoff folder's log folder). */
 function swapLogLines(proj: string): Array<Record<string, unknown>> {
-  const path = join(proj, SWAP_LOG_PATH)
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Record<string, unknown>) : []
+  return swapLogEntriesOf(proj)
 }
 
 describe('an automatic compaction at a typed prompt', () => {

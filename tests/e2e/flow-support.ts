@@ -3,13 +3,13 @@
  * plugins loaded from the working tree, ordinary scripted turns, and readers over the
  * mock's request log.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type ScriptedToolUse } from '../harness/mock-api.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { pollUntil } from '../harness/poll.js'
+import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import { createRunDir, setPluginOptions, type RunDir } from '../harness/run-dir.js'
@@ -166,10 +166,9 @@ export function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], tex
   return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
 }
 
-export type SwapLogEntry = { outcome: string; trigger?: string; files?: { path: string }[]; reason?: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
+export type SwapLogEntry = { time?: string; sessionId?: string; outcome: string; trigger?: string; files?: { path: string }[]; reason?: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
 
-/** The project's swap log, a parsed entry a line. */
+/** The project's swap logs, a parsed entry a line, oldest first. */
 export function logEntries(flow: Flow): SwapLogEntry[] {
-  const path = join(flow.run.proj, SWAP_LOG_PATH)
-  return existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as SwapLogEntry) : []
+  return swapLogEntriesOf<SwapLogEntry>(flow.run.proj)
 }

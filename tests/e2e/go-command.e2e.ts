@@ -77,7 +77,7 @@ describe("the swap goes through the hidden go-command, and the meter counts from
 
     // The status report closes the last window; every swap's window is then logged.
     await flow.session.type('/compact-handoff status')
-    await flow.session.waitForScreen(/1 file\(s\) read again, 1 command\(s\) run again/, 30_000)
+    await flow.session.waitForScreen(/1 file re-read, 1 command re-run/, 30_000)
     const meterLines = await pollUntil('ten follow-up lines', 10_000, () => {
       const lines = logEntries(flow).filter((e) => e.outcome === 'meter')
       return lines.length >= SWAPS ? lines : undefined

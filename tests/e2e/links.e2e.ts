@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, forkRequestsOf, isForkRequest } from '../harness/fork-script.js'
 import { failedSkillTurn, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { RunDir } from '../harness/run-dir.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { SWAP_LOG_FOLDER } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { trackRuns } from './lifecycle.js'
 import { ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -80,7 +80,7 @@ async function automaticCompaction(flow: Flow, tag: string): Promise<number> {
   return mark
 }
 
-describe('a swap log that is a link to a shell start-up file outside the project', () => {
+describe('a swap-log folder that is a link to a folder outside the project', () => {
   const { track } = trackRuns()
 
   it('is never written through, across a swap, a failed run and a fork-answered compaction', async () => {
@@ -89,8 +89,9 @@ describe('a swap log that is a link to a shell start-up file outside the project
       prepare: (run) => {
         mkdirSync(outsideOf(run), { recursive: true })
         writeFileSync(join(outsideOf(run), 'bashrc'), SHELL_RC)
+        mkdirSync(join(outsideOf(run), 'logs'), { recursive: true })
         mkdirSync(join(run.proj, '.claude', 'handoffs'), { recursive: true })
-        symlinkSync(join(outsideOf(run), 'bashrc'), join(run.proj, SWAP_LOG_PATH))
+        symlinkSync(join(outsideOf(run), 'logs'), join(run.proj, SWAP_LOG_FOLDER))
         before = snapshotOf(outsideOf(run))
       },
     })
@@ -102,9 +103,9 @@ describe('a swap log that is a link to a shell start-up file outside the project
     await flow.session.waitForToast(/the automatic compaction became a handoff a fork of this session wrote/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
 
     expect(snapshotOf(outsideOf(flow.run)), 'outside the project, byte for byte and mtime for mtime').toEqual(before)
-    expect(lstatSync(join(flow.run.proj, SWAP_LOG_PATH)).isSymbolicLink(), 'the link is left as it was').toBe(true)
+    expect(lstatSync(join(flow.run.proj, SWAP_LOG_FOLDER)).isSymbolicLink(), 'the link is left as it was').toBe(true)
     expect(existsSync(join(flow.run.proj, 'pwned')), 'no shell ran the reason').toBe(false)
-    const skipped = flow.session.debugLog().slice(start).split('\n').filter((line) => line.includes(`${SKIPPED_LOG}${SWAP_LOG_PATH} is a symbolic link`))
+    const skipped = flow.session.debugLog().slice(start).split('\n').filter((line) => line.includes(`${SKIPPED_LOG}${SWAP_LOG_FOLDER} is a symbolic link`))
     expect(skipped.length, 'a debug note for the swap, the abort and the compaction').toBeGreaterThanOrEqual(3)
   })
 })

@@ -5,13 +5,11 @@
  * stub masked; the next context runs the token command again, and the swap log on disk
  * counts it, masked. The tokens reach none of these.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { MockRequest, ScriptedReply, ScriptedToolUse } from '../harness/mock-api.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { swapLogRawLines } from '../harness/swap-logs.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -103,10 +101,9 @@ describe('commands holding tokens are masked wherever compact-handoff keeps them
     await session.waitForScreen(/REPLY-MASK-AFTER/, 30_000)
 
     await session.type('/compact-handoff status')
-    await session.waitForScreen(/1 command\(s\) run again/, 30_000)
-    const logPath = join(proj, SWAP_LOG_PATH)
+    await session.waitForScreen(/1 command re-run/, 30_000)
     const log = await pollUntil('the follow-up line', 10_000, () => {
-      const text = existsSync(logPath) ? readFileSync(logPath, 'utf8') : ''
+      const text = swapLogRawLines(proj).join('\n')
       return text.includes('"outcome":"meter"') ? text : undefined
     })
     expectNoToken(log, 'the swap log')

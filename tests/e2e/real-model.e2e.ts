@@ -6,12 +6,11 @@
  * where the file is or becomes good, aborted with the conversation unchanged where it is
  * not, and the mod still loaded and answering afterwards.
  */
-import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handoffFileText, handoffRelPath, isSkillTurnFor, skillTurn, type HandoffDoc, type SkillTurn } from '../harness/handoff-script.js'
 import { parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, expectConversationKept, expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, type Flow } from './flow-support.js'
@@ -27,12 +26,10 @@ function withAbsoluteSentinel(turn: SkillTurn, proj: string): SkillTurn {
   return turn
 }
 
-type LogEntry = { outcome: string; repairs?: number }
+type LogEntry = { time?: string; outcome: string; repairs?: number }
 
 function logEntries(flow: Flow): LogEntry[] {
-  const path = join(flow.run.proj, SWAP_LOG_PATH)
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : ''
-  return text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LogEntry)
+  return swapLogEntriesOf<LogEntry>(flow.run.proj)
 }
 
 /** The log's run entry number `n` (from 1: swaps and aborts, not the meter's

@@ -5,13 +5,11 @@
  * killed with SIGKILL (no session.end runs) leaves it in the store as well, kept there
  * since it was held: the next session in the project puts it back the same way.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { carriesToolResult } from '../harness/request-messages.js'
 import { startSession } from '../harness/tmux-session.js'
-import { SWAP_LOG_PATH } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import { trackRuns } from './lifecycle.js'
 import { HANDOFF_MOD, ANSWER_MOD, PLUGIN_DIRS, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -37,10 +35,7 @@ async function reviewRunHolding(flow: Flow, slug: string, held: string): Promise
 
 /** The swap log's newest entry; undefined until the log exists. */
 function lastLogEntry(flow: Flow): Record<string, unknown> | undefined {
-  const path = join(flow.run.proj, SWAP_LOG_PATH)
-  if (!existsSync(path)) return undefined
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '')
-  return lines.length === 0 ? undefined : (JSON.parse(lines.at(-1)!) as Record<string, unknown>)
+  return swapLogEntriesOf(flow.run.proj).at(-1)
 }
 
 describe('a session ending during a run', () => {

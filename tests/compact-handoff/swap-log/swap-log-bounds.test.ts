@@ -1,6 +1,6 @@
 // The swap log's bounds: a line never passes MAX_LOG_LINE_CHARS (its long
-// texts clipped, never inside a surrogate pair), and a log past its cap keeps
-// its newest whole lines, read from its tail.
+// texts clipped, never inside a surrogate pair), a log past its cap keeps its
+// newest whole lines, and a file larger than the cap is judged no log unread.
 import { describe, expect, test } from 'vitest'
 import {
   MAX_LOG_BYTES,
@@ -8,14 +8,13 @@ import {
   MAX_LOG_REASON_CHARS,
   jsonClippedOf,
   logLineOf,
-  logReadRangeOf,
+  logSizeRefusalOf,
   logTextWith,
-  recentLogLinesOf,
-  tailLinesOf,
   type AfterSwapEntry,
   type LogEntry,
 } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { MAX_COMMANDS, MAX_READ_FILES } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { reportEntriesOf } from '../../../packages/compact-handoff/hooks/swap-log/log-report.js'
 import { forAll, textOfPieces } from '../../support/property.js'
 
 const TIME = '2026-11-30T10:00:00.000Z'
@@ -71,7 +70,7 @@ describe('logLineOf', () => {
     expect(parsed.reReads, 'every path is still counted').toHaveLength(MAX_READ_FILES)
     expect(parsed.repeatedCommands).toHaveLength(MAX_COMMANDS)
     expect(parsed.repeatedCommands[3]!.startsWith('echo 3 zzz')).toBe(true)
-    expect(recentLogLinesOf(line, 1)[0]).toContain(`${MAX_READ_FILES} file(s) read again, ${MAX_COMMANDS} command(s) run again`)
+    expect(reportEntriesOf(line)[0]?.line, 'every path is counted in the report').toContain(`${MAX_READ_FILES} files re-read, ${MAX_COMMANDS} commands re-run`)
   })
 
   test('stays within the bound for any entry of hostile texts (property)', () => {
@@ -115,16 +114,16 @@ describe('logTextWith, past the byte cap', () => {
   })
 })
 
-describe('reading a log from its tail', () => {
-  test('reads all of a log within the cap, and the last MAX_LOG_BYTES and one byte of a larger one', () => {
-    expect(logReadRangeOf(0)).toBeUndefined()
-    expect(logReadRangeOf(MAX_LOG_BYTES)).toBeUndefined()
-    expect(logReadRangeOf(MAX_LOG_BYTES + 10)).toEqual({ offset: 9, length: MAX_LOG_BYTES + 1 })
+describe('logSizeRefusalOf: a file larger than any log is judged before it is read', () => {
+  test('takes a file up to MAX_LOG_BYTES, and refuses one past it', () => {
+    expect(logSizeRefusalOf('l.jsonl', 0)).toBeUndefined()
+    expect(logSizeRefusalOf('l.jsonl', MAX_LOG_BYTES)).toBeUndefined()
+    expect(logSizeRefusalOf('l.jsonl', MAX_LOG_BYTES + 1)).toBe('l.jsonl is larger than a swap log ever grows, so it is no swap log, and is left as it is')
   })
 
-  test('drops the line the read began inside, and nothing when it began on a line break', () => {
-    expect(tailLinesOf('t of a cut line\n{"a":1}\n{"b":2}\n')).toBe('{"a":1}\n{"b":2}\n')
-    expect(tailLinesOf('\n{"a":1}\n')).toBe('{"a":1}\n')
-    expect(tailLinesOf('one line longer than the whole read')).toBe('')
+  test('every log logTextWith writes is within it, so a log it wrote is never refused', () => {
+    const big = `${JSON.stringify(aborted('r'.repeat(900)))}\n`
+    const text = logTextWith(big.repeat(Math.ceil((MAX_LOG_BYTES * 2) / big.length)), aborted('newest'))
+    expect(logSizeRefusalOf('l.jsonl', new TextEncoder().encode(text).length)).toBeUndefined()
   })
 })

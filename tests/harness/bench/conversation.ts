@@ -3,9 +3,9 @@
  * large generated files and end in long answers, the same follow-up after either kind of
  * compaction, and the rediscovery meter's count of it.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { SWAP_LOG_PATH } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { swapLogRawLines } from '../swap-logs.js'
 import { handoffFileText } from '../handoff-script.js'
 import { startMockApi, type MockApi, type MockRequest, type ScriptedReply } from '../mock-api.js'
 import { pollUntil } from '../poll.js'
@@ -101,9 +101,8 @@ export function followUpScript(when: string, proj: string): ScriptedReply[] {
 export async function meterCounts(session: Session, proj: string): Promise<{ reReads: number; repeatedCommands: number }> {
   await session.waitForScreen(/Continuing\./, 30_000)
   await session.type('/compact-handoff status')
-  const logPath = join(proj, SWAP_LOG_PATH)
   const entry = await pollUntil('the follow-up line', 15_000, () => {
-    const lines = existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter((l) => l.includes('"meter"')) : []
+    const lines = swapLogRawLines(proj).filter((l) => l.includes('"meter"'))
     return lines.length > 0 ? (JSON.parse(lines.at(-1)!) as { reReads: string[]; repeatedCommands: string[] }) : undefined
   })
   return { reReads: entry.reReads.length, repeatedCommands: entry.repeatedCommands.length }

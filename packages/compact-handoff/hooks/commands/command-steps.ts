@@ -9,7 +9,7 @@ import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Int
 import { GO_COMMAND } from '../run/go-command.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
-import { statusReportOf } from './status-report.js'
+import { MAX_REPORT_LOG_LINES, statusReportOf } from './status-report.js'
 import { wordsSizeOf } from '../words/user-words.js'
 import { skillValuesOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
@@ -43,7 +43,6 @@ export async function registerCommands($: $): Promise<void> {
   ])
 }
 
-const RECENT_LOG_LINES = 3
 /** Long enough to tell runs apart in a prompt line, short enough to read. */
 const RUN_TAG_CHARS = 8
 
@@ -137,15 +136,17 @@ async function statusReport($: $, nudgePercent: number, autoHandoffPercent: numb
   const cwd = phase.kind === 'idle' ? await $.session.cwd() : phase.run.cwd
   // Asked for now, the meter's window closes here and its line is logged.
   const meter = await closeMeter($, cwd)
+  const log = await recentSwapLog($, cwd, MAX_REPORT_LOG_LINES).catch(() => ({ lines: [], notes: [] }))
   return statusReportOf({
-    ...(meter !== undefined ? { meter: { ...meter, since: meter.after.kind === 'compacted' ? 'the last compaction' : `the swap to ${shownPath(meter.after.handoff, cwd)}` } } : {}),
+    ...(meter !== undefined ? { meter: { ...meter, handoff: meter.after.kind === 'compacted' ? undefined : shownPath(meter.after.handoff, cwd) } } : {}),
     phase,
     nowMs: await $.clock.now(),
     contextPercent: usage?.context.percent,
     nudgePercent,
     autoHandoffPercent,
     words: wordsSizeOf(await readWords($)),
-    recentLog: await recentSwapLog($, cwd, RECENT_LOG_LINES),
+    recentLog: log.lines,
+    logNotes: log.notes,
   })
 }
 
@@ -156,7 +157,10 @@ export async function answerCommand($: $, command: string, args: string, originK
   const intent = intentOf(command, args)
   switch (intent.kind) {
     case 'status':
-      return { text: await statusReport($, options.nudgePercent, options.autoHandoffPercent) }
+      // For the person alone: the report quotes files a clone may have put
+      // in the project (a log's reason, a path), and a command's text goes
+      // into the next request unless it is display only.
+      return { text: await statusReport($, options.nudgePercent, options.autoHandoffPercent), isTextDisplayOnly: true }
     case 'cancel':
       return { text: await cancel($) }
     case 'apply':

@@ -64,7 +64,3 @@ export function meterAfterTurn(meter: Meter): { meter: Meter; isUnread: boolean;
   if (next.turnsLeft <= 0) return { meter: NOT_WATCHING, isUnread, closed: next }
   return { meter: next, isUnread }
 }
-
-export function meterTextOf(watched: { reReads: readonly string[]; repeatedCommands: readonly string[] }): string {
-  return `${watched.reReads.length} file(s) read again, ${watched.repeatedCommands.length} command(s) run again`
-}

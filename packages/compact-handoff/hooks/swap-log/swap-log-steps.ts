@@ -5,11 +5,12 @@
 // it is masked: reasons and file paths here, the meter's paths and commands
 // where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
-import { SWAP_LOG_PATH, logReadRangeOf, logTextWith, readsAsSwapLog, recentLogLinesOf, tailLinesOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
+import { MAX_LOG_BYTES, OLD_SWAP_LOG_PATH, SWAP_LOG_FOLDER, isSessionLogName, logSizeRefusalOf, logTextRefusalOf, logTextWith, sessionLogPathOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
+import { newestEntriesOf, notALogLinesOf, reportEntriesOf, type ReportEntry } from './log-report.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
-import { projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
+import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import type { Mode } from '../protocol/protocol.js'
 
@@ -17,36 +18,34 @@ type $ = EngineInterface
 
 type Unstamped<E> = E extends unknown ? Omit<E, 'time' | 'sessionId'> : never
 
-/** The log's newest whole lines from a file of `size` bytes: all of it while
- * it is within its cap, else only its tail (a read over 4 MiB rejects). A
- * log that is there but cannot be read rejects, so it is never rewritten
- * from nothing. */
-async function logTailOf($: $, logPath: string, size: number): Promise<string> {
-  const range = logReadRangeOf(size)
-  if (range === undefined) return await $.fs.read(logPath)
-  return tailLinesOf(await $.fs.read(logPath, { offset: range.offset, length: range.length }))
-}
-
-/** The log as the one rule finds it (disk-rule.ts): its text ('' when there
- * is none yet), or why it is left alone. */
-async function logOnDisk($: $, folder: ProjectFolder): Promise<{ kind: 'absent' | 'present'; text: string } | { kind: 'refused'; why: string }> {
-  const found = await projectFileOnDisk($, folder, SWAP_LOG_PATH)
-  if (found.verdict.kind !== 'present') return found.verdict.kind === 'absent' ? { kind: 'absent', text: '' } : found.verdict
-  const text = await logTailOf($, inFolder(folder.cwd, SWAP_LOG_PATH), found.stat?.size ?? 0)
-  return readsAsSwapLog(text) ? { kind: 'present', text } : { kind: 'refused', why: `${SWAP_LOG_PATH} does not read as a swap log, and is left as it is` }
+/** The log at `relPath` as the one rule finds it (disk-rule.ts): its whole
+ * text ('' when there is none yet), or why it is left alone. Judged by its
+ * size before it is read, then over its whole text, so a file there that is
+ * no swap log (a clone's, a hand edit) is never cut or rewritten. A log that
+ * is there but cannot be read rejects, so it is never rewritten from nothing. */
+async function logOnDisk($: $, folder: ProjectFolder, relPath: string): Promise<{ kind: 'absent' | 'present'; text: string } | { kind: 'refused'; why: string; isNoLog: boolean }> {
+  const found = await projectFileOnDisk($, folder, relPath)
+  if (found.verdict.kind !== 'present') return found.verdict.kind === 'absent' ? { kind: 'absent', text: '' } : { ...found.verdict, isNoLog: false }
+  const tooLarge = logSizeRefusalOf(relPath, found.stat?.size ?? MAX_LOG_BYTES + 1)
+  if (tooLarge !== undefined) return { kind: 'refused', why: tooLarge, isNoLog: true }
+  const text = await $.fs.read(inFolder(folder.cwd, relPath))
+  const notLog = logTextRefusalOf(relPath, text)
+  return notLog === undefined ? { kind: 'present', text } : { kind: 'refused', why: notLog, isNoLog: true }
 }
 
 function skipped($: $, why: string): void {
   $.ui.log(`the swap log was not written: ${why}`, { to: 'debug' })
 }
 
-/** Appends one entry, stamped with the time and the session; skipped, with a
- * note in the debug log, wherever the one rule refuses the log. */
-/** The append under way in this process: each append reads the whole log and
- * writes it back, so two at once (a swap's line and the first turn's check after
- * it, seen live) would drop one; they go one after another. */
+/** The append under way in this process: each append reads this session's
+ * log and writes it back, so two at once (a swap's line and the first turn's
+ * check after it, seen live) would drop one; they go one after another.
+ * Another session writes only its own file. */
 let appending: Promise<void> = Promise.resolve()
 
+/** Appends one entry to this session's log, stamped with the time and the
+ * session; skipped, with a note in the debug log, wherever the one rule
+ * refuses the log. */
 function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   appending = appending.then(() => appendNow($, cwd, entry))
   return appending
@@ -54,14 +53,17 @@ function appendEntry($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEnt
 
 async function appendNow($: $, cwd: string, entry: Unstamped<LogEntry | AfterSwapEntry>): Promise<void> {
   try {
+    const sessionId = await $.session.id()
+    const relPath = sessionLogPathOf(sessionId)
+    if (relPath === undefined) return skipped($, `the session id ${JSON.stringify(sessionId.slice(0, 100))} names no file`)
     const folder = { cwd, ...(await folderInputOf($, cwd)) }
-    const log = await logOnDisk($, folder)
+    const log = await logOnDisk($, folder, relPath)
     if (log.kind === 'refused') return skipped($, log.why)
-    const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId: await $.session.id(), ...entry } as LogEntry | AfterSwapEntry
-    const written = await writeProjectFile($, folder, SWAP_LOG_PATH, logTextWith(log.text, stamped), log.kind)
+    const stamped = { time: new Date(await $.clock.now()).toISOString(), sessionId, ...entry } as LogEntry | AfterSwapEntry
+    const written = await writeProjectFile($, folder, relPath, logTextWith(log.text, stamped), log.kind)
     if (!written.isWritten) skipped($, written.why)
   } catch (error) {
-    $.ui.log(`could not write ${SWAP_LOG_PATH} (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+    $.ui.log(`could not write the swap log (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
 }
 
@@ -113,11 +115,31 @@ export async function appendCompactionLog(
   await appendEntry($, cwd, { mode: 'handoff', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
 }
 
-/** The log's newest `count` entries as /compact-handoff status shows them;
- * none when the log cannot be read. */
-export async function recentSwapLog($: $, cwd: string, count: number): Promise<string[]> {
-  const log = await folderInputOf($, cwd).then((folder) => logOnDisk($, { cwd, ...folder })).catch(() => undefined)
-  return log === undefined || log.kind === 'refused' ? [] : recentLogLinesOf(log.text, count)
+/** The logs the report reads: this session's, the newest `count` others by
+ * time written (each one's newest line was written at its mtime, so the
+ * newest `count` lines are in them), and the old shared log. */
+async function logPathsToRead($: $, folder: ProjectFolder, own: string | undefined, count: number): Promise<string[]> {
+  const listed = await listProjectFolder($, folder, SWAP_LOG_FOLDER)
+  const logs = listed.filter((entry) => entry.kind === 'file' && isSessionLogName(entry.name)).sort((a, b) => b.mtimeMs - a.mtimeMs)
+  const others = logs.map((entry) => `${SWAP_LOG_FOLDER}/${entry.name}`).filter((relPath) => relPath !== own)
+  return [...(own === undefined ? [] : [own]), ...others.slice(0, count), OLD_SWAP_LOG_PATH]
+}
+
+/** What /compact-handoff status shows of the logs: their newest `count`
+ * entries together, and a note for each file at a log's path that is no swap
+ * log (left alone). A log that cannot be read is left out. */
+export async function recentSwapLog($: $, cwd: string, count: number): Promise<{ lines: string[]; notes: string[] }> {
+  const folder = { cwd, ...(await folderInputOf($, cwd)) }
+  const own = sessionLogPathOf(await $.session.id())
+  const entries: ReportEntry[][] = []
+  const notLogs: { relPath: string; isThisSession: boolean }[] = []
+  for (const relPath of await logPathsToRead($, folder, own, count)) {
+    const log = await logOnDisk($, folder, relPath).catch(() => undefined)
+    if (log === undefined) continue
+    if (log.kind !== 'refused') entries.push(reportEntriesOf(log.text))
+    else if (log.isNoLog) notLogs.push({ relPath, isThisSession: relPath === own })
+  }
+  return { lines: newestEntriesOf(entries, count), notes: notALogLinesOf(notLogs) }
 }
 
 /** A resume in a fresh session, logged like a swap so the offer never names it again. */

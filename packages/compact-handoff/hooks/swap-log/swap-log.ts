@@ -1,13 +1,40 @@
 // One JSON line per swap or abort in the project's .claude/handoffs/, so a
 // person can see afterwards what each run did. Bounded: each line, by clipping
-// its long texts; the log, by keeping its newest whole lines.
+// its long texts; each log, by keeping its newest whole lines.
+//
+// One log file per session: the engine offers no append and no versioned
+// write (`$.fs.write` replaces a whole file), so two sessions that read one
+// shared file, add a line and write it back lose a line now and then (1 in 12
+// seen on 2.1.332). A session writes only its own file; the status report
+// reads them together.
 import type { Mode } from '../protocol/protocol.js'
 
-export const SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
+/** The folder of the logs: one `<session id>.jsonl` a session. */
+export const SWAP_LOG_FOLDER = '.claude/handoffs/swap-log'
+/** The one log all sessions shared in earlier versions: read for the status
+ * report, never written again. */
+export const OLD_SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
+
+/** A session id as a file name: the engine's ids are UUIDs; anything else
+ * (a separator, a dot, a long name) names no file, and nothing is logged. */
+const SESSION_FILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/
+
+/** The project-relative path of the log session `sessionId` writes, or
+ * undefined when the id cannot name a file. */
+export function sessionLogPathOf(sessionId: string): string | undefined {
+  return SESSION_FILE_NAME_RE.test(sessionId) ? `${SWAP_LOG_FOLDER}/${sessionId}.jsonl` : undefined
+}
+
+/** Whether a name listed in SWAP_LOG_FOLDER is a session's log. */
+export function isSessionLogName(name: string): boolean {
+  return name.endsWith('.jsonl') && SESSION_FILE_NAME_RE.test(name.slice(0, -'.jsonl'.length))
+}
+
 export const MAX_LOG_LINES = 1_000
 /** The log's cap in bytes (UTF-8, as on disk): past it only its newest whole
- * lines are kept, and only that much of its end is read. Well under the 4 MiB
- * one `$.fs.read` may copy, above which the read rejects. */
+ * lines are kept, so a log compact-handoff wrote is never larger, and a
+ * larger file at its path is not one (logRefusalOf). Well under the 4 MiB one
+ * `$.fs.read` may copy, so a log is always read whole. */
 export const MAX_LOG_BYTES = 1_048_576
 /** A written line never passes this many characters (of its JSON text): its
  * paths and commands are clipped to fit. */
@@ -36,11 +63,6 @@ export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
  * `auto`, or the person's `manual` /compact. */
 export function compactionLogTriggerOf(trigger: 'auto' | 'manual'): CompactionTrigger {
   return trigger === 'auto' ? 'automatic-compaction' : 'compact-command'
-}
-
-const COMPACTION_TRIGGER_TEXT: Readonly<Record<CompactionTrigger, string>> = {
-  'automatic-compaction': 'at the automatic compaction',
-  'compact-command': 'at /compact',
 }
 
 export type LogTrigger = 'command' | 'apply' | 'auto-handoff' | CompactionTrigger
@@ -172,23 +194,20 @@ export function logTextWith(existing: string, entry: Entry): string {
   return `${lines.slice(first).join('\n')}\n`
 }
 
-/** Where to read a log of `size` bytes from: all of it while it fits the cap,
- * else its last MAX_LOG_BYTES and the byte before them, so the line that
- * reading starts inside can be told and dropped (tailLinesOf). */
-export function logReadRangeOf(size: number): { offset: number; length: number } | undefined {
-  return size <= MAX_LOG_BYTES ? undefined : { offset: size - MAX_LOG_BYTES - 1, length: MAX_LOG_BYTES + 1 }
+/** Why a file of `size` bytes at a log's path is left alone, judged before
+ * it is read: larger than any log compact-handoff writes, it is not one. */
+export function logSizeRefusalOf(relPath: string, size: number): string | undefined {
+  return size > MAX_LOG_BYTES ? `${relPath} is larger than a swap log ever grows, so it is no swap log, and is left as it is` : undefined
 }
 
-/** The whole lines of a log's tail read from `logReadRangeOf`: what comes
- * before its first line break is the end of a line cut by the read (or,
- * when the read began on a line break, nothing) and goes. */
-export function tailLinesOf(tail: string): string {
-  const lineBreak = tail.indexOf('\n')
-  return lineBreak < 0 ? '' : tail.slice(lineBreak + 1)
+/** Why the text of the whole file at a log's path is left alone, or
+ * undefined when it is a swap log (readsAsSwapLog). */
+export function logTextRefusalOf(relPath: string, text: string): string | undefined {
+  return readsAsSwapLog(text) ? undefined : `${relPath} does not read as a swap log, and is left as it is`
 }
 
-/** Whether a log's text (its whole lines, as read) is a swap log, which
- * alone may be cut to its newest lines and rewritten: every line that is not
+/** Whether a log's whole text is a swap log, which alone may be cut to its
+ * newest lines and rewritten: every line that is not
  * blank is a JSON object with a string `time` and `outcome`, as every entry
  * has. Anything else there (a file a clone put in its place, a hand edit) is
  * never truncated or rewritten. */
@@ -206,35 +225,6 @@ export function readsAsSwapLog(text: string): boolean {
     if (typeof time !== 'string' || typeof outcome !== 'string') return false
   }
   return true
-}
-
-/** One line per recent entry, newest last, for /compact-handoff status. Lines
- * that are not entries (a hand edit) are skipped. */
-export function recentLogLinesOf(text: string, count: number): string[] {
-  const out: string[] = []
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    try {
-      const parsed = JSON.parse(line) as Partial<LogEntry> | Partial<AfterSwapEntry>
-      if (typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') continue
-      const outcome = logOutcomeOf(parsed.outcome)
-      if (outcome === 'meter' || outcome === 'handoff-unread') {
-        out.push(afterSwapLineOf({ ...(parsed as Partial<AfterSwapEntry>), outcome }))
-        continue
-      }
-      const e = parsed as Partial<LogEntry>
-      const files = Array.isArray(e.files) ? e.files.map((f) => f.path).join(', ') : ''
-      const repairs = typeof e.repairs === 'number' && e.repairs > 0 ? ` after ${e.repairs} repair(s)` : ''
-      const trigger = logTriggerOf(e.trigger)
-      const at = trigger !== undefined && Object.hasOwn(COMPACTION_TRIGGER_TEXT, trigger) ? ` ${COMPACTION_TRIGGER_TEXT[trigger as CompactionTrigger]}` : ''
-      const what = at === '' ? whatRanOf(e) : `${e.outcome}${at}`
-      out.push(`${e.time} ${what}${repairs}${e.reason ? ` (${e.reason})` : ''}${files ? `: ${files}` : ''}`)
-    } catch {
-      continue
-    }
-  }
-  // slice(-0) would be the whole log: asked for none, give none.
-  return count > 0 ? out.slice(-count) : []
 }
 
 /** The kind of run a log line's `mode` names: 'resume' is how lines written
@@ -258,20 +248,4 @@ const LOG_TRIGGERS: readonly LogTrigger[] = ['command', 'apply', 'auto-handoff',
 export function logTriggerOf(trigger: unknown): LogTrigger | undefined {
   if (trigger === 'auto') return 'auto-handoff'
   return LOG_TRIGGERS.find((known) => known === trigger)
-}
-
-/** What a log line says the entry was: the kind of run and its outcome, or
- * only the outcome for a resume. */
-function whatRanOf(e: Partial<LogEntry>): string {
-  if (e.outcome === 'resumed') return 'resumed'
-  const mode = logModeOf(e.mode)
-  return `${mode === undefined ? '?' : `${mode} run`} ${e.outcome}`
-}
-
-function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
-  const follows = e.follows === undefined ? '?' : 'handoff' in e.follows ? e.follows.handoff : `a ${e.follows.kind} at ${e.follows.time}`
-  if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
-  const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
-  const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []
-  return `${e.time} meter after ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
 }

@@ -8,10 +8,11 @@ import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'
 import { ENGINE_SUMMARY, REPLY, compactAuto, sessionWithWork } from '../support/fork-support.js'
 import { handoffText } from '../support/texts.js'
-import { SWAP_LOG_PATH } from '../../hooks/swap-log/swap-log.js'
+import { SWAP_LOG_FOLDER } from '../../hooks/swap-log/swap-log.js'
 
 const SLOW = { timeoutMs: 30_000 }
-const LOG = `${CWD}/${SWAP_LOG_PATH}`
+const LOG_PATH = `${SWAP_LOG_FOLDER}/session-1.jsonl`
+const LOG = `${CWD}/${LOG_PATH}`
 const HOME = '/home/me'
 const BASHRC = `${HOME}/.bashrc`
 const RULES = `${HOME}/.claude/rules`
@@ -42,7 +43,7 @@ describe('a swap log that is a link', () => {
     await failedRun($, w)
     expect(w.seen.toasts.at(-1)).toMatch(/reported failure.*Context unchanged\.$/)
     expectNothingOutside(w, before)
-    expect(logSkipped(w)).toEqual([`the swap log was not written: ${SWAP_LOG_PATH} is a symbolic link, and compact-handoff never writes or reads through one`])
+    expect(logSkipped(w)).toEqual([`the swap log was not written: ${LOG_PATH} is a symbolic link, and compact-handoff never writes or reads through one`])
   })
 
   test('dangling: nothing is created where it points', SLOW, async ($, on) => {
@@ -61,27 +62,20 @@ describe('a swap log that is a link', () => {
   })
 })
 
-describe('a swap log that does not read as one', () => {
-  test('is never truncated or rewritten', SLOW, async ($, on) => {
-    const script = '#!/bin/sh\necho "not a log"\n\n\nexit 0\n'
-    const w = world(on, { files: { [LOG]: { text: script, mtimeMs: 5 } } })
-    await failedRun($, w)
-    expect(w.files.get(LOG)).toEqual({ text: script, mtimeMs: 5 })
-    expect(logSkipped(w)).toEqual([`the swap log was not written: ${SWAP_LOG_PATH} does not read as a swap log, and is left as it is`])
-  })
-})
-
 describe('a swap log that appears between the look and the write', () => {
   test('as a link to a file outside: it is not written through', SLOW, async ($, on) => {
-    const w = world(on, { files: { [BASHRC]: { text: 'export PATH=/usr/bin\n', mtimeMs: 5 } } })
+    const line = `${JSON.stringify({ time: '2026-11-01T00:00:00.000Z', sessionId: 'session-1', outcome: 'aborted' })}\n`
+    const w = world(on, { files: { [BASHRC]: { text: 'export PATH=/usr/bin\n', mtimeMs: 5 }, [LOG]: { text: line, mtimeMs: 5 } } })
     const before = outside(w)
     let isPlanted = false
-    // The log's entry is stamped with the session's id between the look at the log and its write.
-    w.interjectAt('session.id', 1, async () => {
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    // The log is read between the look at it and the look right before its write.
+    w.interjectAt('fs.read', 1, async () => {
       w.files.link(LOG, BASHRC)
       isPlanted = true
     })
-    await failedRun($, w)
+    await finishSkill($, w, 'COMPACT-HANDOFF-FAILED: nothing to hand off')
     expect(isPlanted, 'the link was planted meanwhile').toBe(true)
     expectNothingOutside(w, before)
     expect(logSkipped(w)).toHaveLength(1)

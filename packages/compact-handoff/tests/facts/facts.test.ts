@@ -84,7 +84,7 @@ describe('the rediscovery meter', () => {
     await runCommand($, 'pnpm test')
     await endTurn($, 'done', 'answer', undefined, 't-next')
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain(`Since the swap to ${HANDOFF}: 1 file(s) read again, 1 command(s) run again.`)
+    expect(report).toContain(`Since “${HANDOFF}”: 1 file re-read, 1 command re-run.`)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
     expect(w.seen.toasts, 'the handoff was read').toEqual([])
   })

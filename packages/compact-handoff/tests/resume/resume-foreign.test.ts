@@ -4,7 +4,7 @@
 // file's content, never as the person's instruction; refused where nobody
 // can be asked.
 import { describe, expect, test } from 'claude-code/testing'
-import { CWD, world, type WorldOptions } from '../support/world.js'
+import { CWD, swapLogText, world, type WorldOptions } from '../support/world.js'
 import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, withHandoffStatus } from '../support/resume-support.js'
@@ -37,7 +37,7 @@ describe('a handoff placed from elsewhere', () => {
     expect(prompt).toContain('The file says its Next step is:\n> Make recoverFrom() handle a closing brace, then run the parser suite.')
     expect(prompt).not.toContain('Follow its Constraints')
     expect(prompt).not.toContain('Then do its Next step')
-    expect(w.files.get(`${CWD}/${DIR}/compact-handoff.log.jsonl`)?.text ?? '').toContain('"outcome":"resumed"')
+    expect(swapLogText(w)).toContain('"outcome":"resumed"')
   })
 
   for (const answer of ['Do not resume', 'dismiss']) {

@@ -4,7 +4,7 @@
 // check's own block reader.
 import { describe, expect, test } from 'claude-code/testing'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
-import { CWD, world, type World } from '../support/world.js'
+import { CWD, swapLogText, world, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { planText } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
@@ -42,7 +42,7 @@ describe('/compact-handoff resume of an own handoff', () => {
     expect(prompt).toContain('the repository wins over the note')
     expect(prompt).toContain('Follow its Constraints exactly')
     expect(prompt).toContain('Then do its Next step: Make recoverFrom() handle a closing brace')
-    const log = w.files.get(`${CWD}/${DIR}/compact-handoff.log.jsonl`)?.text ?? ''
+    const log = swapLogText(w)
     expect(log).toContain('"outcome":"resumed"')
     // A resume writes nothing, so its line names no kind of run.
     expect(log).not.toContain('"mode"')

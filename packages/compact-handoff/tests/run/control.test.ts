@@ -89,17 +89,16 @@ describe('/compact-handoff status', () => {
     await skillWritesFile($, w, HANDOFF, handoffText())
     await w.clock.advance(65_000)
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain('Handoff run writing (the handoff skill is writing), focus "the parser"')
-    expect(report).toContain('running for 1 min 5 s')
-    expect(report).toContain(`Files recorded: ${HANDOFF}.`)
-    expect(report).toContain('Context 64%; nudge at 70%; auto handoff off.')
+    expect(report).toContain('Handoff run under way for 1 min 5 s.\nNow: the handoff skill is writing.\nFocus: “the parser”.')
+    expect(report).toContain(`Files so far: “${HANDOFF}”.`)
+    expect(report).toContain('Context 64% used · nudge at 70% · auto handoff off.')
   })
 
   test('says when nothing runs', async ($, on) => {
     world(on)
     await startSession($)
     expect((await typeCommand($, 'compact-handoff', 'status')).text).toBe(
-      'No handoff run under way; context unknown; nudge at 70%; auto handoff off.\nUser messages recorded for the next stub: 0 (0 characters).',
+      'No handoff run under way.\nContext use not known yet · nudge at 70% · auto handoff off.\nYour messages the next handoff will carry: 0 (0 characters).',
     )
   })
 })

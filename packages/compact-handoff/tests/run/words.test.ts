@@ -44,7 +44,7 @@ describe("the user's own words", () => {
     await startSession($)
     await submitPrompt($, 'twelve chars')
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain('User messages recorded for the next stub: 1 (12 characters).')
+    expect(report).toContain('Your messages the next handoff will carry: 1 (12 characters).')
   })
 })
 
@@ -197,8 +197,8 @@ describe('the swap log', () => {
     expect(entries[0]).toMatchObject({ mode: 'handoff', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain('From the swap log:')
-    expect(report).toMatch(/ handoff run engine-summarized: plans\/handoffs\/HANDOFF_parser_2026-11-29\.md/)
+    expect(report).toContain('Swap log, newest last (as its files say):')
+    expect(report).toMatch(/ handoff run: replaced by the engine's own summary\n/)
   })
 
   test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

@@ -285,7 +285,12 @@ export function world(on: On, options: WorldOptions = {}) {
 
 export type World = ReturnType<typeof world>
 
-/** The swap log's entries on the fake disk, oldest first. */
-export function swapLogEntries(w: World): Record<string, unknown>[] {
-  return (w.files.get(`${w.cwd}/.claude/handoffs/compact-handoff.log.jsonl`)?.text ?? '').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+/** The swap log this test's session writes (one file a session), as on the fake disk. */
+export function swapLogText(w: World, sessionId = 'session-1'): string {
+  return w.files.get(`${w.cwd}/.claude/handoffs/swap-log/${sessionId}.jsonl`)?.text ?? ''
+}
+
+/** The entries of the swap log this test's session writes, oldest first. */
+export function swapLogEntries(w: World, sessionId = 'session-1'): Record<string, unknown>[] {
+  return swapLogText(w, sessionId).split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
 }

@@ -3,7 +3,7 @@
 // as the engine masks) before it is kept in state, put in the stub or written
 // to the swap log, which sits in the project folder beside committed handoffs.
 import { describe, expect, test } from 'claude-code/testing'
-import { CWD, HANDOFF, world, swapLogEntries, type World } from '../support/world.js'
+import { CWD, HANDOFF, world, swapLogEntries, swapLogText, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'
 import { readyAnswer } from '../support/texts.js'
@@ -22,7 +22,7 @@ const COMMANDS: [string, string][] = [
 ]
 
 function logText(w: World): string {
-  return w.files.get(`${CWD}/.claude/handoffs/compact-handoff.log.jsonl`)?.text ?? ''
+  return swapLogText(w)
 }
 
 function expectNoSecret(text: string, where: string) {
@@ -70,7 +70,7 @@ describe('commands holding a credential', () => {
     await runCommand($, COMMANDS[0]![0])
     await endTurn($, 'done', 'answer', undefined, 't-next')
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain('0 file(s) read again, 1 command(s) run again.')
+    expect(report).toContain('no file re-read, 1 command re-run.')
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', repeatedCommands: [COMMANDS[0]![1]] })
     expect(w.seen.toasts, 'the handoff read compares masked too').toEqual([])
     expectNoSecret(logText(w), 'the swap log')
