@@ -27,6 +27,7 @@ export const LAYERS: Record<string, readonly string[]> = {
     'meter',
     'facts',
     'stub',
+    'stub-row',
     'ask',
     'thresholds',
     'run',

@@ -14,13 +14,16 @@
  *    other handoff folder empty and with 10,000 handoffs in it.
  * 4. Automatic compaction (bench/auto-compaction.ts): the engine's own compaction of the
  *    same scripted conversation, left to its summary or answered by the fork handoff.
+ * 5. The stub row's hook (bench/row-draw.ts): a typed prompt's row, Enter to drawn, with
+ *    compact-handoff's ui.render hook and without it.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, HANDOFF_ONLY, log, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
@@ -28,9 +31,20 @@ import { floorRun, type FloorSample } from './bench/swap-floor.js'
 import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
 import { autoTable } from './bench/auto-report.js'
 
+/** The typed row's drawing, sessions of the two variants interleaved, SWAP_RUNS of each. */
+async function rowTimes(): Promise<Record<RowVariant, number[]>> {
+  const rows: Record<RowVariant, number[]> = { 'with-hook': [], 'without-hook': [] }
+  for (let i = 0; i < SWAP_RUNS; i++) for (const variant of ROW_VARIANTS) rows[variant].push(...(await rowDrawTimes(variant, i)))
+  return rows
+}
+
 async function main(): Promise<void> {
   const machineLine = machine()
   const started = performance.now()
+  if (ROW_ONLY) {
+    console.log([...rowTable(await rowTimes()), `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
   if (START_ONLY) {
     console.log([...startTable(await startTimes()), `Machine: ${machineLine}.`].join('\n'))
     return
@@ -65,8 +79,9 @@ async function main(): Promise<void> {
       for (const kind of CALL_KINDS) into[kind].push(...w[kind])
     }
   }
+  const rows = await rowTimes()
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log(report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)))
+  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows)].join('\n'))
 }
 
 main().then(

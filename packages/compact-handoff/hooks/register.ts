@@ -20,6 +20,7 @@ import { askTurnEnded, startAskGate, verdictForToolCall } from './ask/ask-steps.
 import { dropEndedShells } from './running/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { CARRIED_TOOLS, recordCarriedCall } from './carried/carried-steps.js'
+import { stubRowLineFor } from './stub-row/stub-row-steps.js'
 
 export const register: Register = (on, userConfig) => {
   const options = optionsOf(userConfig)
@@ -121,6 +122,14 @@ export const register: Register = (on, userConfig) => {
     await recordSkill($, e, prompt.text)
     return prompt
   }).catch(($, e, next) => next(e)) // fail open: the skill reaches the model whatever this hook does
+
+  // The stub's row as one line, whole under ctrl+o (stub-row/). Asked for
+  // every user row the engine draws: a row that is no stub returns before any hop.
+  on('ui.render', { component: 'UserMessage' }, async ($, e, next) => {
+    if (e.props.isExpanded) return next(e)
+    const line = await stubRowLineFor($, e.props.text, e.viewport?.columns)
+    return next(line === undefined ? e : { ...e, props: { ...e.props, text: line } })
+  }).catch(($, e, next) => next(e)) // fail open: a broken hook draws the row as it is
 
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with

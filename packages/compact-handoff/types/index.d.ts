@@ -26,6 +26,8 @@ declare module 'claude-code' {
     words: { messages: string[]; dropped: number }
     /** The handoff this session continues from: its newest swap, resume or fork handoff (hooks/stub/swap-text.ts LastHandoff). */
     lastHandoff: { kind: 'none' } | { kind: 'handoff'; handoff: string; plan?: string }
+    /** The stubs this session installed, newest last, each by its SHA-256, so only their own rows are drawn as one line (hooks/stub-row/stub-row.ts StubRow). */
+    stubRows: readonly { kind: 'swap' | 'compaction'; sha256: string; handoff: string; bytes: number }[]
     /** Whether this context window's auto handoff was used (hooks/thresholds/auto-handoff.ts AutoHandoffWindow). */
     autoHandoff: { kind: 'armed' } | { kind: 'spent' }
     /** Option askAfterCompaction: 'pending' after a /compact or automatic

@@ -5,7 +5,8 @@
  * `--handoff-only` does the same for `/compact-handoff` alone (a minute or two, to iterate on the swap),
  * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
  * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
- * automatic-compaction table.
+ * automatic-compaction table, `--row-only` only the typed row's drawing with and without the
+ * stub row's ui.render hook.
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -17,6 +18,7 @@ export const HANDOFF_ONLY = process.argv.includes('--handoff-only')
 export const SWAP_ONLY = HANDOFF_ONLY || process.argv.includes('--swap-only')
 export const START_ONLY = process.argv.includes('--start-only')
 export const AUTO_ONLY = process.argv.includes('--auto-only')
+export const ROW_ONLY = process.argv.includes('--row-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {

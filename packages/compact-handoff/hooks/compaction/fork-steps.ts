@@ -28,6 +28,7 @@ import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
+import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 
 type $ = EngineInterface
 
@@ -166,6 +167,8 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     ...(factsSection !== undefined ? { factsSection } : {}),
     ...(latestStep !== undefined ? { latestStep } : {}),
   })
+  // Remembered before the answer installs the row: its first drawing is already the one line.
+  await rememberStubRow($, 'compaction', stub, relPath, bytes).catch((error: unknown) => $.ui.log(`the compaction's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
   const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
   $.ui.toast(`${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.

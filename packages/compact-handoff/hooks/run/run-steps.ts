@@ -30,7 +30,8 @@ import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
 import { disarmAfterSwap } from '../ask/ask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
-import { readProjectFile } from '../disk/disk-steps.js'
+import { projectFileOnDisk, readProjectFile } from '../disk/disk-steps.js'
+import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 
 type $ = EngineInterface
@@ -297,6 +298,8 @@ export async function compactNow($: $, id: string): Promise<void> {
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   const stub = buildStub(swap, words, swap.facts, context)
+  // Remembered before the compaction installs the row: its first drawing is already the one line.
+  await rememberSwapRow($, begun.phase.run, swap.handoff, stub)
   let result, after
   try {
     // The meter's window is made ready beside the compaction, so it can open
@@ -316,6 +319,16 @@ export async function compactNow($: $, id: string): Promise<void> {
   // window's context figure is never drawn in the new one once the stage is gone.
   await newWindowBegan($)
   await dispatch($, { kind: 'compacted', id, swap, isSummarized: result.usage !== undefined, after })
+}
+
+/** The swap's stub remembered with its handoff's size; a failure costs the row its one line, never the swap. */
+async function rememberSwapRow($: $, run: Run, handoff: string, stub: string): Promise<void> {
+  try {
+    const { stat } = await projectFileOnDisk($, run, handoff)
+    if (stat !== undefined) await rememberStubRow($, 'swap', stub, handoff, stat.size)
+  } catch (error) {
+    $.ui.log(`the swap's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' })
+  }
 }
 
 /** After the compaction, for the run found still waiting on it: everything it

@@ -55,3 +55,19 @@ export function boundedListOf(label: string, items: readonly string[], maxChars:
   }
   return line
 }
+
+/** The mark a text shortened from the left begins with. */
+export const LEFT_CUT_MARK = '…'
+
+/** `path` in at most `maxChars`: whole, or its tail after {@link LEFT_CUT_MARK},
+ * cut at a folder separator where one falls within the room (`…/name.md`),
+ * so the file's own name, the words that tell it apart, is what stays. */
+export function tailOf(path: string, maxChars: number): string {
+  if (path.length <= maxChars) return path
+  const room = Math.max(0, maxChars - LEFT_CUT_MARK.length)
+  let tail = path.slice(path.length - room)
+  const code = tail.charCodeAt(0)
+  if (code >= 0xdc00 && code <= 0xdfff) tail = tail.slice(1)
+  const slash = tail.search(/[\\/]/)
+  return `${LEFT_CUT_MARK}${slash > 0 ? tail.slice(slash) : tail}`
+}
