@@ -1,7 +1,9 @@
 // The swap log's bounds in the engine's host: a line stays short whatever the
 // reason quotes, and a log past its cap (one the engine could not even read
 // whole, over 4 MiB) keeps its newest whole lines, read from its tail.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, world, swapLogEntries, type DiskFile } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'
