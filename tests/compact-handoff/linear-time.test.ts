@@ -37,6 +37,7 @@ import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-te
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
+import { cpuMsOf } from '../support/cpu-time.js'
 
 const LINE_CHARS = 250_000
 /** Far above what linear code needs on a 250,000-character line (a few ms),
@@ -73,16 +74,10 @@ const SHAPES: readonly { name: string; line: string }[] = [
   { name: 'pipes', line: lineOf(`${READY_PREFIX} `, ' | ') },
 ]
 
-function timed(call: () => unknown): number {
-  const started = performance.now()
-  call()
-  return performance.now() - started
-}
-
 /** Each call on its own, so a failure names the one that is slow. */
 function expectFast(calls: Readonly<Record<string, () => unknown>>): void {
   for (const [name, call] of Object.entries(calls)) {
-    expect(timed(call), `${name} is far slower than linear`).toBeLessThan(MAX_CALL_MS)
+    expect(cpuMsOf(call), `${name} is far slower than linear (CPU ms, which other load does not stretch)`).toBeLessThan(MAX_CALL_MS)
   }
 }
 

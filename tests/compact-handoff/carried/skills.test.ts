@@ -11,6 +11,7 @@ import {
   withSkillsLoaded,
 } from '../../../packages/compact-handoff/hooks/carried/skills.js'
 import { STUB_OPENING } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { cpuMsOf } from '../../support/cpu-time.js'
 
 describe('withSkillsLoaded', () => {
   test('one entry per name, the latest load, newest last', () => {
@@ -98,10 +99,11 @@ describe('skillsSectionOf', () => {
 
   test('linear in the text: 250,000 characters on one line', () => {
     const line = ' '.repeat(250_000)
-    const t0 = performance.now()
-    skillsSectionOf(withSkillsLoaded(NO_SKILLS, [{ name: line, text: line }]))
-    skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${line}` }], STUB_OPENING)
-    skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${'/'.repeat(250_000)}x\n${'\\'.repeat(250_000)}` }], STUB_OPENING)
-    expect(performance.now() - t0).toBeLessThan(200)
+    const ms = cpuMsOf(() => {
+      skillsSectionOf(withSkillsLoaded(NO_SKILLS, [{ name: line, text: line }]))
+      skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${line}` }], STUB_OPENING)
+      skillsInMessages([{ role: 'user', text: `Base directory for this skill: ${'/'.repeat(250_000)}x\n${'\\'.repeat(250_000)}` }], STUB_OPENING)
+    })
+    expect(ms, 'CPU ms, which other load does not stretch').toBeLessThan(200)
   })
 })

@@ -3,7 +3,9 @@
 // the summary. The question is the engine's AskUserQuestion dialog, which
 // `$.ui.ask` raises as a tool.call of AskUserQuestion; the world beneath
 // answers it as the person would (`askAnswer`), or refuses it as a dismissal does.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import type { On, SessionCompactInput, SessionMessage } from 'claude-code'
 import { HANDOFF, world, type WorldOptions } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'

@@ -1,6 +1,8 @@
 // The deferred tools a ToolSearch loaded, named in the stub of every swap and
 // fork handoff: their schemas are gone from the next request's tools.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { readyAnswer } from '../support/texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'

@@ -1,6 +1,8 @@
 // The plan approved in plan mode, carried in the stub of every swap and fork
 // handoff: the engine's /compact puts its text back, a swap left only its path.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { PLAN_FILE } from '../support/beneath.js'
 import { readyAnswer } from '../support/texts.js'

@@ -1,6 +1,8 @@
 // The skills invoked in this session, carried in the stub of every swap and
 // every fork handoff as the engine's own compaction carries them.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { readyAnswer } from '../support/texts.js'

@@ -1,7 +1,9 @@
 // A git worktree the session entered, named in the stub of every swap and fork
 // handoff: the engine's /compact names it as the working folder at once, a
 // swap's first request named only its branch.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { WORKTREES_FOLDER } from '../support/beneath.js'
 import { readyAnswer } from '../support/texts.js'

@@ -1,6 +1,8 @@
 // A fork that gives no handoff that passes: the engine's summary with our
 // instructions instead, never both, no file, and a toast that says why.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import type { On } from 'claude-code'
 import { world, swapLogEntries, type ForkAnswer, type WorldOptions } from '../support/world.js'
 import { ENGINE_SUMMARY, FIRST_WORDS, REPLY, compactAuto, handoffFiles, sessionWithWork } from '../support/fork-support.js'

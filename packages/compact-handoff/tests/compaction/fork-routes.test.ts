@@ -1,7 +1,9 @@
 // Which of the engine's compactions a fork answers under each value of option
 // compactionHandoff, which go to the engine's summary with our instructions,
 // and which pass untouched.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import type { SessionCompactInput } from 'claude-code'
 import { world } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'

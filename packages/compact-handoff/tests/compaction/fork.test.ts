@@ -1,7 +1,9 @@
 // The engine's automatic compaction answered with a handoff a fork writes:
 // the file, the one message the conversation becomes, and the handoff's place
 // in the chain afterwards.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, world, swapLogEntries } from '../support/world.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'
 import { LAUNCH_DELAY_MS, skillWritesHandoff, typeAndLaunch } from '../support/flow.js'

@@ -2,7 +2,9 @@
 // send a write out of the project. The fake disk follows links as the
 // engine's `$.fs.write` does (a link to a file overwrites its target, a
 // dangling one creates it), so each test fails where a write goes through.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, world, type World, type WorldOptions } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'

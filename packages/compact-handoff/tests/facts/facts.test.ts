@@ -1,7 +1,9 @@
 // The work's facts recorded by code: from main-loop tool calls only, carried in
 // the stub with the files the handoff never mentions, and the meter that counts
 // what the next context re-does.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, HANDOFF, world, swapLogEntries } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'

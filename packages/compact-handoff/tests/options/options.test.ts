@@ -3,7 +3,9 @@
 // wrong kind or out of bounds, seen where it acts. The percents show in
 // /compact-handoff status; compactionHandoff in what a precompute meets;
 // askAfterCompaction in whether the first tool call after a /compact asks.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import type { PluginOptions } from 'claude-code'
 import { world } from '../support/world.js'
 import { runCommand, typeCommand } from '../support/engine-calls.js'

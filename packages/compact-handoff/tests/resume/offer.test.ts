@@ -1,7 +1,9 @@
 // The start-of-session offer: only the person's own handoff (written through a
 // Write the mod heard, unchanged since), recent and never used; none where
 // nobody is at the prompt; one file read, whatever the folders hold.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import type { Engine } from 'claude-code/testing'
 import { CWD, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
@@ -58,7 +60,7 @@ describe('the start-of-session offer', () => {
     expect(offers(w).length).toBe(1)
   })
 
-  test('stays quiet once the file was swapped in', { plugins: [ANSWER_STAND_IN], timeoutMs: 15_000 }, async ($, on) => {
+  test('stays quiet once the file was swapped in', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
@@ -102,7 +104,7 @@ describe('the start-of-session offer', () => {
     expect(w.seen.reads).toEqual([])
   })
 
-  test('reads one file, whatever else the folders hold', { timeoutMs: 15_000 }, async ($, on) => {
+  test('reads one file, whatever else the folders hold', async ($, on) => {
     const w = world(on)
     placeOnDisk(w, Array.from({ length: 300 }, (_, i) => ({ name: `HANDOFF_other-${i}_2026-11-30.md`, status: 'in-progress', ageMs: i })))
     await writtenThenNewSession($, w, 10)

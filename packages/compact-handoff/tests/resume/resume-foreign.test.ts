@@ -3,7 +3,9 @@
 // first, saying why and showing its Verify commands; its text quoted as the
 // file's content, never as the person's instruction; refused where nobody
 // can be asked.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, swapLogText, world, type WorldOptions } from '../support/world.js'
 import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'

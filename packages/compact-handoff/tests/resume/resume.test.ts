@@ -2,7 +2,9 @@
 // Write the mod heard, it is chosen, resumed with no question and a
 // continue-prompt in the person's voice, its fields read by the format
 // check's own block reader.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { CWD, swapLogText, world, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
@@ -19,8 +21,7 @@ async function writeOwn($: Parameters<typeof skillWritesFile>[0], w: World, file
 }
 
 describe('/compact-handoff resume of an own handoff', () => {
-  // Three writes, a resume and a launch: more than the default 5 s on a loaded machine.
-  test('picks the newest with work left, sends a continue-prompt built from it as the person, asks nothing, and logs it', { timeoutMs: 15_000 }, async ($, on) => {
+  test('picks the newest with work left, sends a continue-prompt built from it as the person, asks nothing, and logs it', async ($, on) => {
     const w = world(on)
     await startSession($)
     await writeOwn($, w, [

@@ -1,4 +1,6 @@
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, HANDOFF, PLAN, world, type DiskFile } from '../support/world.js'
 import { endTurn, skillWrite, skillRunsOf } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'

@@ -1,4 +1,6 @@
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'

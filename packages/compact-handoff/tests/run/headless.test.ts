@@ -1,7 +1,9 @@
 // A session with no person at the prompt (`claude -p`, the SDK): the engine
 // refuses a plugin's compaction there, so no run may start: the command says
 // so at once and the auto handoff stays off.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { world, type World } from '../support/world.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'
 import { startSession } from '../support/flow.js'

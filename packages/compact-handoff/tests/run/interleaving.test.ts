@@ -2,7 +2,9 @@
 // waits on the engine, at every await point of the turn-end check and of the
 // swap, is never lost and never lets a cancelled run swap. Each case steps in
 // at one engine call the mod makes (world.ts interjectAt).
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world, type AwaitPoint, type World } from '../support/world.js'
 import { submitPrompt, typeCommand, endTurn } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'

@@ -2,7 +2,9 @@
 // swap, text goes back into the prompt box after what is there, a prompt with
 // attachments is let through and said so, and a session ending during a run
 // gives back (or keeps) what it held and logs the run.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, HANDOFF, swapLogEntries, world, type World } from '../support/world.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'

@@ -3,7 +3,9 @@
 // folder, so a killed session leaves them for the next one; a store an earlier
 // version filled still takes a new record and held messages; and another
 // session's set of the records, made from an older read, drops nothing.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, HANDOFF, world, type World } from '../support/world.js'
 import { STORE_LIMIT_CHARS } from '../support/beneath.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'

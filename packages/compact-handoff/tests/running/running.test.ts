@@ -3,15 +3,14 @@
 // until a main-loop turn's end no longer lists it; the main loop's running
 // subagents are named from the engine's own list; both bounded and masked;
 // and the stub names the replaced conversation's transcript file.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, world } from '../support/world.js'
 import { TRANSCRIPT_PATH } from '../support/beneath.js'
 import { runCommand, runInBackground, turnStops, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { DIR, settle, withHandoffStatus } from '../support/resume-support.js'
-
-/** A swap is many engine hops: more than the default 5 s on a loaded machine. */
-const SLOW = { timeoutMs: 15_000 }
 
 /** The kit's clock starts at 1,000,000 ms (world.ts). */
 const STARTED = 'started 1970-01-01T00:16:40Z'
@@ -21,7 +20,7 @@ function stubOf(w: ReturnType<typeof world>): string {
 }
 
 describe('a background shell', () => {
-  test('still running at the swap is named as running, and is a started command in the facts, never exit 0', SLOW, async ($, on) => {
+  test('still running at the swap is named as running, and is a started command in the facts, never exit 0', async ($, on) => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'sleep 45; echo done')
@@ -38,7 +37,7 @@ describe('a background shell', () => {
     expect(stub).not.toContain('by-agent')
   })
 
-  test("that finished is no longer named as running once a turn's end leaves it out, and stays a started command", SLOW, async ($, on) => {
+  test("that finished is no longer named as running once a turn's end leaves it out, and stays a started command", async ($, on) => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'sleep 1; echo quick')
@@ -52,7 +51,7 @@ describe('a background shell', () => {
     expect(stub).toContain('- sleep 1; echo quick  → started in the background as shell b1')
   })
 
-  test("stays named when a turn's end does not list what is in flight, and none is named once all ended", SLOW, async ($, on) => {
+  test("stays named when a turn's end does not list what is in flight, and none is named once all ended", async ($, on) => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'sleep 45; echo done')
@@ -66,7 +65,7 @@ describe('a background shell', () => {
     expect(w.seen.compactions[1]?.instructions ?? '').not.toContain('Still running in the background')
   })
 
-  test('is masked before it is kept: the running section and the facts hold the masked command', SLOW, async ($, on) => {
+  test('is masked before it is kept: the running section and the facts hold the masked command', async ($, on) => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'export API_TOKEN=abc123secret && sleep 60')
@@ -78,7 +77,7 @@ describe('a background shell', () => {
     expect(stub).not.toContain('abc123secret')
   })
 
-  test('the newest 20 are named, newest first, the section bounded', SLOW, async ($, on) => {
+  test('the newest 20 are named, newest first, the section bounded', async ($, on) => {
     const w = world(on)
     await startSession($)
     for (let i = 1; i <= 25; i++) await runInBackground($, `sleep ${i}00; echo ${'w'.repeat(150)} ${i}`)
@@ -97,7 +96,7 @@ describe('a background shell', () => {
 })
 
 describe('a running subagent', () => {
-  test("of the main loop is named from the engine's list, its task masked; ended, nested and plugin ones are not", SLOW, async ($, on) => {
+  test("of the main loop is named from the engine's list, its task masked; ended, nested and plugin ones are not", async ($, on) => {
     const w = world(on, {
       agents: [
         { id: 'ag-run', description: 'Check deploy with Authorization: Bearer sk-live-999', type: 'Explore', status: 'running', startTime: 1_000_000 },
@@ -117,7 +116,7 @@ describe('a running subagent', () => {
 })
 
 describe('the earlier conversation', () => {
-  test("the stub names the replaced conversation's transcript file and how to search it", SLOW, async ($, on) => {
+  test("the stub names the replaced conversation's transcript file and how to search it", async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
@@ -130,7 +129,7 @@ describe('the earlier conversation', () => {
 })
 
 describe('the resume prompt', () => {
-  test('names what this session still runs in the background', SLOW, async ($, on) => {
+  test('names what this session still runs in the background', async ($, on) => {
     const w = world(on)
     await startSession($)
     await runInBackground($, 'pnpm dev --port 5173')

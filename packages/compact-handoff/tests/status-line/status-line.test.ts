@@ -2,7 +2,9 @@
 // first; with no run, the context's use from the nudge's turn-end usage read,
 // a hint from ten points below nudgePercent and urgent from it on; cleared
 // when a swap or a compaction starts a new window; drawn only when it changes.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'

@@ -2,7 +2,9 @@
 // append, so two sessions sharing one file lose lines), a line short whatever
 // the reason quotes, a file at a log's path that is no log left byte for byte,
 // and the status report for the person alone, quoting what the logs say.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, world, swapLogEntries, swapLogText, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'

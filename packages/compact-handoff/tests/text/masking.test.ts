@@ -2,7 +2,9 @@
 // by the engine's own rules (`$.session.redact`, answered beneath by world.ts
 // as the engine masks) before it is kept in state, put in the stub or written
 // to the swap log, which sits in the project folder beside committed handoffs.
-import { describe, expect, test } from 'claude-code/testing'
+import { describe, expect } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { CWD, HANDOFF, world, swapLogEntries, swapLogText, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'

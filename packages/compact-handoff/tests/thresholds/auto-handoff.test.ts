@@ -1,6 +1,8 @@
 // The opt-in auto handoff: after a main-loop answer at or above the option's
 // percent, the same run /compact-handoff starts, once per context window.
-import { describe, expect, test, type Engine } from 'claude-code/testing'
+import { describe, expect, type Engine } from 'claude-code/testing'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
 import { swapLogEntries, world, type World } from '../support/world.js'
 import { endTurn, typeCommand } from '../support/engine-calls.js'
 import { startSession } from '../support/flow.js'
