@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
-import { HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { EXACT_VALUES_RULE, HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text-clip.js'
 import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { FACTS, TURNS } from './session.js'
-import { builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, scoreOf, transcriptTextOf, writerInputOf } from './method.js'
+import { CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, scoreOf, transcriptTextOf, writerInputOf } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const prompt = (variant: string) => readFileSync(join(HERE, 'prompts', `${variant}.txt`), 'utf8')
@@ -56,14 +56,16 @@ describe('the session', () => {
 })
 
 describe('the prompt versions', () => {
-  test("after is the current forkPromptOf of a mid-turn automatic compaction; before is main's, the same less the writing rules", () => {
-    expect(prompt('after')).toBe(forkPromptOf({ focus: '', isMidTurn: true }))
-    const ruleLines = new Set(HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`))
+  test("every is the current forkPromptOf of a mid-turn automatic compaction; after is the same with the exact-values rule runs 1 and 2 had; before is main's, after less the writing rules", () => {
+    expect(prompt('every')).toBe(forkPromptOf({ focus: '', isMidTurn: true }))
+    expect(prompt('every')).toContain(`- ${EXACT_VALUES_RULE}`)
+    expect(prompt('after')).toBe(prompt('every').replace(`- ${EXACT_VALUES_RULE}`, `- ${CONDITIONED_EXACT_VALUES_RULE}`))
+    const ruleLines = new Set([CONDITIONED_EXACT_VALUES_RULE, ...HANDOFF_WRITING_RULES.slice(1)].map((rule) => `- ${rule}`))
     expect(prompt('before')).toBe(prompt('after').split('\n').filter((line) => !ruleLines.has(line)).join('\n'))
   })
 
   test('the committed writer inputs are what prepare writes', () => {
-    for (const variant of ['before', 'after']) expect(readFileSync(join(HERE, 'inputs', `writer-${variant}.md`), 'utf8')).toBe(writerInputOf(prompt(variant)))
+    for (const variant of VARIANTS) expect(readFileSync(join(HERE, 'inputs', `writer-${variant}.md`), 'utf8')).toBe(writerInputOf(prompt(variant)))
   })
 })
 

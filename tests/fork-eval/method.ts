@@ -15,9 +15,16 @@ import { withUserMessage, NO_WORDS, type UserWords } from '../../packages/compac
 import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { CWD, FACTS, TURNS, type PlantedFact, type Tool, type Turn } from './session.js'
 
-/** The prompt versions measured: main's before the writing rules, and the current one. */
-export const VARIANTS = ['before', 'after'] as const
+/** The prompt versions measured: main's before the writing rules (`before`), the writing rules
+ * with the exact-values rule as runs 1 and 2 had it (`after`), and the current one, whose rule
+ * asks for every exact value (`every`). */
+export const VARIANTS = ['before', 'after', 'every'] as const
 export type Variant = (typeof VARIANTS)[number]
+
+/** The exact-values rule of the `after` prompt: values asked for only where the next step
+ * depends on them. The current rule (EXACT_VALUES_RULE) drops the condition. */
+export const CONDITIONED_EXACT_VALUES_RULE =
+  'Exact values: where the next step depends on an identifier, a path (one seen only in search or listing output too), an error text with its code, an exit status, an id, a hash, a count, a size or a duration, copy it exactly as the conversation or its tool output showed it, never a shorter description of it; the next context has no way to look it up again.'
 
 /** The time the fork's file is stamped with (the session's own day). */
 const CREATED = '2026-12-01T09:40:00Z'
