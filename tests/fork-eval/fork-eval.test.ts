@@ -12,7 +12,7 @@ import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text
 import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { FACTS, TURNS } from './session.js'
-import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm } from './method.js'
+import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm, type RecallCall } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const prompt = (variant: string) => readFileSync(join(HERE, 'prompts', `${variant}.txt`), 'utf8')
@@ -130,9 +130,19 @@ describe("the session's transcript, which recall searches", () => {
     expect(rows.find((row) => row.toolUseResult?.backgroundTaskId !== undefined)?.toolUseResult?.backgroundTaskId).toBe('b3f9k1')
   })
 
-  test.each(FACTS.filter((fact) => fact.where !== 'words'))('$id is in it, in a tool result', (fact) => {
+  test.each(FACTS.filter((fact) => fact.where !== 'words'))('$id is in it, in a tool result, and recall brings it back for the value as an exact string', (fact) => {
     const results = rows.flatMap((row) => (Array.isArray(row.message?.content) ? row.message.content : [])).filter((block) => block.type === 'tool_result')
-    expect(normalized(results.map((block) => String(block.content)).join('\n'))).toContain(normalized(fact.accept[0]!))
+    const key = fact.accept[0]!
+    expect(normalized(results.map((block) => String(block.content)).join('\n'))).toContain(normalized(key))
+    const answer = recallOf(transcriptJsonlOf(), `"${key}"`)
+    expect(answer).toMatch(/^recall found \d+ entr/)
+    expect(normalized(answer)).toContain(normalized(key))
+  })
+
+  test("recall searches only what the compaction took out: with the boundary gone, it says nothing was replaced", () => {
+    const unreplaced = transcriptJsonlOf().trimEnd().split('\n').slice(0, -1).join('\n')
+    expect(recallOf(unreplaced, 'nightly-export')).toMatch(/^Nothing of this session's conversation has been replaced yet/)
+    expect(recallOf(transcriptJsonlOf(), 'nightly-export')).toContain("src/export/nightly-export.ts:3:import { Client } from 'pg'")
   })
 })
 
@@ -168,5 +178,13 @@ describe.each(RUNS)('recorded run %s', (run) => {
     const hasRecall = filesOf(run, 'answers').some((name) => name.endsWith('-recall.md'))
     if (!hasRecall) return expect(filesOf(run, 'recall')).toEqual([])
     expect(runAt(run, 'transcript.jsonl')).toBe(transcriptJsonlOf())
+  })
+
+  test("each recall call logged is the product's answer to its query over the run's transcript", () => {
+    for (const name of filesOf(run, 'recall')) {
+      expect(ARMS, `recall/${name} names a recall arm`).toContain(name.replace(/\.jsonl$/, ''))
+      const calls = runAt(run, 'recall', name).trimEnd().split('\n').map((line) => JSON.parse(line) as RecallCall)
+      for (const call of calls) expect(call.answer, call.query).toBe(recallOf(runAt(run, 'transcript.jsonl'), call.query))
+    }
   })
 })

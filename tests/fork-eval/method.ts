@@ -13,6 +13,7 @@ import { NO_FACTS, exitCodeOf, stubFactsOf, withChange, withCommand, withRead, c
 import { backgroundTaskIdOf, type RunningShell } from '../../packages/compact-handoff/hooks/running/running.js'
 import { withUserMessage, NO_WORDS, type UserWords } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { recallAnswerOf } from '../../packages/compact-handoff/hooks/recall/recall.js'
 import { CWD, FACTS, TURNS, type PlantedFact, type Tool, type Turn } from './session.js'
 
 /** The prompt versions measured: main's before the writing rules (`before`), the writing rules
@@ -221,6 +222,16 @@ export function quizInputOf(stub: string, facts: readonly PlantedFact[] = FACTS)
     ...facts.map((fact, i) => `${i + 1}. ${fact.question}`),
   ].join('\n')
 }
+
+/** What recall answers for `query` over the session's transcript: the product's own search,
+ * over what the compaction took out (everything before the boundary). Masking is the identity,
+ * as in builtOf. */
+export function recallOf(transcript: string, query: string): string {
+  return recallAnswerOf(transcript, query)
+}
+
+/** One call a recall quiz model made, as recall-cli.js logs it in runs/<n>/recall/<arm>.jsonl. */
+export type RecallCall = { query: string; answer: string }
 
 /** The command a recall quiz model runs, from the repository's root, to call recall. */
 export function recallCommandOf(run: string, arm: Arm): string {
