@@ -12,7 +12,7 @@ import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text
 import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { FACTS, TURNS } from './session.js'
-import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm, type RecallCall } from './method.js'
+import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallCommandOf, recallOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm, type RecallCall } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const prompt = (variant: string) => readFileSync(join(HERE, 'prompts', `${variant}.txt`), 'utf8')
@@ -144,6 +144,12 @@ describe("the session's transcript, which recall searches", () => {
     expect(recallOf(unreplaced, 'nightly-export')).toMatch(/^Nothing of this session's conversation has been replaced yet/)
     expect(recallOf(transcriptJsonlOf(), 'nightly-export')).toContain("src/export/nightly-export.ts:3:import { Client } from 'pg'")
   })
+})
+
+test("stand-ins.md tells a recall quiz model the command its quiz names", () => {
+  const told = readFileSync(join(HERE, 'stand-ins.md'), 'utf8').replace(/\s*\n>\s*/g, ' ')
+  expect(told).toContain(`\`${recallCommandOf('<n>', '<arm>' as Arm)}\``)
+  expect(recallQuizInputOf('', '3', 'every-recall')).toContain(recallCommandOf('3', 'every-recall'))
 })
 
 /** What a run folder holds, by the file names the steps write. */

@@ -242,7 +242,7 @@ export function recallCommandOf(run: string, arm: Arm): string {
  * product's own search over the session's transcript), then the numbered questions. */
 export function recallQuizInputOf(stub: string, run: string, arm: Arm, facts: readonly PlantedFact[] = FACTS): string {
   return [
-    'You are Claude Code, a coding agent, starting a fresh context. The message below is everything you have from the earlier conversation, and you have one tool: recall, which searches the earlier conversation and brings back the matching tool output and messages verbatim.',
+    'You are Claude Code, a coding agent, starting a fresh context. The message below is everything you have from the earlier conversation, and you have one tool: recall (the message may name it mcp__compact-handoff__recall), which searches the earlier conversation and brings back the matching tool output and messages verbatim.',
     `Call recall by running this command from the repository's root, with your query in place of <query>: ${recallCommandOf(run, arm)}`,
     'A query is a few words you expect (all must occur, in any order and letter case), or an exact string in double quotes (inside single quotes for the shell). Call it as often as you need; it is the only command you may run, and you read no file.',
     'Answer each numbered question from the message and what recall brings back, one line per answer, "<number>. <answer>", copying values exactly as they appear. Where neither says, answer "not stated".',
