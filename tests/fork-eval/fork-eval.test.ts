@@ -12,7 +12,7 @@ import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text
 import { turnPositionOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { repoRoot } from '../harness/repo-root.js'
 import { FACTS, TURNS } from './session.js'
-import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallCommandOf, recallOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm, type RecallCall } from './method.js'
+import { ARMS, CONDITIONED_EXACT_VALUES_RULE, VARIANTS, builtOf, forkViewOf, gradeOf, messagesOf, normalized, quizInputOf, recallCallsOf, recallCommandOf, recallOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, scoreOf, transcriptJsonlOf, transcriptTextOf, writerInputOf, type Arm } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const prompt = (variant: string) => readFileSync(join(HERE, 'prompts', `${variant}.txt`), 'utf8')
@@ -166,8 +166,9 @@ describe.each(RUNS)('recorded run %s', (run) => {
     for (const name of names) expect(ARMS, `answers/${name}.md names an arm`).toContain(name)
     const answers = Object.fromEntries(names.map((name) => [name, runAt(run, 'answers', `${name}.md`)])) as Partial<Record<Arm, string>>
     const results = resultsOf(answers)
+    const calls = Object.fromEntries(names.filter((name) => name.endsWith('-recall')).map((name) => [name, filesOf(run, 'recall').includes(`${name}.jsonl`) ? recallCallsOf(runAt(run, 'recall', `${name}.jsonl`)).length : 0]))
     expect(runAt(run, 'results.json')).toBe(resultsJsonOf(results))
-    expect(runAt(run, 'results.md')).toBe(resultsTableOf(results))
+    expect(runAt(run, 'results.md')).toBe(resultsTableOf(results, calls))
   })
 
   test('each quiz is its stub and the questions, as stub writes it; a recall quiz names its own run and arm', () => {
@@ -189,8 +190,7 @@ describe.each(RUNS)('recorded run %s', (run) => {
   test("each recall call logged is the product's answer to its query over the run's transcript", () => {
     for (const name of filesOf(run, 'recall')) {
       expect(ARMS, `recall/${name} names a recall arm`).toContain(name.replace(/\.jsonl$/, ''))
-      const calls = runAt(run, 'recall', name).trimEnd().split('\n').map((line) => JSON.parse(line) as RecallCall)
-      for (const call of calls) expect(call.answer, call.query).toBe(recallOf(runAt(run, 'transcript.jsonl'), call.query))
+      for (const call of recallCallsOf(runAt(run, 'recall', name))) expect(call.answer, call.query).toBe(recallOf(runAt(run, 'transcript.jsonl'), call.query))
     }
   })
 })

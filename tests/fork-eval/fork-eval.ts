@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../harness/repo-root.js'
 import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text-clip.js'
-import { ARMS, VARIANTS, builtOf, quizInputOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, transcriptJsonlOf, writerInputOf, type Arm } from './method.js'
+import { ARMS, VARIANTS, builtOf, quizInputOf, recallCallsOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, transcriptJsonlOf, writerInputOf, type Arm } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const at = (...parts: string[]) => join(HERE, ...parts)
@@ -60,15 +60,18 @@ function stub(): void {
 
 function grade(): void {
   const answers: Partial<Record<Arm, string>> = {}
+  const calls: Partial<Record<Arm, number>> = {}
   for (const arm of ARMS) {
     const path = runAt('answers', `${arm}.md`)
     if (existsSync(path)) answers[arm] = readFileSync(path, 'utf8')
+    const log = runAt('recall', `${arm}.jsonl`)
+    if (existsSync(path) && arm.endsWith('-recall')) calls[arm] = existsSync(log) ? recallCallsOf(readFileSync(log, 'utf8')).length : 0
   }
   const results = resultsOf(answers)
   console.log(`graded ${Object.keys(results).join(', ') || 'nothing: no answers/<arm>.md yet'}`)
   if (Object.keys(results).length === 0) return
   write(runAt('results.json'), resultsJsonOf(results))
-  write(runAt('results.md'), resultsTableOf(results))
+  write(runAt('results.md'), resultsTableOf(results, calls))
 }
 
 const steps: Record<string, () => void> = { prepare, stub, grade }

@@ -96,7 +96,7 @@ function recordOf(type: 'user' | 'assistant' | 'system', n: number): Record<stri
 }
 
 function uuidOf(n: number): string {
-  return `3f2c9e40-0000-4000-8000-${String(n).padStart(12, '0')}`
+  return `${SESSION_ID}-0000-4000-8000-${String(n).padStart(12, '0')}`
 }
 
 /** What the engine records beside a Bash result (`toolUseResult`): its output, or the error
@@ -314,12 +314,20 @@ export function resultsJsonOf(results: Results): string {
   return `${JSON.stringify(results, null, 2)}\n`
 }
 
-/** results.md: the score of each arm overall and by where the fact was, and the facts it missed. */
-export function resultsTableOf(results: Results): string {
+/** results.md: the score of each arm overall and by where the fact was, and the facts it missed;
+ * then, for each recall arm, how many times its quiz model called recall (`calls`, from
+ * recall/<arm>.jsonl). */
+export function resultsTableOf(results: Results, calls: Partial<Record<Arm, number>> = {}): string {
   const cell = (s: { known: number; of: number }) => `${s.known}/${s.of} (${Math.round((100 * s.known) / Math.max(1, s.of))} %)`
   const rows = Object.entries(results).map(([arm, r]) => {
     const missed = r.grades.filter((g) => !g.isKnown).map((g) => g.id).join(', ') || 'none'
     return `| ${arm} | ${cell(r.all)} | ${cell(r.words)} | ${cell(r['tool-output'])} | ${cell(r['latest-step'])} | ${missed} |`
   })
-  return ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ''].join('\n')
+  const callLines = Object.entries(calls).map(([arm, n]) => `${arm}: recall called ${n} ${n === 1 ? 'time' : 'times'} (recall/${arm}.jsonl)`)
+  return ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ...(callLines.length > 0 ? ['', ...callLines] : []), ''].join('\n')
+}
+
+/** The calls a recall log holds (recall-cli.js writes one JSON line per call). */
+export function recallCallsOf(log: string): RecallCall[] {
+  return log.split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as RecallCall)
 }
