@@ -38,7 +38,9 @@ import {
 import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import { createdValueOf } from '../../packages/compact-handoff/hooks/run/frontmatter-values.js'
-import { HANDOFF_STATUSES, HANDOFF_WRITING_RULES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { EXACT_VALUES_RULE, HANDOFF_STATUSES, HANDOFF_WRITING_RULES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { repairPromptOf } from '../../packages/compact-handoff/hooks/run/repair-prompt.js'
+import { runFixture } from '../support/run-fixture.js'
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { parseMarkdown, plainTextOf, validateHandoff, validateSkill } from '../../packages/handoff-tools/src/validate.js'
@@ -233,11 +235,36 @@ describe('the writing rules reach every writer of a handoff from their one defin
     for (const rule of HANDOFF_WRITING_RULES) expect(text.split('\n')).toContain(`- ${rule}`)
   })
 
+  test("the skill's repair turn is given the exact-values rule whole: a fix for size is where a model shortens", () => {
+    const chosen = { handoff: { kind: 'handoff' as const, relPath: 'plans/handoffs/HANDOFF_x_2026-11-29.md' }, continuePrompt: 'Continue.', notices: [] }
+    const repair = repairPromptOf(runFixture({ repairs: 1 }), chosen, [{ path: chosen.handoff.relPath, problems: ['a problem'] }])
+    expect(repair).toContain(`keep to this rule: ${EXACT_VALUES_RULE}`)
+  })
+
   test('the rules ask for what the next context cannot recover, the latest word and the conversation\'s language', () => {
     const [exact, latest, language] = HANDOFF_WRITING_RULES
-    for (const value of ['path', 'search or listing output', 'error text with its code', 'exit status', 'id', 'hash', 'count', 'size', 'duration']) expect(exact).toContain(value)
+    expect(exact).toBe(EXACT_VALUES_RULE)
+    const kinds = ['identifiers', 'paths seen anywhere (in search and listing output too)', 'error texts with their codes', 'exit statuses of commands and of CI jobs', 'ids', 'hashes', 'counts', 'sizes', 'durations']
+    for (const kind of kinds) expect(exact).toContain(kind)
+    expect(exact).toContain('exactly as the conversation or its tool output showed it')
     expect(latest).toMatch(/latest message changes the task or the plan, it wins/)
     expect(language).toMatch(/language the conversation is in/)
+  })
+
+  // Writers read "where the next step depends on it" as leave to drop a value the next step
+  // does not need yet (a path seen only in search output, a CI job's exit status); the rule
+  // asks for every value, whoever writes the handoff.
+  const writers: [string, string][] = [
+    ['the rule', EXACT_VALUES_RULE],
+    ['the fork', forkPromptOf({ focus: '', isMidTurn: false })],
+    ['the repair fork', forkRepairPromptOf({ focus: '', isMidTurn: false }, ['a problem'], '# Handoff: x')],
+    ["the engine's summariser", OUTLINE],
+    ...skills.map((skill): [string, string] => [`skills/${skill.name}`, skill.text]),
+  ]
+  test.each(writers)('%s asks for every exact value the next context may need, on no condition', (_who, text) => {
+    expect(text).toContain('every exact value the next context may need')
+    expect(text).toContain('even where the next step does not need it yet')
+    expect(text).not.toMatch(/where the next step depends/i)
   })
 })
 

@@ -26,6 +26,7 @@ export const LAYERS: Record<string, readonly string[]> = {
     'running',
     'meter',
     'facts',
+    'recall',
     'stub',
     'stub-row',
     'ask',

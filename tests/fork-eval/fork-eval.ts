@@ -7,14 +7,18 @@
  * The last three steps take a run number (default 1) and work in runs/<n>/:
  *
  *   stub      replies/<variant>.md (the writer's reply) → stubs/<variant>.md by the mod's own
- *             code, and quiz/<variant>.md: that stub alone and the questions, for a fresh model
- *   grade     answers/<variant>.md (the quiz model's answers) → results.json and results.md
+ *             code, and two quizzes for fresh models: quiz/<variant>.md (that stub alone and the
+ *             questions) and quiz/<variant>-recall.md (the stub, the recall command, the
+ *             questions); transcript.jsonl, the session's transcript recall searches
+ *   grade     answers/<arm>.md (the quiz model's answers) → results.json and results.md
+ *
+ * A recall quiz model runs recall-cli.js, which answers over the run's transcript.jsonl.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { repoRoot } from '../harness/repo-root.js'
 import { MAX_REDACT_CHARS } from '../../packages/compact-handoff/hooks/text/text-clip.js'
-import { VARIANTS, builtOf, gradeOf, quizInputOf, scoreOf, writerInputOf, type Variant } from './method.js'
+import { ARMS, VARIANTS, builtOf, quizInputOf, recallCallsOf, recallQuizInputOf, resultsJsonOf, resultsOf, resultsTableOf, transcriptJsonlOf, writerInputOf, type Arm } from './method.js'
 
 const HERE = join(repoRoot(), 'tests', 'fork-eval')
 const at = (...parts: string[]) => join(HERE, ...parts)
@@ -33,6 +37,7 @@ function prepare(): void {
 }
 
 function stub(): void {
+  write(runAt('transcript.jsonl'), transcriptJsonlOf())
   for (const variant of VARIANTS) {
     const reply = runAt('replies', `${variant}.md`)
     if (!existsSync(reply)) {
@@ -49,27 +54,24 @@ function stub(): void {
     console.log(`${variant}: passed the format check first time; saved as ${built.fileName}`)
     write(runAt('stubs', `${variant}.md`), built.stub)
     write(runAt('quiz', `${variant}.md`), quizInputOf(built.stub))
+    write(runAt('quiz', `${variant}-recall.md`), recallQuizInputOf(built.stub, RUN, `${variant}-recall`))
   }
 }
 
 function grade(): void {
-  const results: Partial<Record<Variant, ReturnType<typeof scoreOf> & { grades: ReturnType<typeof gradeOf> }>> = {}
-  for (const variant of VARIANTS) {
-    const answers = runAt('answers', `${variant}.md`)
-    if (!existsSync(answers)) {
-      console.log(`${variant}: no answers/${variant}.md yet`)
-      continue
-    }
-    const grades = gradeOf(readFileSync(answers, 'utf8'))
-    results[variant] = { ...scoreOf(grades), grades }
+  const answers: Partial<Record<Arm, string>> = {}
+  const calls: Partial<Record<Arm, number>> = {}
+  for (const arm of ARMS) {
+    const path = runAt('answers', `${arm}.md`)
+    if (existsSync(path)) answers[arm] = readFileSync(path, 'utf8')
+    const log = runAt('recall', `${arm}.jsonl`)
+    if (existsSync(path) && arm.endsWith('-recall')) calls[arm] = existsSync(log) ? recallCallsOf(readFileSync(log, 'utf8')).length : 0
   }
+  const results = resultsOf(answers)
+  console.log(`graded ${Object.keys(results).join(', ') || 'nothing: no answers/<arm>.md yet'}`)
   if (Object.keys(results).length === 0) return
-  const rows = Object.entries(results).map(([variant, r]) => {
-    const cell = (s: { known: number; of: number }) => `${s.known}/${s.of} (${Math.round((100 * s.known) / Math.max(1, s.of))} %)`
-    return `| ${variant} | ${cell(r.all)} | ${cell(r.words)} | ${cell(r['tool-output'])} | ${cell(r['latest-step'])} | ${r.grades.filter((g) => !g.isKnown).map((g) => g.id).join(', ') || 'none'} |`
-  })
-  write(runAt('results.json'), `${JSON.stringify(results, null, 2)}\n`)
-  write(runAt('results.md'), ['| prompt | all facts | in the words | only in tool output | only in the latest step | missed |', '| --- | --- | --- | --- | --- | --- |', ...rows, ''].join('\n'))
+  write(runAt('results.json'), resultsJsonOf(results))
+  write(runAt('results.md'), resultsTableOf(results, calls))
 }
 
 const steps: Record<string, () => void> = { prepare, stub, grade }

@@ -23,9 +23,11 @@ export { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, type HandoffSection } from './
 /** How a handoff is written, whoever writes it (the skills, a fork, the
  * engine's summariser): the values the next context cannot look up again. Its
  * reader starts without the tool output they were seen in, so a value put in
- * other words is a value lost. */
+ * other words is a value lost. Every value, on no condition: asked only for
+ * those "the next step depends on", writers left out the ones it did not need
+ * yet (a path seen only in search output, a CI job's exit status). */
 export const EXACT_VALUES_RULE =
-  'Exact values: where the next step depends on an identifier, a path (one seen only in search or listing output too), an error text with its code, an exit status, an id, a hash, a count, a size or a duration, copy it exactly as the conversation or its tool output showed it, never a shorter description of it; the next context has no way to look it up again.'
+  'Exact values: copy every exact value the next context may need exactly as the conversation or its tool output showed it, never a shorter description of it: identifiers, paths seen anywhere (in search and listing output too), error texts with their codes, exit statuses of commands and of CI jobs, ids, hashes, counts, sizes and durations. Keep each one even where the next step does not need it yet; the next context starts without the output it was seen in.'
 
 /** Which of the person's words counts when two disagree. */
 export const LATEST_WORD_RULE = "The latest word: where the user's latest message changes the task or the plan, it wins over what was said or planned before it; write the handoff from it."

@@ -1,0 +1,102 @@
+// The text the recall tool answers with, from what the search found and each
+// hit's text once masked: newest first, each entry named (a tool result by its
+// call and how it ended, a message by who wrote it), its window verbatim in a
+// fence, then how many more matched. Bounded: MAX_ENTRIES windows of
+// WINDOW_CHARS and their lines, far under what a Read returns.
+import { queryTextOf } from './recall-query.js'
+import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
+
+/** How much of the transcript was searched: all of it, or only its newest
+ * part (a transcript past the size searched, or the time bound reached). */
+export type Coverage = { kind: 'whole' } | { kind: 'newest'; searchedBytes: number; totalBytes: number; why: 'size' | 'time' }
+
+/** The one text a hit is masked as (one redact call per hit): its name on
+ * the first line, then its excerpt. */
+export function maskTextOf(hit: Hit): string {
+  return `${nameOf(hit)}\n${hit.excerpt}`
+}
+
+function nameOf(hit: Hit): string {
+  if (hit.kind === 'message') return `Message by ${hit.label}`
+  return `Tool result of ${hit.label}${hit.status !== undefined ? `  → ${hit.status}` : ''}`
+}
+
+function atTextOf(at: string | undefined): string {
+  if (at === undefined) return ''
+  const iso = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(at)
+  return iso ? ` (${iso[1]} ${iso[2]} UTC)` : ''
+}
+
+/** A fence longer than any run of backticks in `text`, so the window shows whole. */
+function fenceOf(text: string): string {
+  let longest = 0
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 96 ? run + 1 : 0
+    if (run > longest) longest = run
+  }
+  return '`'.repeat(Math.max(3, longest + 1))
+}
+
+function isLowSurrogate(text: string, i: number): boolean {
+  const code = text.charCodeAt(i)
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+/** The window of a masked excerpt: where the search put it, moved in
+ * proportion where masking changed the excerpt's length. */
+function windowOf(hit: Hit, masked: string): { text: string; from: number } {
+  const scale = hit.excerpt.length === 0 ? 1 : masked.length / hit.excerpt.length
+  let from = Math.max(0, Math.min(Math.round(hit.windowStart * scale), masked.length - WINDOW_CHARS))
+  if (from > 0 && isLowSurrogate(masked, from)) from++
+  let to = Math.min(masked.length, from + WINDOW_CHARS)
+  if (to < masked.length && isLowSurrogate(masked, to)) to--
+  return { text: masked.slice(from, to), from }
+}
+
+/** One entry of the answer, from its hit and the masked text of `maskTextOf`. */
+function entryTextOf(hit: Hit, masked: string, n: number): string {
+  const newline = masked.indexOf('\n')
+  const name = newline < 0 ? nameOf(hit) : masked.slice(0, newline)
+  const excerpt = newline < 0 ? '' : masked.slice(newline + 1)
+  const window = windowOf(hit, excerpt)
+  const shownFrom = hit.excerptStart + window.from
+  const isWhole = shownFrom === 0 && window.text.length >= hit.textLength
+  const part = isWhole ? '' : `, characters ${shownFrom + 1}-${shownFrom + window.text.length} of ${hit.textLength}`
+  const fence = fenceOf(window.text)
+  return [`[${n}] ${name}${atTextOf(hit.at)}${part}:`, fence, window.text, fence].join('\n')
+}
+
+function coverageTextOf(coverage: Coverage): string | undefined {
+  if (coverage.kind === 'whole') return undefined
+  const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1)
+  const why = coverage.why === 'size' ? 'the most one search reads' : 'all the time one search may take'
+  return `Only the newest ${mb(coverage.searchedBytes)} MB of the ${mb(coverage.totalBytes)} MB transcript were searched (${why}); older entries were not.`
+}
+
+/** The answer for `found`, each hit's text masked (`masked[i]` for `found.hits[i]`, as `maskTextOf` gave it). */
+export function recallAnswerTextOf(found: RecallFound, masked: readonly string[], coverage: Coverage = { kind: 'whole' }): string {
+  const query = queryTextOf(found.query)
+  const where = found.scope === 'replaced' ? "what compact-handoff's handoffs and compactions took out of this session's conversation" : 'the transcript'
+  const covered = coverageTextOf(coverage)
+  if (found.scope === 'replaced' && found.boundaries === 0) {
+    return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
+  }
+  if (found.hits.length === 0) {
+    return [
+      `recall found nothing for ${query} in ${where} (${found.searched} messages and tool results searched). Try another word you expect, or part of one: a file name, an error code, a number.`,
+      ...(covered !== undefined ? [covered] : []),
+    ].join('\n')
+  }
+  const total = found.hits.length + found.more
+  const shown = found.more === 0 ? (total === 1 ? 'It is below' : 'All are below, newest first') : `The newest ${found.hits.length} are below, newest first`
+  const lines = [
+    `recall found ${total} ${total === 1 ? 'entry' : 'entries'} for ${query} in ${where}. ${shown}, verbatim with credentials masked, each cut to at most ${WINDOW_CHARS} characters around the match.`,
+    '',
+  ]
+  found.hits.slice(0, MAX_ENTRIES).forEach((hit, i) => lines.push(entryTextOf(hit, masked[i] ?? '', i + 1), ''))
+  if (found.more > 0) lines.push(`${found.more} older ${found.more === 1 ? 'entry' : 'entries'} matched too and are not shown: call recall again with more words, or an exact string in double quotes, to narrow it.`)
+  if (found.skipped > 0) lines.push(`${found.skipped} transcript line(s) longer than the search reads were skipped.`)
+  if (covered !== undefined) lines.push(covered)
+  return lines.join('\n').trimEnd()
+}

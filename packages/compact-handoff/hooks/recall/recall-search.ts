@@ -1,0 +1,273 @@
+// The recall search over a session transcript, fed its text in order, a chunk
+// at a time (recall-steps.ts reads the file by range; the engine refuses a read
+// over 4 MiB and a hook that spins ~5 s gets the mod unloaded). Linear in the
+// text: each line is split once, lower-cased once and looked into once per
+// needle with `includes` (no pattern built from the query), and parsed only
+// when it may hold a match. What it keeps is bounded whatever the transcript:
+// the newest MAX_ENTRIES hits (each an excerpt of at most WINDOW_CHARS plus
+// the masking margin) and the open calls' lines.
+//
+// Scope: what a replacement took out, i.e. the lines before the newest
+// `compact_boundary`; the ones after it are in the conversation the model
+// holds now. (`all` searches every line: the fork-eval's session was never
+// compacted.)
+import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
+import { needlesOf, type RecallQuery } from './recall-query.js'
+
+/** The newest entries an answer shows; the rest are counted. */
+export const MAX_ENTRIES = 5
+/** Of each entry, the characters shown around its match. */
+export const WINDOW_CHARS = 2_000
+/** Read beyond the window on each side and masked with it, then dropped: a
+ * credential cut by the window's edge would escape the patterns that find it. */
+export const MASK_MARGIN_CHARS = 500
+/** A longer transcript line is skipped and counted: the engine cuts what one
+ * tool result keeps far below this (a whole 1 MB line is searched). */
+export const MAX_LINE_CHARS = 8 * 1024 * 1024
+/** Calls waiting for their result; the oldest go first (a call whose result
+ * never came, or came in a line no needle was in). */
+const MAX_OPEN_CALLS = 4_000
+
+export type RecallScope = 'replaced' | 'all'
+
+/** One entry found: how it is named, and its excerpt (the window and the
+ * masking margin) with where the window lies in it and in the whole text. */
+export type Hit = {
+  kind: Entry['kind']
+  /** The call's line for a tool result, who wrote it for a message. */
+  label: string
+  status?: string
+  at?: string
+  excerpt: string
+  windowStart: number
+  windowLength: number
+  /** Where the excerpt starts in the entry's text, and the text's length. */
+  excerptStart: number
+  textLength: number
+}
+
+type Segment = { hits: Hit[]; count: number; searched: number; skipped: number }
+
+export type RecallScan = {
+  query: RecallQuery
+  scope: RecallScope
+  needles: readonly string[]
+  /** The needles as they are spelled inside a JSON string (lower-cased), for the look before a parse. */
+  rawNeedles: readonly string[]
+  carry: string
+  isDropping: boolean
+  skipFirst: boolean
+  calls: Map<string, Call>
+  callsWithNeedle: Set<string>
+  replaced: Segment
+  current: Segment
+  boundaries: number
+}
+
+/** What a search found: the hits newest first, how many more matched, how
+ * many messages were searched and lines skipped, and how many replacements. */
+export type RecallFound = {
+  query: RecallQuery
+  scope: RecallScope
+  hits: Hit[]
+  more: number
+  searched: number
+  skipped: number
+  boundaries: number
+}
+
+const emptySegment = (): Segment => ({ hits: [], count: 0, searched: 0, skipped: 0 })
+
+/** A new search for `query`; `startsMidLine` when the text fed starts inside
+ * a line (a read from an offset), whose rest is then skipped. */
+export function recallScanOf(query: RecallQuery, options: { scope?: RecallScope; startsMidLine?: boolean } = {}): RecallScan {
+  const needles = needlesOf(query)
+  return {
+    query,
+    scope: options.scope ?? 'replaced',
+    needles,
+    rawNeedles: needles.map((n) => JSON.stringify(n).slice(1, -1).toLowerCase()),
+    carry: '',
+    isDropping: false,
+    skipFirst: options.startsMidLine === true,
+    calls: new Map(),
+    callsWithNeedle: new Set(),
+    replaced: emptySegment(),
+    current: emptySegment(),
+    boundaries: 0,
+  }
+}
+
+/** Feeds the next piece of the transcript's text. */
+export function scanText(scan: RecallScan, text: string): void {
+  let start = 0
+  for (;;) {
+    const newline = text.indexOf('\n', start)
+    if (newline < 0) {
+      carryOn(scan, text.slice(start))
+      return
+    }
+    lineEnded(scan, text.slice(start, newline))
+    start = newline + 1
+  }
+}
+
+/** Ends the search: the last line (a transcript need not end in a newline), then what was found. */
+export function scanEnd(scan: RecallScan): RecallFound {
+  if (scan.carry !== '' || scan.isDropping) lineEnded(scan, '')
+  if (scan.scope === 'all') mergeCurrent(scan)
+  const { hits, count, searched, skipped } = scan.replaced
+  return { query: scan.query, scope: scan.scope, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries }
+}
+
+function carryOn(scan: RecallScan, piece: string): void {
+  if (scan.isDropping || piece === '') return
+  if (scan.carry.length + piece.length > MAX_LINE_CHARS) {
+    scan.carry = ''
+    scan.isDropping = true
+    return
+  }
+  scan.carry += piece
+}
+
+function lineEnded(scan: RecallScan, piece: string): void {
+  if (scan.isDropping) {
+    scan.isDropping = false
+    if (!scan.skipFirst) scan.current.skipped++
+    scan.skipFirst = false
+    return
+  }
+  const whole = scan.carry === '' ? piece : scan.carry + piece
+  scan.carry = ''
+  if (scan.skipFirst) {
+    scan.skipFirst = false
+    return
+  }
+  if (whole.length > MAX_LINE_CHARS) {
+    scan.current.skipped++
+    return
+  }
+  takeLine(scan, whole.endsWith('\r') ? whole.slice(0, -1) : whole)
+}
+
+function mergeCurrent(scan: RecallScan): void {
+  const { replaced, current } = scan
+  scan.replaced = {
+    hits: [...replaced.hits, ...current.hits].slice(-MAX_ENTRIES),
+    count: replaced.count + current.count,
+    searched: replaced.searched + current.searched,
+    skipped: replaced.skipped + current.skipped,
+  }
+  scan.current = emptySegment()
+}
+
+function rememberCall(scan: RecallScan, id: string, call: Call): void {
+  scan.calls.set(id, call)
+  const line = call.line.toLowerCase()
+  if (scan.needles.some((n) => line.includes(n))) scan.callsWithNeedle.add(id)
+  if (scan.calls.size > MAX_OPEN_CALLS) {
+    const oldest = scan.calls.keys().next().value as string
+    scan.calls.delete(oldest)
+    scan.callsWithNeedle.delete(oldest)
+  }
+}
+
+function takeCall(scan: RecallScan, id: string): Call | undefined {
+  const call = scan.calls.get(id)
+  scan.calls.delete(id)
+  scan.callsWithNeedle.delete(id)
+  return call
+}
+
+/** Whether a line no needle is in holds the result of a call whose line one is in. */
+function holdsNeededResult(scan: RecallScan, line: string): boolean {
+  for (const id of scan.callsWithNeedle) if (line.includes(id)) return true
+  return false
+}
+
+function takeLine(scan: RecallScan, line: string): void {
+  const isUser = line.includes('"type":"user"')
+  const isAssistant = !isUser && line.includes('"type":"assistant"')
+  if (!isUser && !isAssistant) {
+    if (line.includes('"compact_boundary"') && lineRecordOf(line).kind === 'boundary') {
+      scan.boundaries++
+      mergeCurrent(scan)
+    }
+    return
+  }
+  const lower = line.toLowerCase()
+  const hasNeedle = scan.rawNeedles.some((n) => lower.includes(n))
+  if (isAssistant) {
+    if (!hasNeedle && !line.includes('"tool_use"')) return countSearched(scan, line)
+    const record = lineRecordOf(line)
+    if (record.kind !== 'calls') return
+    scan.current.searched++
+    for (const [id, call] of record.calls) rememberCall(scan, id, call)
+    if (hasNeedle) for (const entry of record.entries) consider(scan, entry)
+    return
+  }
+  if (!hasNeedle && !holdsNeededResult(scan, line)) return countSearched(scan, line)
+  const record = lineRecordOf(line)
+  if (record.kind !== 'results') return
+  scan.current.searched++
+  for (const piece of record.results) {
+    const call = takeCall(scan, piece.id)
+    if (call?.tool === RECALL_TOOL) continue
+    const status = statusOf(call, piece)
+    consider(scan, { kind: 'result', call: call?.line ?? 'a tool call made before the part searched', ...(status !== undefined ? { status } : {}), text: piece.text, ...(piece.at ? { at: piece.at } : {}) })
+  }
+  if (hasNeedle) for (const entry of record.entries) consider(scan, entry)
+}
+
+/** A message line skipped unparsed still counts as searched (an engine note inside one is rare). */
+function countSearched(scan: RecallScan, line: string): void {
+  if (!line.includes('"isMeta":true')) scan.current.searched++
+}
+
+function consider(scan: RecallScan, entry: Entry): void {
+  const label = entry.kind === 'result' ? entry.call : entry.by
+  const text = entry.text.toLowerCase()
+  const head = entry.kind === 'result' ? label.toLowerCase() : ''
+  for (const needle of scan.needles) if (!text.includes(needle) && !head.includes(needle)) return
+  // The longest needle found in the text centres the window; one only in the call's line leaves it at the start.
+  let focus = 0
+  let focusLength = 0
+  for (const needle of scan.needles) {
+    const at = text.indexOf(needle)
+    if (at >= 0) {
+      focus = at
+      focusLength = needle.length
+      break
+    }
+  }
+  const segment = scan.current
+  segment.count++
+  segment.hits.push(hitOf(entry, label, focus, focusLength))
+  if (segment.hits.length > MAX_ENTRIES) segment.hits.shift()
+}
+
+function isLowSurrogate(text: string, i: number): boolean {
+  const code = text.charCodeAt(i)
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
+function hitOf(entry: Entry, label: string, focus: number, focusLength: number): Hit {
+  const { text } = entry
+  const windowFrom = Math.max(0, Math.min(focus + Math.floor(focusLength / 2) - WINDOW_CHARS / 2, text.length - WINDOW_CHARS))
+  let from = Math.max(0, windowFrom - MASK_MARGIN_CHARS)
+  let to = Math.min(text.length, windowFrom + WINDOW_CHARS + MASK_MARGIN_CHARS)
+  // Never half a character at either edge.
+  if (from > 0 && isLowSurrogate(text, from)) from--
+  if (to < text.length && isLowSurrogate(text, to)) to++
+  return {
+    kind: entry.kind,
+    label,
+    ...(entry.kind === 'result' && entry.status !== undefined ? { status: entry.status } : {}),
+    ...(entry.at !== undefined ? { at: entry.at } : {}),
+    excerpt: text.slice(from, to),
+    windowStart: windowFrom - from,
+    windowLength: Math.min(WINDOW_CHARS, text.length - windowFrom),
+    excerptStart: from,
+    textLength: text.length,
+  }
+}

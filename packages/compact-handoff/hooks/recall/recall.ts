@@ -1,0 +1,56 @@
+// The recall tool: what the model reads of it (its name, description and input
+// schema), the one line that tells a new context to use it, and the front door
+// for callers outside the engine.
+//
+// FRONT DOOR: `recallAnswerOf(transcript, query, options)` takes a transcript's
+// text (or its chunks, in order) and a query as the model would give it, and
+// returns the bounded answer text the tool would give. The fork-eval calls it
+// over an eval session's transcript with `scope: 'all'` (that session was never
+// compacted) and its own `mask`; the tool itself (recall-steps.ts) does the same
+// steps by range reads and masks with the engine's redact.
+import { recallQueryOf } from './recall-query.js'
+import { recallScanOf, scanEnd, scanText, type RecallScope } from './recall-search.js'
+import { maskTextOf, recallAnswerTextOf } from './recall-answer.js'
+import { RECALL_TOOL } from './transcript-entries.js'
+
+export { RECALL_TOOL }
+
+/** The short name `$.tool.register` takes; the model calls `RECALL_TOOL`. */
+export const RECALL_TOOL_NAME = 'recall'
+
+/** What the model reads of the tool (kept short: it is sent with every
+ * request once the tool is listed). */
+export const RECALL_DESCRIPTION = [
+  "Search what compact-handoff's handoffs and compactions took out of this conversation (this session's own transcript) and get the matching tool results and messages back verbatim: for a tool result its call, exit status and about 2,000 characters of output around the match; newest first, at most 5, credentials masked.",
+  "Use it for a detail the handoff lacks (an exact error, a path seen in search output, a value, an exit status) instead of guessing or running the command again.",
+].join(' ')
+
+export const RECALL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', description: 'Words you expect, all of which must occur (any order, any letter case), or an exact string in double quotes.' },
+  },
+  required: ['query'],
+  additionalProperties: false,
+} as const
+
+/** The one line a stub or a summary gives the next context, in place of the
+ * transcript's grep advice: the transcript line holds a tool result's whole
+ * output (a 63,735-character line in a short session), so a grep hit pours it
+ * all into the context. `transcriptPath` names where the conversation is kept. */
+export function recallLineOf(transcriptPath: string): string {
+  return `For a detail the handoff lacks (an exact error, a path seen in output, a value, an exit status), call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again: it brings back the earlier tool output or message verbatim (the whole conversation is kept in ${transcriptPath}; never read or grep that file whole).`
+}
+
+/** The answer the tool gives for `query` over `transcript`; `mask` stands in
+ * for the engine's redact (each hit's text goes through it once), `scope`
+ * `all` searches every line instead of only what a compaction took out. */
+export function recallAnswerOf(transcript: string | Iterable<string>, query: string, options: { mask?: (text: string) => string; scope?: RecallScope } = {}): string {
+  const parsed = recallQueryOf({ query })
+  if ('refusal' in parsed) return parsed.refusal
+  const scan = recallScanOf(parsed.query, options.scope !== undefined ? { scope: options.scope } : {})
+  for (const chunk of typeof transcript === 'string' ? [transcript] : transcript) scanText(scan, chunk)
+  const found = scanEnd(scan)
+  const mask = options.mask ?? ((text: string) => text)
+  return recallAnswerTextOf(found, found.hits.map((hit) => mask(maskTextOf(hit))))
+}
