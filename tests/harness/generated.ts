@@ -12,8 +12,8 @@ import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fo
 import { rootBlocksOf } from '../../packages/compact-handoff/hooks/format/markdown-blocks.js'
 import { readingOf } from '../../packages/compact-handoff/hooks/format/heading-reading.js'
 import { HANDOFF_SECTIONS, OLDER_HANDOFF_SHAPES, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
-import { HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import { VARIANTS, writerInputOf } from '../fork-eval/method.js'
+import { EXACT_VALUES_RULE, HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { CONDITIONED_EXACT_VALUES_RULE, VARIANTS, writerInputOf } from '../fork-eval/method.js'
 
 export interface GeneratedFile {
   /** Repository-relative, with `/`. */
@@ -98,9 +98,12 @@ export function generatedFilesOf(root: string): GeneratedFile[] {
   const dirsOf = (path: string) => readdirSync(join(root, path), { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name).sort()
   const cases = dirsOf('skills/evals').map((name) => `skills/evals/${name}/case.yaml`)
   const fixtures = dirsOf('tests/fixtures/handoffs').map((name) => `tests/fixtures/handoffs/${name}/input.md`)
-  const after = forkPromptOf({ focus: '', isMidTurn: true })
-  const ruleLines = new Set(HANDOFF_WRITING_RULES.map((rule) => `- ${rule}`))
-  const prompts: Record<(typeof VARIANTS)[number], string> = { after, before: after.split('\n').filter((line) => !ruleLines.has(line)).join('\n') }
+  // every: the current prompt; after: the same with the exact-values rule runs 1 and 2 had;
+  // before: after less the writing rules (tests/fork-eval/method.ts names the three).
+  const every = forkPromptOf({ focus: '', isMidTurn: true })
+  const after = every.replace(`- ${EXACT_VALUES_RULE}`, `- ${CONDITIONED_EXACT_VALUES_RULE}`)
+  const ruleLines = new Set([CONDITIONED_EXACT_VALUES_RULE, ...HANDOFF_WRITING_RULES.slice(1)].map((rule) => `- ${rule}`))
+  const prompts: Record<(typeof VARIANTS)[number], string> = { every, after, before: after.split('\n').filter((line) => !ruleLines.has(line)).join('\n') }
   return [
     ...cases.map((path) => ({ path, text: withSectionsGrader(read(path)) })),
     ...fixtures.map((path) => ({ path, text: withNewSections(read(path)) })),
