@@ -44,7 +44,7 @@ describe('the auto handoff', () => {
     const mark = flow.session.logMark()
     const at = await ordinaryTurn(flow, 'AUTO-AT', { inputTokens: 0.85 * WINDOW_TOKENS })
     const toast = await flow.session.waitForToast(/started on its own/, { mod: 'compact-handoff', since: mark, timeoutMs: 20_000 })
-    expect(toast.text).toMatch(/^context at 85%, so a handoff started on its own \(autoHandoffPercent\)\./)
+    expect(toast.text).toBe('context at 85%: a handoff started on its own. /compact-handoff cancel stops it')
     const skill = await flow.mock.waitForRequest((r) => r.seq > at.seq && isSkillTurnFor(r.lastUserText, ''), 30_000)
     const next = await requestAfter(flow.mock, skill.seq, turn.continuePrompt)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
@@ -103,7 +103,7 @@ describe('picking up in a fresh session', () => {
       flow.session.pressKeys('Enter')
       await pollUntil('the question to close', 3_000, () => (DIALOG_OPEN.test(flow.session.screen()) ? undefined : true)).catch(() => false)
     }
-    await flow.session.waitForToast(/not resumed from .*nothing was sent/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    await flow.session.waitForToast(/not resumed, nothing was sent: /, { mod: 'compact-handoff', timeoutMs: 20_000 })
     await quietPeriod()
     expect(flow.mock.requests.slice(before), 'nothing reached the model').toEqual([])
   })
@@ -126,7 +126,7 @@ describe('picking up in a fresh session', () => {
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
     const offer = await next.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
-    expect(offer.text).toBe(`a handoff from about 1 hour(s) ago is waiting: ${NEWEST_OPEN}. /compact-handoff resume picks it up.`)
+    expect(offer.text).toBe(`/compact-handoff resume picks up your handoff of 1 h ago: ${NEWEST_OPEN}`)
 
     flow.mock.script({ when: 'Resume the work from the handoff', text: 'REPLY-RESUMED' })
     const before = flow.mock.requests.length

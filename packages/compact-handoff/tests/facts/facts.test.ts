@@ -109,7 +109,7 @@ describe('the rediscovery meter', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     await endTurn($, 'I did something else', 'answer', undefined, 't-next')
-    expect(w.seen.toasts.at(-1)).toBe(`the first turn after the swap did not read ${HANDOFF}; the context may be working without it. Ask Claude to read it.`)
+    expect(w.seen.toasts.at(-1)).toBe(`Claude did not read the handoff after the swap; ask it to read ${HANDOFF}`)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', follows: { handoff: HANDOFF } })
   })
 })

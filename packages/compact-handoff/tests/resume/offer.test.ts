@@ -28,7 +28,7 @@ describe('the start-of-session offer', () => {
   test('names the newest own recent handoff with work left, once', async ($, on) => {
     const w = world(on)
     await writtenThenNewSession($, w, 2 * HOUR_MS)
-    expect(w.seen.toasts).toEqual([`a handoff from about 2 hour(s) ago is waiting: ${MINE}. /compact-handoff resume picks it up.`])
+    expect(w.seen.toasts).toEqual([`/compact-handoff resume picks up your handoff of 2 h ago: ${MINE}`])
     expect(w.seen.gitCalls).toEqual([])
   })
 

@@ -44,7 +44,7 @@ describe('a handoff placed from elsewhere', () => {
     test(`is not resumed when the answer is "${answer}"`, async ($, on) => {
       const { w } = await resumePlaced({ askAnswer: answer }, $, on)
       expect(w.seen.submits).toEqual([])
-      expect(w.seen.toasts).toEqual([`not resumed from ${CLONED}; nothing was sent.`])
+      expect(w.seen.toasts).toEqual([`not resumed, nothing was sent: ${CLONED}`])
     })
   }
 
