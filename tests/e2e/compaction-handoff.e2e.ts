@@ -244,9 +244,11 @@ describe('Escape during the fork', () => {
     const detail = await session.waitForTranscriptLine(/^no handoff was written at this compaction: the fork was cut short: the turn was interrupted\./, { plugin: 'compact-handoff', since: mark, timeoutMs: 15_000 })
     expect(`${toast.text} ${detail.text}`, 'no summary is said to have replaced anything').not.toMatch(/summary/)
     // The engine draws the plugin's name above the toast: the text does not say it again.
-    // (The status line's own row, `compact-handoff: handoff: context …`, is the engine's prefix too.)
+    // (The status line's row, `compact-handoff: handoff: context …`, and the detail's
+    // transcript line, `● compact-handoff: no handoff was written …`, are the engine's prefix too.)
     const drawn = await session.waitForScreen(/no handoff was written/, 10_000)
-    expect(drawn.match(/compact-handoff: (?!handoff: )/g) ?? [], 'no "compact-handoff:" inside the toast box').toEqual([])
+    const boxes = drawn.split('\n').map((line) => line.slice(line.indexOf('│'))).filter((line) => line.startsWith('│'))
+    expect(boxes.join('\n').match(/compact-handoff: /g) ?? [], 'no "compact-handoff:" inside the toast box').toEqual([])
     await pollUntil('the interrupted prompt back in the prompt box', 15_000, () => (promptBoxOf(session.screen()) === typed ? true : undefined))
     await pollUntil('the compaction logged', 10_000, () => swapLogLines(run.proj).find((l) => l.outcome === 'compaction-kept'))
     expect(swapLogLines(run.proj).at(-1)).toMatchObject({
