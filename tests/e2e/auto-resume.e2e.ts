@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { handoffFileText, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { startSession } from '../harness/tmux-session.js'
 import { carriesToolResult } from '../harness/request-messages.js'
+import { TOASTS } from '../../packages/compact-handoff/hooks/text/toasts.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -90,7 +91,7 @@ describe('picking up in a fresh session', () => {
   it('never offers a handoff placed from elsewhere; resuming it asks on screen first, and "Do not resume" sends nothing', async () => {
     const flow = await startFlow('resume-placed', track, { prepare: (run) => placeHandoffs(run.proj) })
     await quietPeriod()
-    expect(flow.session.toasts().filter((t) => /is waiting/.test(t.text)), 'no offer of a file not written here').toEqual([])
+    expect(flow.session.toasts().filter((t) => /picks up your handoff of/.test(t.text)), 'no offer of a file not written here').toEqual([])
 
     const before = flow.mock.requests.length
     await flow.session.type('/compact-handoff resume')
@@ -125,8 +126,10 @@ describe('picking up in a fresh session', () => {
     const next = await startSession({ run: flow.run, plugins, mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    const offer = await next.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
-    expect(offer.text).toBe(`/compact-handoff resume picks up your handoff of 1 h ago: ${NEWEST_OPEN}`)
+    const offer = await next.waitForToast(/picks up your handoff of/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    // Under an hour old: said as 1 h; the path shortened from the left to fit the box.
+    expect(offer.text).toBe(TOASTS.offer(NEWEST_OPEN, 0).text)
+    expect(offer.text).toMatch(/\/HANDOFF_newest-open_2026-11-30\.md$/)
 
     flow.mock.script({ when: 'Resume the work from the handoff', text: 'REPLY-RESUMED' })
     const before = flow.mock.requests.length
@@ -145,6 +148,6 @@ describe('picking up in a fresh session', () => {
     track(flow.run, again)
     await again.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
     await quietPeriod()
-    expect(again.toasts().filter((t) => /is waiting/.test(t.text))).toEqual([])
+    expect(again.toasts().filter((t) => /picks up your handoff of/.test(t.text))).toEqual([])
   })
 })
