@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { handoffFileText, isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { startSession } from '../harness/tmux-session.js'
 import { carriesToolResult } from '../harness/request-messages.js'
+import { TOASTS } from '../../packages/compact-handoff/hooks/text/toasts.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 
@@ -44,7 +45,7 @@ describe('the auto handoff', () => {
     const mark = flow.session.logMark()
     const at = await ordinaryTurn(flow, 'AUTO-AT', { inputTokens: 0.85 * WINDOW_TOKENS })
     const toast = await flow.session.waitForToast(/started on its own/, { mod: 'compact-handoff', since: mark, timeoutMs: 20_000 })
-    expect(toast.text).toMatch(/^context at 85%, so a handoff started on its own \(autoHandoffPercent\)\./)
+    expect(toast.text).toBe('context at 85%: a handoff started on its own. /compact-handoff cancel stops it')
     const skill = await flow.mock.waitForRequest((r) => r.seq > at.seq && isSkillTurnFor(r.lastUserText, ''), 30_000)
     const next = await requestAfter(flow.mock, skill.seq, turn.continuePrompt)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
@@ -90,7 +91,7 @@ describe('picking up in a fresh session', () => {
   it('never offers a handoff placed from elsewhere; resuming it asks on screen first, and "Do not resume" sends nothing', async () => {
     const flow = await startFlow('resume-placed', track, { prepare: (run) => placeHandoffs(run.proj) })
     await quietPeriod()
-    expect(flow.session.toasts().filter((t) => /is waiting/.test(t.text)), 'no offer of a file not written here').toEqual([])
+    expect(flow.session.toasts().filter((t) => /picks up your handoff of/.test(t.text)), 'no offer of a file not written here').toEqual([])
 
     const before = flow.mock.requests.length
     await flow.session.type('/compact-handoff resume')
@@ -103,7 +104,7 @@ describe('picking up in a fresh session', () => {
       flow.session.pressKeys('Enter')
       await pollUntil('the question to close', 3_000, () => (DIALOG_OPEN.test(flow.session.screen()) ? undefined : true)).catch(() => false)
     }
-    await flow.session.waitForToast(/not resumed from .*nothing was sent/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    await flow.session.waitForToast(/not resumed, nothing was sent: /, { mod: 'compact-handoff', timeoutMs: 20_000 })
     await quietPeriod()
     expect(flow.mock.requests.slice(before), 'nothing reached the model').toEqual([])
   })
@@ -125,8 +126,10 @@ describe('picking up in a fresh session', () => {
     const next = await startSession({ run: flow.run, plugins, mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    const offer = await next.waitForToast(/is waiting/, { mod: 'compact-handoff', timeoutMs: 20_000 })
-    expect(offer.text).toBe(`a handoff from about 1 hour(s) ago is waiting: ${NEWEST_OPEN}. /compact-handoff resume picks it up.`)
+    const offer = await next.waitForToast(/picks up your handoff of/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    // Under an hour old: said as 1 h; the path shortened from the left to fit the box.
+    expect(offer.text).toBe(TOASTS.offer(NEWEST_OPEN, 0).text)
+    expect(offer.text).toMatch(/\/HANDOFF_newest-open_2026-11-30\.md$/)
 
     flow.mock.script({ when: 'Resume the work from the handoff', text: 'REPLY-RESUMED' })
     const before = flow.mock.requests.length
@@ -145,6 +148,6 @@ describe('picking up in a fresh session', () => {
     track(flow.run, again)
     await again.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
     await quietPeriod()
-    expect(again.toasts().filter((t) => /is waiting/.test(t.text))).toEqual([])
+    expect(again.toasts().filter((t) => /picks up your handoff of/.test(t.text))).toEqual([])
   })
 })

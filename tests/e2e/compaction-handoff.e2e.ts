@@ -126,7 +126,7 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     expect(step, 'its start left out, and that said').not.toContain('probe line 1\n')
     expect(step).toMatch(/earlier characters left out/)
     expect(messagesText(next), 'the token never reaches the model').not.toContain(PROBE_TOKEN)
-    await session.waitForToast(/the automatic compaction became a handoff a fork of this session wrote/, { mod: 'compact-handoff', since: typedMark, timeoutMs: 10_000 })
+    await session.waitForToast(/the automatic compaction became a checked handoff/, { mod: 'compact-handoff', since: typedMark, timeoutMs: 10_000 })
     await session.waitForScreen(/REPLY-MID-DONE/, 30_000)
     await turnSettled(session, mark)
   })
@@ -208,7 +208,8 @@ describe('a fork that never writes a handoff', () => {
     const next = await nextMainRequest(flow, summary.seq)
 
     expect(forkRequestsOf(mock.requests.filter((r) => r.seq > since)).map(forkKindOf), 'the fork, then the one repair fork, both before the summary').toEqual(['handoff', 'repair'])
-    await session.waitForToast(/no handoff was written at this compaction: the handoff failed the format check twice/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
+    await session.waitForToast(/^no handoff was written; Claude Code's own summary replaced the conversation$/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
+    await session.waitForTranscriptLine(/no handoff was written at this compaction: the handoff failed the format check twice/, { plugin: 'compact-handoff', since: mark, timeoutMs: 10_000 })
     expect(summary.lastUserText, "the summariser's instructions carry the outline").toContain(OUTLINE)
     expect(summary.lastUserText, "and the person's words").toContain('ask FALL-ONE')
     expect(mock.requests.filter((r) => r.kind === 'summary'), 'one summariser request').toHaveLength(1)
@@ -238,16 +239,15 @@ describe('Escape during the fork', () => {
     await mock.waitForRequest((r) => r.seq > since && isForkRequest(r), 30_000)
     session.pressKeys('Escape')
 
-    const toast = await session.waitForToast(/^no handoff was written at this compaction: the fork was cut short: the turn was interrupted\. Nothing was compacted: the conversation is kept as it was/, {
-      mod: 'compact-handoff',
-      since: mark,
-      timeoutMs: 15_000,
-    })
-    expect(toast.text, 'no summary is said to have replaced anything').not.toMatch(/summary/)
+    const toast = await session.waitForToast(/^no handoff was written, so nothing was compacted: the conversation is kept$/, { mod: 'compact-handoff', since: mark, timeoutMs: 15_000 })
+    const detail = await session.waitForTranscriptLine(/^no handoff was written at this compaction: the fork was cut short: the turn was interrupted\./, { plugin: 'compact-handoff', since: mark, timeoutMs: 15_000 })
+    expect(`${toast.text} ${detail.text}`, 'no summary is said to have replaced anything').not.toMatch(/summary/)
     // The engine draws the plugin's name above the toast: the text does not say it again.
-    // (The status line's own row, `compact-handoff: handoff: context …`, is the engine's prefix too.)
+    // (The status line's row, `compact-handoff: handoff: context …`, and the detail's
+    // transcript line, `● compact-handoff: no handoff was written …`, are the engine's prefix too.)
     const drawn = await session.waitForScreen(/no handoff was written/, 10_000)
-    expect(drawn.match(/compact-handoff: (?!handoff: )/g) ?? [], 'no "compact-handoff:" inside the toast box').toEqual([])
+    const boxes = drawn.split('\n').map((line) => line.slice(line.indexOf('│'))).filter((line) => line.startsWith('│'))
+    expect(boxes.join('\n').match(/compact-handoff: /g) ?? [], 'no "compact-handoff:" inside the toast box').toEqual([])
     await pollUntil('the interrupted prompt back in the prompt box', 15_000, () => (promptBoxOf(session.screen()) === typed ? true : undefined))
     await pollUntil('the compaction logged', 10_000, () => swapLogLines(run.proj).find((l) => l.outcome === 'compaction-kept'))
     expect(swapLogLines(run.proj).at(-1)).toMatchObject({

@@ -1,7 +1,7 @@
 /**
  * Every way a handoff run can fail leaves the conversation as it was: a later typed
  * prompt's request still holds the earlier turns, no summariser request is made, and the
- * person is told why (`<why>. Context unchanged.`, under the plugin's name the engine draws, or the cancel's own
+ * person is told why (a toast that the run stopped and the conversation is unchanged, and `<why>. Context unchanged.` as a transcript line, or the cancel's own
  * command output). A second run while one is under way is refused.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -31,8 +31,9 @@ describe('compact-handoff failure paths leave the context unchanged', () => {
   }
 
   async function expectAbortToast(why: RegExp, since: number): Promise<void> {
-    const toast = await flow.session.waitForToast(why, { mod: 'compact-handoff', since, timeoutMs: 30_000 })
-    expect(toast.text).toMatch(/^(?!compact-handoff:).*\. Context unchanged\.$/)
+    await flow.session.waitForToast(/^handoff run stopped; the conversation is unchanged$/, { mod: 'compact-handoff', since, timeoutMs: 30_000 })
+    const detail = await flow.session.waitForTranscriptLine(why, { plugin: 'compact-handoff', since, timeoutMs: 30_000 })
+    expect(detail.text).toMatch(/^(?!compact-handoff:).*\. Context unchanged\.$/)
   }
 
   it('(a) the skill ends with COMPACT-HANDOFF-FAILED', async () => {

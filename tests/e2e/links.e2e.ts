@@ -64,8 +64,9 @@ async function swap(flow: Flow, slug: string): Promise<void> {
 async function failedRun(flow: Flow): Promise<void> {
   const mark = flow.session.logMark()
   await runSkill(flow, 'doomed', [failedSkillTurn('nothing to hand off $(touch pwned) `id`')])
-  const toast = await flow.session.waitForToast(/the handoff skill reported failure/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
-  expect(toast.text).toMatch(/Context unchanged\.$/)
+  await flow.session.waitForToast(/^handoff run stopped; the conversation is unchanged$/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+  const detail = await flow.session.waitForTranscriptLine(/the handoff skill reported failure/, { plugin: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+  expect(detail.text).toMatch(/Context unchanged\.$/)
 }
 
 /** Types a prompt after a turn that reported usage near the window, so the engine compacts first; the fork answers. */
@@ -100,7 +101,7 @@ describe('a swap-log folder that is a link to a folder outside the project', () 
     await swap(flow, 'log-swap')
     await failedRun(flow)
     const mark = await automaticCompaction(flow, 'LOG-AUTO')
-    await flow.session.waitForToast(/the automatic compaction became a handoff a fork of this session wrote/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
+    await flow.session.waitForToast(/the automatic compaction became a checked handoff/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
 
     expect(snapshotOf(outsideOf(flow.run)), 'outside the project, byte for byte and mtime for mtime').toEqual(before)
     expect(lstatSync(join(flow.run.proj, SWAP_LOG_FOLDER)).isSymbolicLink(), 'the link is left as it was').toBe(true)
@@ -131,9 +132,10 @@ describe('a .claude/handoffs that is a link to a rules folder outside the projec
     await failedRun(flow)
     const since = flow.mock.requests.length
     const mark = await automaticCompaction(flow, 'DIR-AUTO')
-    await flow.session.waitForToast(
+    await flow.session.waitForToast(/^no handoff was written; Claude Code's own summary replaced the conversation$/, { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 })
+    await flow.session.waitForTranscriptLine(
       /no handoff was written at this compaction: no handoff can be saved in \.claude\/handoffs: \.claude\/handoffs is a symbolic link, and compact-handoff never writes or reads through one/,
-      { mod: 'compact-handoff', since: mark, timeoutMs: 10_000 },
+      { plugin: 'compact-handoff', since: mark, timeoutMs: 10_000 },
     )
     expect(flow.mock.requests.filter((r) => r.seq > since && r.kind === 'summary'), "the engine's summary replaced the conversation").toHaveLength(1)
     expect(forkRequestsOf(flow.mock.requests.filter((r) => r.seq > since)), 'no fork is spent on a folder that refuses the file').toEqual([])

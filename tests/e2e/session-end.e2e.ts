@@ -48,7 +48,8 @@ describe('a session ending during a run', () => {
     await reviewRunHolding(flow, 'end-clear', held)
     const mark = flow.session.logMark()
     await flow.session.type('/clear')
-    await flow.session.waitForToast(/the session ended \(clear\), and the handoff run with it\. Your 1 held message\(s\) are back in the prompt box\./, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    await flow.session.waitForToast(/^handoff run stopped$/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    await flow.session.waitForTranscriptLine(/the session ended \(clear\), and the handoff run with it\. Your 1 held message\(s\) are back in the prompt box\./, { plugin: 'compact-handoff', since: mark, timeoutMs: 30_000 })
     await pollUntil('the held text back in the prompt box', 15_000, () => (promptBoxOf(flow.session.screen()) === held ? true : undefined))
     expect(lastLogEntry(flow)).toMatchObject({ outcome: 'aborted', reason: 'the session ended (clear); 1 held message(s) given back in the prompt box', messagesHeld: 1 })
   })
@@ -66,7 +67,8 @@ describe('a session ending during a run', () => {
     const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await next.waitForToast(/^1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForTranscriptLine(/^1 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/, { plugin: 'compact-handoff', timeoutMs: 30_000 })
     await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))
   })
 
@@ -83,8 +85,9 @@ describe('a session ending during a run', () => {
     const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await next.waitForToast(/^1 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held .*\), are back in the prompt box\.$/, {
-      mod: 'compact-handoff',
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForTranscriptLine(/^1 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held .*\), are back in the prompt box\.$/, {
+      plugin: 'compact-handoff',
       timeoutMs: 30_000,
     })
     await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))

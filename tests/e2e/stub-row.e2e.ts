@@ -21,7 +21,7 @@ import type { Session } from '../harness/tmux-session.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { sizeTextOf } from '../../packages/compact-handoff/hooks/stub-row/stub-row.js'
 import { trackRuns } from './lifecycle.js'
-import { ordinaryTurn, requestAfter, startFlow, type Flow } from './flow-support.js'
+import { ordinaryTurn, pollUntil, requestAfter, startFlow, type Flow } from './flow-support.js'
 
 const DEFAULT_COLUMNS = 80
 /** Finer than the engine's redraw (a placeholder, then the hook's answer a few ms later). */
@@ -41,6 +41,21 @@ function watchFrames(session: Session): { stop: () => string[] } {
       return frames
     },
   }
+}
+
+/** The text of compact-handoff's toast box in `frame`, its lines joined by spaces; undefined with no box. */
+function toastBoxTextOf(frame: string): string | undefined {
+  const lines = frame.split('\n')
+  const top = lines.findIndex((line, i) => line.includes('╭') && (lines[i + 1] ?? '').includes('│ compact-handoff '))
+  if (top < 0) return undefined
+  const column = lines[top]!.indexOf('╭')
+  const body: string[] = []
+  for (const line of lines.slice(top + 2)) {
+    const cell = line.slice(column)
+    if (cell.startsWith('╰')) break
+    body.push(cell.replace(/^│ ?/, '').replace(/ *│\s*$/, '').trim())
+  }
+  return body.join(' ')
 }
 
 /** The stub block of a request. */
@@ -142,6 +157,14 @@ describe("the stub's row", () => {
     const frames = watching.stop()
     const handoff = (stubOf(next).match(/^Handoff file: (\S+)/m) ?? [])[1]
     expect(handoff, 'the stub names its handoff').toBeDefined()
+    // The toast of the compaction, drawn whole in its box at 80 columns.
+    const toast = await session.waitForToast(/^the automatic compaction became a checked handoff: /, { mod: 'compact-handoff', timeoutMs: 10_000 })
+    // Drawn once the nudge's toast of the turn before has left the box.
+    const boxes = watchFrames(session)
+    await pollUntil("the compaction's toast in its box", 20_000, () => (toastBoxTextOf(session.screen()) === toast.text ? true : undefined)).finally(() => frames.push(...boxes.stop()))
+    const drawn = new Set(frames.map(toastBoxTextOf).filter((text): text is string => text !== undefined && text !== ''))
+    const shown = session.toasts().filter((t) => t.mod === 'compact-handoff').map((t) => t.text)
+    for (const text of drawn) expect(shown, `the toast box holds a whole toast: "${text}"`).toContain(text)
     const later = await ordinaryTurn(flow, 'ROW-FORK-THREE')
     await expectOneRow(flow, frames, handoff!, next, later)
   })

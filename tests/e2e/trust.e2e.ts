@@ -173,7 +173,7 @@ describe('an Edit makes no handoff the person\'s own', () => {
       session.pressKeys('Enter')
       await pollUntil('the question to close', 3_000, () => (QUESTION_OPEN.test(session.screen()) ? undefined : true)).catch(() => false)
     }
-    await session.waitForToast(/not resumed from .*nothing was sent/, { mod: 'compact-handoff', timeoutMs: 20_000 })
+    await session.waitForToast(/not resumed, nothing was sent: /, { mod: 'compact-handoff', timeoutMs: 20_000 })
     expect(mock.requests.slice(before), 'nothing reached the model as the person').toEqual([])
   })
 })

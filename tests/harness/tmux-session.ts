@@ -27,6 +27,8 @@ const TMUX_SESSION = 'cc'
 /** The prompt glyph is followed by a no-break space, not a space. */
 export const PROMPT_RE = /❯\u00a0/
 const TOAST_RE = /\$\.ui\.toast \(([^)]+)\): (.*)$/gm
+/** A mod's transcript line (`$.ui.log` without `to: 'debug'`): "[<plugin>] $.ui.log: <text>". */
+const TRANSCRIPT_LOG_RE = /\[([^\]]+)\] \$\.ui\.log: (.*)$/gm
 
 export interface Toast {
   mod: string
@@ -101,6 +103,15 @@ export class Session {
 
   async waitForDebugLog(re: RegExp, options: { timeoutMs?: number; since?: number } = {}): Promise<RegExpMatchArray> {
     return this.poll(`debug log ${re}`, options.timeoutMs ?? DEFAULT_WAIT_MS, () => this.debugLog().slice(options.since ?? 0).match(re) ?? undefined)
+  }
+
+  /** A transcript line a mod logged (a toast's detail among them), by its plugin's name. */
+  async waitForTranscriptLine(text: RegExp, options: { plugin?: string; timeoutMs?: number; since?: number } = {}): Promise<Toast> {
+    return this.poll(`transcript line ${text}`, options.timeoutMs ?? DEFAULT_WAIT_MS, () =>
+      [...this.debugLog().slice(options.since ?? 0).matchAll(TRANSCRIPT_LOG_RE)]
+        .map((m) => ({ mod: m[1] ?? '', text: m[2] ?? '' }))
+        .find((t) => text.test(t.text) && (options.plugin === undefined || t.mod === options.plugin)),
+    )
   }
 
   async waitForToast(text: RegExp, options: { mod?: string; timeoutMs?: number; since?: number } = {}): Promise<Toast> {

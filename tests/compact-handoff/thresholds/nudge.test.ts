@@ -1,6 +1,6 @@
 // The context nudge: when it is due, and its text (its option: tests/compact-handoff/options/).
 import { describe, expect, test } from 'vitest'
-import { NUDGE_ARMED, nudgeDueAt, nudgeTextOf, type Nudge } from '../../../packages/compact-handoff/hooks/thresholds/nudge.js'
+import { NUDGE_ARMED, nudgeDueAt, type Nudge } from '../../../packages/compact-handoff/hooks/thresholds/nudge.js'
 
 describe('nudgeDueAt', () => {
   const FIRED: Nudge = { kind: 'fired', percent: 71 }
@@ -23,11 +23,5 @@ describe('nudgeDueAt', () => {
 
   test('never fires again once fired in this window', () => {
     for (const percent of [70, 99, 100, undefined]) expect(nudgeDueAt(FIRED, percent, 70)).toBeUndefined()
-  })
-})
-
-describe('nudgeTextOf', () => {
-  test('announces the rounded percent and recommends the command', () => {
-    expect(nudgeTextOf(71.6)).toBe('context at 72%. /compact-handoff is recommended.')
   })
 })

@@ -30,7 +30,7 @@ export interface FolderStartTimes {
 const OWN = '.claude/handoffs/HANDOFF_bench-own_2026-01-01.md'
 const WRITE_ID = 'toolu_bench_own_handoff'
 /** The offer's toast in the debug log, with the line's time. */
-const OFFER_LINE_RE = /^(\S+Z) \[DEBUG\] \$\.ui\.toast \(compact-handoff[^)]*\): a handoff from .* is waiting/m
+const OFFER_LINE_RE = /^(\S+Z) \[DEBUG\] \$\.ui\.toast \(compact-handoff[^)]*\): \/compact-handoff resume picks up your handoff of /m
 
 /** FOLDER_FILES handoffs with work left, each a frontmatter and a line: what a crowded folder holds. */
 function fillFolder(dir: string): void {

@@ -37,10 +37,10 @@ function withoutRowHook(run: RunDir): string {
   return dir
 }
 
-/** The typed row is drawn: `text` stands on a row of its own above an empty prompt box. */
+/** The typed row is drawn: "❯ <text>" stands above an empty prompt box (the row's glyph takes a plain space, the box's a no-break space). */
 function isRowDrawn(screen: string, text: string): boolean {
   const at = screen.lastIndexOf('❯\u00a0')
-  return at >= 0 && screen.slice(0, at).includes(`❯\u00a0${text}`) && screen.slice(at + 2).split('\n', 1)[0]!.trim() === ''
+  return at >= 0 && screen.slice(0, at).includes(`❯ ${text}`) && screen.slice(at + 2).split('\n', 1)[0]!.trim() === ''
 }
 
 async function rowDrawnMs(session: Session, text: string): Promise<number> {

@@ -5,6 +5,8 @@
 // rediscovery meter starts. Our own swap compacts from a timer, which this
 // hook never hears; should it ever, it goes on untouched.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
@@ -56,9 +58,7 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * conversation stays), so none is asked for, the compaction is skipped, and
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  $.ui.toast(`no handoff was written at this compaction: ${failed.why}. Nothing was compacted: the conversation is kept as it was, and Claude Code compacts again when the context fills.`, {
-    timeoutMs: COMPACTION_TOAST_MS,
-  })
+  showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
   await appendCompactionLog($, await $.session.cwd(), {
     trigger: compactionLogTriggerOf(trigger),
     outcome: 'compaction-kept',
@@ -72,10 +72,7 @@ async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTri
 
 /** The fork gave no handoff: the engine's summary, with our instructions, and the person told why. */
 async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  $.ui.toast(
-    `no handoff was written at this compaction: ${failed.why}. Claude Code's own summary replaces the conversation instead, told to keep your words, the work's facts and a handoff's sections.`,
-    { timeoutMs: COMPACTION_TOAST_MS },
-  )
+  showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
   const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
   const cwd = await $.session.cwd()
   await appendCompactionLog($, cwd, {

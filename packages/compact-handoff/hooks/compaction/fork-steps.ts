@@ -4,6 +4,8 @@
 // a failure at any step before the write leaves the compaction to the engine's
 // summary (compaction-steps.ts), so it is never both.
 import type { EngineInterface, SessionCompactInput, SessionMessage } from 'claude-code'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
 import { forkReplyOf } from './fork-reply.js'
@@ -169,8 +171,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   })
   // Remembered before the answer installs the row: its first drawing is already the one line.
   await rememberStubRow($, 'compaction', stub, relPath, bytes).catch((error: unknown) => $.ui.log(`the compaction's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
-  const by = trigger === 'auto' ? 'the automatic compaction' : 'your /compact'
-  $.ui.toast(`${by} became a handoff a fork of this session wrote and compact-handoff checked: ${relPath}.`, { timeoutMs: COMPACTION_TOAST_MS })
+  showToast($, TOASTS.forkHandoff(trigger, relPath), COMPACTION_TOAST_MS)
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
   const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
   return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }

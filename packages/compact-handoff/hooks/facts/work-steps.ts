@@ -1,6 +1,8 @@
 // Records the work's facts from the main loop's tool calls and runs the
 // rediscovery meter (facts.ts and follow-up.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
 import { meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
@@ -109,7 +111,7 @@ export async function meterTurnEnded($: $): Promise<void> {
   const watched = closed ?? (meter.kind === 'watching' ? meter : undefined)
   if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
-    $.ui.toast(`the first turn after the swap did not read ${handoff}; the context may be working without it. Ask Claude to read it.`, { timeoutMs: UNREAD_TOAST_MS })
+    showToast($, TOASTS.unreadHandoff(handoff), UNREAD_TOAST_MS)
     await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
   }
   if (closed !== undefined) await logMeter($, cwd, closed)

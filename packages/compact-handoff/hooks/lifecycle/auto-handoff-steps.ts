@@ -2,7 +2,9 @@
 // starts one, so this sits above commands/); the decisions are in
 // thresholds/auto-handoff.ts.
 import type { EngineInterface } from 'claude-code'
-import { AUTO_HANDOFF_OFF, autoHandoffStartTextOf, isAutoHandoffDue } from '../thresholds/auto-handoff.js'
+import { AUTO_HANDOFF_OFF, isAutoHandoffDue } from '../thresholds/auto-handoff.js'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
 import { readInteractive } from '../run/run-state.js'
 import { startRun } from '../commands/command-steps.js'
@@ -23,6 +25,6 @@ export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoH
   if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
   if (!(await spendAutoHandoff($))) return false
   const started = await startRun($, { kind: 'start', mode: 'handoff', focus: '', apply: 'now' }, 'auto-handoff')
-  if (started.isStarted) $.ui.toast(autoHandoffStartTextOf(percent ?? autoHandoffPercent), { timeoutMs: AUTO_HANDOFF_TOAST_MS })
+  if (started.isStarted) showToast($, TOASTS.autoHandoffStarted(percent ?? autoHandoffPercent), AUTO_HANDOFF_TOAST_MS)
   return started.isStarted
 }

@@ -3,6 +3,8 @@
 // and the prompt go out from a timer, since a prompt submitted inside a
 // command hook is refused.
 import type { EngineInterface } from 'claude-code'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type HandoffPath } from '../protocol/protocol-paths.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
@@ -18,7 +20,6 @@ import {
   foreignResumePromptOf,
   newestResumable,
   offerRecordOf,
-  offerTextOf,
   ownPlanOf,
   rankMsOf,
   resumePromptOf,
@@ -173,7 +174,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
     // Dismissed, or refused where nobody can be asked: both are a no.
     const answer = await $.ui.ask(picked.question, [RESUME_CHOICE, 'Do not resume']).catch(() => undefined)
     if (answer !== RESUME_CHOICE) {
-      $.ui.toast(`not resumed from ${picked.handoff}; nothing was sent.`)
+      showToast($, TOASTS.notResumed(picked.handoff))
       return
     }
   }
@@ -203,5 +204,5 @@ export async function offerResume($: $, isInteractive: boolean): Promise<void> {
   if (stat?.kind !== 'file' || stat.size !== offer.record.bytes || stat.size > MAX_HANDOFF_BYTES) return
   const text = await $.fs.read(path).catch(() => undefined)
   if (typeof text !== 'string' || (await fingerprintOf(text)).sha256 !== offer.record.sha256) return
-  $.ui.toast(offerTextOf(offer.relPath, nowMs - offer.record.writtenAtMs), { timeoutMs: OFFER_TOAST_MS })
+  showToast($, TOASTS.offer(offer.relPath, nowMs - offer.record.writtenAtMs), OFFER_TOAST_MS)
 }

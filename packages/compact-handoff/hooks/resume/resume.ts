@@ -114,11 +114,6 @@ export function foreignRefusalOf(handoff: string, reasons: readonly string[]): s
   return `Not resumed; nothing was sent: ${handoff}: ${reasons.join('; ')}, and this session cannot ask you to confirm. Read it yourself, then resume it from an interactive session, where you are asked first.`
 }
 
-export function offerTextOf(relPath: string, ageMs: number): string {
-  const hours = Math.max(1, Math.round(ageMs / 3_600_000))
-  return `a handoff from about ${hours} hour(s) ago is waiting: ${relPath}. /compact-handoff resume picks it up.`
-}
-
 /** The one handoff the start-of-session offer may name, decided from the
  * records alone, so no file is read or listed for it: the newest own handoff
  * of this project with work left, written within OFFER_WITHIN_MS and never

@@ -4,6 +4,8 @@
 // sent as typed, or left in the store for the next session in the folder
 // (held-messages.ts decides the store's entries).
 import type { EngineInterface } from 'claude-code'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
@@ -165,7 +167,7 @@ export async function restoreKept($: $): Promise<void> {
     const rest = latest.filter((e) => e.cwd !== cwd).map(({ cwd: other, messages, endedAt }) => ({ cwd: other, messages, endedAt }))
     await (rest.length === 0 ? $.store.delete(LEGACY_KEPT_KEY) : $.store.set(LEGACY_KEPT_KEY, rest))
   }
-  $.ui.toast(restoredToastOf(entries), { timeoutMs: RESTORE_TOAST_MS })
+  showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in

@@ -4,6 +4,8 @@
 // takes `$` from the wiring (a closure inside `register` may not receive `$`:
 // the module would not load).
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
+import { TOASTS, type DroppedContext } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
@@ -59,7 +61,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
       await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${given.logNote}`)
-      if (effect.toast !== undefined) $.ui.toast(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, { timeoutMs: LONG_TOAST_MS })
+      if (effect.toast !== undefined) showToast($, TOASTS.runDropped(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, droppedContextOf(effect)), LONG_TOAST_MS)
       return given.note
     }
     case 'launch-later':
@@ -104,22 +106,25 @@ async function perform($: $, effect: Effect): Promise<string> {
       await lateSwap($, effect.swap)
       return ''
     case 'held':
-      $.ui.toast('a handoff swap is under way; your message is held and will be delivered right after it. /compact-handoff cancel stops the run and gives it back.', {
-        timeoutMs: HOLD_TOAST_MS,
-      })
+      showToast($, TOASTS.held(), HOLD_TOAST_MS)
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
       // Kept outside the session at once (a killed session runs no session.end),
       // not awaited: the drop must land before clearHeldDraft's timer reads the box.
       void keepHeldNow($)
       return ''
     case 'let-through':
-      $.ui.toast(letThroughTextOf(effect.attachments), { timeoutMs: LONG_TOAST_MS })
+      showToast($, TOASTS.letThrough(letThroughTextOf(effect.attachments)), LONG_TOAST_MS)
       return ''
   }
 }
 
 /** What a drop did to the conversation: nothing, unless the engine's
  * compaction was still in flight; a session's end says nothing of it. */
+function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): DroppedContext {
+  if (drop.isCompactionPending) return 'compaction-pending'
+  return drop.giveBack === 'box' ? 'unchanged' : 'unsaid'
+}
+
 function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
   if (drop.isCompactionPending) return ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.'
   return drop.giveBack === 'box' ? ' Context unchanged.' : ''
@@ -351,10 +356,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
 }
 
 async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
-  const where = (await appendToBox($, prompt)) ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'
-  $.ui.toast(`the conversation was replaced, but the continue-prompt could not be sent (${why}). ${where} ask Claude to read ${swap.handoff}.`, {
-    timeoutMs: LONG_TOAST_MS,
-  })
+  showToast($, TOASTS.continuePromptNotSent(why, swap.handoff, await appendToBox($, prompt)), LONG_TOAST_MS)
 }
 
 /** What a swap leaves for later turns (the new window was begun before the
@@ -368,15 +370,12 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),
   ])
   if (isSummarized) {
-    $.ui.toast(
-      'compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
-      { timeoutMs: LONG_TOAST_MS },
-    )
+    showToast($, TOASTS.answerModMissing(), LONG_TOAST_MS)
   }
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
     await appendToBox($, run.heldCommands.join('\n'))
-    $.ui.toast(`the command(s) you typed during the swap are in the prompt box: ${run.heldCommands.join(', ')}`, { timeoutMs: LONG_TOAST_MS })
+    showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
@@ -386,9 +385,5 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
 
 async function lateSwap($: $, swap: Swap): Promise<void> {
   await disarmAfterSwap($)
-  const where = (await appendToBox($, swap.continuePrompt)) ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'
-  $.ui.toast(
-    `the conversation was replaced by ${swap.handoff} after its run had been dropped. ${where} to go on from the handoff.`,
-    { timeoutMs: LONG_TOAST_MS },
-  )
+  showToast($, TOASTS.lateSwap(swap.handoff, await appendToBox($, swap.continuePrompt)), LONG_TOAST_MS)
 }

@@ -31,10 +31,6 @@ export function isNudgeSuperseded(autoHandoffPercent: number, nudgePercent: numb
   return autoHandoffPercent !== AUTO_HANDOFF_OFF && autoHandoffPercent <= nudgePercent
 }
 
-export function autoHandoffStartTextOf(percent: number): string {
-  return `context at ${Math.round(percent)}%, so a handoff started on its own (autoHandoffPercent). Messages you type are held until the swap; /compact-handoff cancel stops it and changes nothing.`
-}
-
 export function autoHandoffReportTextOf(autoHandoffPercent: number): string {
   return autoHandoffPercent === AUTO_HANDOFF_OFF ? 'auto handoff off' : `auto handoff at ${autoHandoffPercent}%`
 }

@@ -1,6 +1,8 @@
 // The context nudge's effects; the decision is in nudge.ts.
 import type { EngineInterface } from 'claude-code'
-import { nudgeDueAt, nudgeTextOf } from './nudge.js'
+import { nudgeDueAt } from './nudge.js'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
 import { readNudge, setNudge } from './thresholds-state.js'
 import { tellContextUse } from '../status-line/status-line-steps.js'
 
@@ -21,5 +23,5 @@ export async function nudgeIfDue($: $, thresholdPercent: number, isToastOn: bool
 
 async function fireNudge($: $, percent: number): Promise<void> {
   await setNudge($, { kind: 'fired', percent })
-  $.ui.toast(nudgeTextOf(percent), { timeoutMs: NUDGE_TOAST_MS })
+  showToast($, TOASTS.nudge(percent), NUDGE_TOAST_MS)
 }

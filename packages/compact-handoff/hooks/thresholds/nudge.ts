@@ -11,7 +11,3 @@ export function nudgeDueAt(nudge: Nudge, percent: number | undefined, thresholdP
   const p = percent ?? 0
   return nudge.kind === 'armed' && p >= thresholdPercent ? p : undefined
 }
-
-export function nudgeTextOf(percent: number): string {
-  return `context at ${Math.round(percent)}%. /compact-handoff is recommended.`
-}

@@ -29,8 +29,9 @@ async function fallsBack($: Engine, on: On, forks: ForkAnswer[], options: WorldO
   expect(instructions.endsWith(OUTLINE)).toBe(true)
   expect(handoffFiles(w), 'no handoff file is written').toEqual([])
   expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'automatic-compaction', outcome: 'compaction-summarized', files: [] })
-  const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
-  expect(toast).toContain("Claude Code's own summary replaces the conversation instead")
+  expect(w.seen.toasts).toContain("no handoff was written; Claude Code's own summary replaced the conversation")
+  const toast = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+  expect(toast).toContain("The summary was told to keep your words")
   return { w, toast }
 }
 
@@ -64,7 +65,7 @@ describe('Escape during the fork', () => {
       expect(result.messages).toBeUndefined()
       expect(w.seen.compactions, "the engine's summary is not asked for").toEqual([])
       expect(handoffFiles(w)).toEqual([])
-      const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+      const toast = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
       expect(toast).toContain('the fork was cut short: the turn was interrupted')
       expect(toast).toContain('Nothing was compacted: the conversation is kept as it was')
       expect(toast).not.toContain('summary')

@@ -41,7 +41,7 @@ describe('an automatic compaction in the middle of a tool-call turn', () => {
     expect(stub!.text).toContain(`Handoff file: ${FORK_FILE}`)
     expect(stub!.text).toContain(text!.trimEnd())
     expect(stub!.text).toMatch(/A turn was under way when the conversation was compacted[^\n]*carry on from the handoff's Next step/)
-    expect(w.seen.toasts.at(-1)).toContain(`the automatic compaction became a handoff`)
+    expect(w.seen.toasts.at(-1)).toMatch(/^the automatic compaction became a checked handoff: /)
   })
 })
 

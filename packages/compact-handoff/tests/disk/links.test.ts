@@ -43,7 +43,7 @@ describe('a swap log that is a link', () => {
     const w = world(on, { links: { [LOG]: BASHRC }, files: { [BASHRC]: { text: 'export PATH=/usr/bin\n', mtimeMs: 5 } } })
     const before = outside(w)
     await failedRun($, w)
-    expect(w.seen.toasts.at(-1)).toMatch(/reported failure.*Context unchanged\.$/)
+    expect(w.seen.logs).toContainEqual(expect.stringMatching(/reported failure.*Context unchanged\.$/))
     expectNothingOutside(w, before)
     expect(logSkipped(w)).toEqual([`the swap log was not written: ${LOG_PATH} is a symbolic link, and compact-handoff never writes or reads through one`])
   })
@@ -101,7 +101,7 @@ describe("a fork's handoff through a linked folder", () => {
     test(`${what}: the engine's summary instead, the toast says why, nothing written outside`, SLOW, async ($, on) => {
       const { w, before, result } = await compactThrough($, on, { links: { [link]: target }, files: { [held]: { text: 'be kind\n', mtimeMs: 5 } } })
       expect(result.messages, "the engine's summary replaces the conversation").toEqual([ENGINE_SUMMARY])
-      const toast = w.seen.toasts.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+      const toast = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
       expect(toast).toContain(`${link.slice(CWD.length + 1)} is a symbolic link, and compact-handoff never writes or reads through one`)
       expect(w.seen.forkPrompts, 'no fork is spent on a folder that refuses the file').toEqual([])
       expectNothingOutside(w, before)

@@ -9,6 +9,7 @@ import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, readFile, runCommand, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'
 import { readyAnswer } from '../support/texts.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
+import { TOASTS } from '../../hooks/text/toasts.js'
 
 describe('the facts in the stub', () => {
   test('name the files changed and read and the commands with their exit status, newest first', async ($, on) => {
@@ -111,7 +112,8 @@ describe('the rediscovery meter', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     await endTurn($, 'I did something else', 'answer', undefined, 't-next')
-    expect(w.seen.toasts.at(-1)).toBe(`the first turn after the swap did not read ${HANDOFF}; the context may be working without it. Ask Claude to read it.`)
+    expect(w.seen.toasts.at(-1)).toBe(TOASTS.unreadHandoff(HANDOFF).text)
+    expect(w.seen.toasts.at(-1)).toMatch(/^Claude did not read the handoff after the swap; ask it to read /)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', follows: { handoff: HANDOFF } })
   })
 })

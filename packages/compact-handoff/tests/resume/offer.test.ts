@@ -6,6 +6,7 @@ import { describe, expect } from 'claude-code/testing'
 import { test } from '../support/loaded-test.js'
 import type { Engine } from 'claude-code/testing'
 import { CWD, swapLogEntries, world, type World } from '../support/world.js'
+import { TOASTS } from '../../hooks/text/toasts.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { skillWrite, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
@@ -23,14 +24,15 @@ async function writtenThenNewSession($: Engine, w: World, ageMs: number, isInter
 }
 
 function offers(w: World): string[] {
-  return w.seen.toasts.filter((t) => t.includes('is waiting'))
+  return w.seen.toasts.filter((t) => t.includes('picks up your handoff of'))
 }
 
 describe('the start-of-session offer', () => {
   test('names the newest own recent handoff with work left, once', async ($, on) => {
     const w = world(on)
     await writtenThenNewSession($, w, 2 * HOUR_MS)
-    expect(w.seen.toasts).toEqual([`a handoff from about 2 hour(s) ago is waiting: ${MINE}. /compact-handoff resume picks it up.`])
+    expect(w.seen.toasts).toEqual([TOASTS.offer(MINE, 2 * HOUR_MS).text])
+    expect(w.seen.toasts[0]).toMatch(/^\/compact-handoff resume picks up your handoff of 2 h ago: .*HANDOFF_recent_2026-11-30\.md$/)
     expect(w.seen.gitCalls).toEqual([])
   })
 

@@ -10,6 +10,7 @@ import { CWD, swapLogText, world, type WorldOptions } from '../support/world.js'
 import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, withHandoffStatus } from '../support/resume-support.js'
+import { TOASTS } from '../../hooks/text/toasts.js'
 
 const CLONED = `${DIR}/HANDOFF_cloned_2026-11-30.md`
 const YES = 'Resume from it'
@@ -46,7 +47,8 @@ describe('a handoff placed from elsewhere', () => {
     test(`is not resumed when the answer is "${answer}"`, async ($, on) => {
       const { w } = await resumePlaced({ askAnswer: answer }, $, on)
       expect(w.seen.submits).toEqual([])
-      expect(w.seen.toasts).toEqual([`not resumed from ${CLONED}; nothing was sent.`])
+      expect(w.seen.toasts).toEqual([TOASTS.notResumed(CLONED).text])
+      expect(w.seen.toasts[0]).toMatch(/^not resumed, nothing was sent: /)
     })
   }
 

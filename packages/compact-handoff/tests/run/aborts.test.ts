@@ -10,8 +10,10 @@ import { LAUNCH_RETRY_MS, MAX_LAUNCH_TRIES } from '../../hooks/run/run-steps.js'
 /** Every abort says why, leaves the conversation alone and sends nothing. */
 function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
   expect(w.seen.toasts.length, `one toast: ${w.seen.toasts.join(' / ')}`).toBe(1)
-  expect(w.seen.toasts[0]).toMatch(/^(?!compact-handoff:).*\. Context unchanged\.$/)
-  expect(w.seen.toasts[0]).toMatch(why)
+  expect(w.seen.toasts[0]).toBe('handoff run stopped; the conversation is unchanged')
+  const detail = w.seen.logs.find((l) => l.endsWith('. Context unchanged.'))
+  expect(detail).toMatch(/^(?!compact-handoff:).*\. Context unchanged\.$/)
+  expect(detail).toMatch(why)
   expect(w.seen.compactions, 'nothing compacted').toEqual([])
   expect(w.seen.compactAttempts, 'no compaction attempted').toBe(0)
   expect(w.seen.submits.filter((s) => s.asUser), 'no continue-prompt').toEqual([])

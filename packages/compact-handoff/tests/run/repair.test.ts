@@ -78,7 +78,8 @@ describe('a handoff that fails the format check', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesFile($, w, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^could not ask the skill to repair its files \(.*\)\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual(['handoff run stopped; the conversation is unchanged'])
+    expect(w.seen.logs).toContainEqual(expect.stringMatching(/^could not ask the skill to repair its files \(.*\)\. Context unchanged\.$/))
   })
 })
 
@@ -91,7 +92,8 @@ describe('a safety refusal', () => {
     await skillWrite($, HANDOFF, WITHOUT_TRIED)
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(w.seen.submits, 'no repair prompt').toEqual([])
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^\S+ is a symbolic link, and compact-handoff never writes or reads through one\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual(['handoff run stopped; the conversation is unchanged'])
+    expect(w.seen.logs).toContainEqual(expect.stringMatching(/^\S+ is a symbolic link, and compact-handoff never writes or reads through one\. Context unchanged\.$/))
   })
 })
 
@@ -123,7 +125,8 @@ describe("the skill's turn", () => {
     await w.clock.advance(2 * 60_000 + 1)
     expect(await submitPrompt($, 'second, passes')).toEqual({ text: 'second, passes' })
     expect(w.seen.fills, 'the held prompt is given back').toEqual(['first, held'])
-    expect(w.seen.toasts.at(-1)).toBe(
+    expect(w.seen.toasts.at(-1)).toBe('handoff run stopped; the conversation is unchanged')
+    expect(w.seen.logs).toContain(
       'the handoff run was stuck at "the handoff skill is writing" for over 2 minutes and has been dropped. Context unchanged. Your 1 held message(s) are back in the prompt box.',
     )
   })

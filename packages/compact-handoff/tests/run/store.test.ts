@@ -52,7 +52,8 @@ describe('held messages in the store', () => {
     await startSession($)
     await settle(w)
     expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
-    expect(w.seen.toasts.at(-1)).toMatch(STOPPED_TOAST)
+    expect(w.seen.toasts.at(-1)).toBe('2 message(s) you typed during a handoff run are back in the prompt box')
+    expect(w.seen.logs).toContainEqual(expect.stringMatching(STOPPED_TOAST))
     expect(w.store.has(OWN_KEY), 'taken once the box has them').toBe(false)
   })
 

@@ -147,7 +147,8 @@ describe('applying the compaction', () => {
       await w.clock.settle()
     }
     expect(w.seen.compactAttempts).toBe(40)
-    expect(w.seen.toasts).toEqual([expect.stringMatching(/^compaction was refused 40 times .*\. Context unchanged\.$/)])
+    expect(w.seen.toasts).toEqual(['handoff run stopped; the conversation is unchanged'])
+    expect(w.seen.logs).toContainEqual(expect.stringMatching(/^compaction was refused 40 times .*\. Context unchanged\.$/))
     expect(w.seen.submits).toEqual([])
   })
 
@@ -156,7 +157,8 @@ describe('applying the compaction', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
-    expect(w.seen.toasts).toEqual(['the compaction was skipped (a PreCompact hook blocked it). Context unchanged.'])
+    expect(w.seen.toasts).toEqual(['handoff run stopped; the conversation is unchanged'])
+    expect(w.seen.logs).toContain('the compaction was skipped (a PreCompact hook blocked it). Context unchanged.')
     expect(w.seen.submits).toEqual([])
   })
 
@@ -166,7 +168,8 @@ describe('applying the compaction', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.compactions.length).toBe(1)
-    expect(w.seen.toasts).toEqual([expect.stringContaining('compact-handoff-answer did not answer, so the engine summarized')])
+    expect(w.seen.toasts).toEqual(['compact-handoff-answer did not answer: the engine summarized instead. Enable it'])
+    expect(w.seen.logs).toContainEqual(expect.stringContaining('compact-handoff-answer did not answer, so the engine summarized'))
     expect(w.seen.submits, 'the continue-prompt still follows').toEqual([{ text: 'Go on.', asUser: true }])
   })
 
@@ -176,7 +179,8 @@ describe('applying the compaction', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     expect(w.seen.fills).toEqual(['Go on.'])
-    expect(w.seen.toasts).toEqual([expect.stringContaining('the continue-prompt could not be sent')])
+    expect(w.seen.toasts).toEqual([expect.stringContaining('swapped, but the continue-prompt was not sent')])
+    expect(w.seen.logs).toContainEqual(expect.stringContaining('the continue-prompt could not be sent'))
   })
 })
 

@@ -57,7 +57,7 @@ describe('a message typed while a run is under way', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     const held = await submitPrompt($, 'Actually, rename the module first.')
     expect(held, 'the engine never runs it now').toEqual({ drop: 'held by compact-handoff until its swap is done' })
-    expect(w.seen.toasts).toEqual([expect.stringContaining('your message is held and will be delivered right after it')])
+    expect(w.seen.toasts).toEqual(['your message is held until the swap is done; /compact-handoff cancel gives it back'])
     await skillWritesHandoff($, w, readyAnswer([HANDOFF], 'Go on.'))
     const sent = w.seen.submits.filter((s) => s.asUser)
     expect(sent.length).toBe(1)
@@ -72,7 +72,7 @@ describe('a message typed while a run is under way', () => {
     await submitPrompt($, 'two')
     await finishSkill($, w, 'COMPACT-HANDOFF-FAILED: nothing to hand off')
     expect(w.seen.fills).toEqual(['one\n\ntwo'])
-    expect(w.seen.toasts.at(-1)).toContain('Your 2 held message(s) are back in the prompt box.')
+    expect(w.seen.logs).toContainEqual(expect.stringContaining('Your 2 held message(s) are back in the prompt box.'))
   })
 
   test('goes back to the prompt box when the run is cancelled', async ($, on) => {
@@ -182,7 +182,7 @@ describe('review before apply', () => {
     await skillWritesHandoff($, w)
     await w.clock.advance(31 * 60_000)
     const next = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
-    expect(w.seen.toasts.at(-1)).toContain('stuck at "waiting for /compact-handoff apply" for over 30 minutes and has been dropped')
+    expect(w.seen.logs).toContainEqual(expect.stringContaining('stuck at "waiting for /compact-handoff apply" for over 30 minutes and has been dropped'))
     expect(next).toContain('Nothing to apply')
   })
 })

@@ -27,7 +27,7 @@ export async function settle(w: World) {
  * answer arrives from outside the kit's event loop: settled again, a bounded
  * number of times, until one more offer is seen (or surely is not coming). */
 export async function settleOffer(w: World) {
-  const offers = () => w.seen.toasts.filter((t) => t.includes('is waiting')).length
+  const offers = () => w.seen.toasts.filter((t) => t.includes('picks up your handoff of')).length
   const before = offers()
   for (let i = 0; i < OFFER_SETTLES && offers() === before; i++) await settle(w)
 }

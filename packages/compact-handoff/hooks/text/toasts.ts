@@ -1,0 +1,79 @@
+// Every toast compact-handoff shows, in one table: each reads whole in the
+// toast box (toast-box.ts), the most important words first, a path shortened
+// from the left. What a toast cannot hold (a reason, an error's own words,
+// the held messages) is its `detail`, drawn as a transcript line beside it
+// (toast-steps.ts), so nothing the person needs to act on is cut.
+import { fitsToast, toastWithPath } from './toast-box.js'
+
+export type Toast = { text: string; detail?: string }
+
+/** Where a dropped run's conversation stands (run-steps.ts contextNoteOf). */
+export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid'
+
+const DROPPED_TEXT: Record<DroppedContext, string> = {
+  unchanged: 'handoff run stopped; the conversation is unchanged',
+  'compaction-pending': 'handoff run stopped, but its compaction may still replace the conversation',
+  unsaid: 'handoff run stopped',
+}
+
+/** A text that may not fit: the toast when it does, else `short` with it as the detail. */
+function whole(text: string, short: string): Toast {
+  return fitsToast(text) ? { text } : { text: short, detail: text }
+}
+
+export const TOASTS = {
+  /** The meter: the first turn after a swap did not read its handoff. */
+  unreadHandoff: (handoff: string): Toast => ({ text: toastWithPath((p) => `Claude did not read the handoff after the swap; ask it to read ${p}`, handoff) }),
+  /** A resume of a file not the person's own, answered no. */
+  notResumed: (handoff: string): Toast => ({ text: toastWithPath((p) => `not resumed, nothing was sent: ${p}`, handoff) }),
+  /** The offer at session start. */
+  offer: (handoff: string, ageMs: number): Toast => ({
+    text: toastWithPath((p) => `/compact-handoff resume picks up your handoff of ${Math.max(1, Math.round(ageMs / 3_600_000))} h ago: ${p}`, handoff),
+  }),
+  /** A compaction of the engine's answered with a fork's handoff. */
+  forkHandoff: (by: 'auto' | 'manual', handoff: string): Toast => ({
+    text: toastWithPath((p) => `${by === 'auto' ? 'the automatic compaction' : 'your /compact'} became a checked handoff: ${p}`, handoff),
+  }),
+  /** The turn was stopped while a fork wrote the handoff. */
+  compactionKept: (why: string): Toast => ({
+    text: 'no handoff was written, so nothing was compacted: the conversation is kept',
+    detail: `no handoff was written at this compaction: ${why}. Claude Code compacts again when the context fills.`,
+  }),
+  /** The fork gave no handoff: the engine's summary instead. */
+  compactionSummarized: (why: string): Toast => ({
+    text: "no handoff was written; Claude Code's own summary replaced the conversation",
+    detail: `no handoff was written at this compaction: ${why}. The summary was told to keep your words, the work's facts and a handoff's sections.`,
+  }),
+  /** The nudge, once per context window. */
+  nudge: (percent: number): Toast => ({ text: `context at ${Math.round(percent)}%. /compact-handoff is recommended.` }),
+  /** Held messages another session left, back in the prompt box; `detail` says when they were held. */
+  restored: (count: number, detail: string): Toast => ({ text: `${count} message(s) you typed during a handoff run are back in the prompt box`, detail }),
+  /** A run dropped: where the conversation stands; `detail` says why and where its held messages went. */
+  runDropped: (detail: string, context: DroppedContext): Toast => ({ text: DROPPED_TEXT[context], detail }),
+  /** A prompt typed during a run, held. */
+  held: (): Toast => ({ text: 'your message is held until the swap is done; /compact-handoff cancel gives it back' }),
+  /** A prompt with attachments went through during a run; `detail` says what happens to them. */
+  letThrough: (detail: string): Toast => ({ text: 'your message went to Claude now: a swap cannot hold its attachment', detail }),
+  /** The continue-prompt could not be sent after a swap. */
+  continuePromptNotSent: (why: string, handoff: string, isInBox: boolean): Toast => ({
+    text: isInBox ? 'swapped, but the continue-prompt was not sent: it is in the prompt box, press Enter' : toastWithPath((p) => `swapped, but the continue-prompt was not sent: ask Claude to read ${p}`, handoff),
+    detail: `the conversation was replaced, but the continue-prompt could not be sent (${why}). ${isInBox ? 'It is in the prompt box; press Enter, or' : 'Nor could it be put in the prompt box:'} ask Claude to read ${handoff}.`,
+  }),
+  /** compact-handoff-answer did not answer the swap. */
+  answerModMissing: (): Toast => ({
+    text: 'compact-handoff-answer did not answer: the engine summarized instead. Enable it',
+    detail: 'compact-handoff-answer did not answer, so the engine summarized the conversation instead (one summariser request). Install or enable compact-handoff-answer.',
+  }),
+  /** Commands typed during the swap, put back in the prompt box. */
+  heldCommands: (commands: readonly string[]): Toast =>
+    whole(`the command(s) you typed during the swap are in the prompt box: ${commands.join(', ')}`, 'the command(s) you typed during the swap are in the prompt box'),
+  /** A compaction that returned after its run was dropped. */
+  lateSwap: (handoff: string, isInBox: boolean): Toast => ({
+    text: toastWithPath((p) => `a dropped run's handoff replaced the conversation: ${p}`, handoff),
+    detail: `the conversation was replaced by ${handoff} after its run had been dropped. ${isInBox ? 'The continue-prompt is in the prompt box; press Enter' : 'Ask Claude to read it'} to go on from the handoff.`,
+  }),
+  /** The auto handoff started. */
+  autoHandoffStarted: (percent: number): Toast => ({ text: `context at ${Math.round(percent)}%: a handoff started on its own. /compact-handoff cancel stops it` }),
+} as const
+
+export type ToastName = keyof typeof TOASTS
