@@ -8,6 +8,7 @@ import { CWD, world, type WorldOptions } from '../support/world.js'
 import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, withHandoffStatus } from '../support/resume-support.js'
+import { ownRecordsIn } from '../support/records.js'
 
 const CLONED = `${DIR}/HANDOFF_cloned_2026-11-30.md`
 const YES = 'Resume from it'
@@ -84,7 +85,7 @@ describe('an Edit makes no file the person\'s own', () => {
     await startSession($)
     const edited = await skillEdit($, CLONED, 'closing brace', 'closing brace.')
     expect(JSON.stringify(edited), 'the Edit ran').toContain('originalFile')
-    expect(w.store.get('ownedFiles') ?? [], 'no record was made').toEqual([])
+    expect(ownRecordsIn(w.store), 'no record was made').toEqual([])
     const said = (await typeCommand($, 'compact-handoff', 'resume')).text ?? ''
     await settle(w)
     expect(said).toContain(`${CLONED}: ${NOT_WRITTEN_HERE}`)
