@@ -131,10 +131,11 @@ describe('held messages in the store', () => {
   })
 })
 
-/** A project folder of `chars` characters. */
+/** A project folder of `chars` characters, of folders of 16 on the platform's separator. */
 function longFolder(chars: number, windows: boolean): string {
+  const separator = windows ? '\\' : '/'
   const start = windows ? 'C:\\Users\\me\\' : '/srv/'
-  return `${start}${'long-folder-name\\'.replace(/\\\\/g, windows ? '\\' : '/').repeat(Math.ceil(chars / 17))}`.slice(0, chars).replace(/[\\/]$/, 'x')
+  return `${start}${`long-folder-name${separator}`.repeat(Math.ceil(chars / 17))}`.slice(0, chars - 1) + 'x'
 }
 
 describe('a project path of 1,000 characters', () => {
