@@ -11,6 +11,7 @@ import { startMockApi, type MockApi, type MockRequest, type ScriptedReply, type 
 import { pollUntil } from '../harness/poll.js'
 import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import { repoRoot } from '../harness/repo-root.js'
+import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { carriesToolResult, userBlocks } from '../harness/request-messages.js'
 import { createRunDir, setPluginOptions, type RunDir } from '../harness/run-dir.js'
 import { stageCopy } from '../harness/staging.js'
@@ -171,4 +172,24 @@ export type SwapLogEntry = { time?: string; sessionId?: string; outcome: string;
 /** The project's swap logs, a parsed entry a line, oldest first. */
 export function logEntries(flow: Flow): SwapLogEntry[] {
   return swapLogEntriesOf<SwapLogEntry>(flow.run.proj)
+}
+
+/** A review run whose skill turn holds `held`, typed while its final answer is on its way;
+ * returns once the turn has ended and the run waits for /compact-handoff apply. */
+export async function reviewRunHolding(flow: Flow, slug: string, held: string): Promise<void> {
+  const { mock, session, run } = flow
+  const turn = skillTurn({ proj: run.proj, doc: { slug, focus: slug } })
+  const writeId = turn.replies[0]!.toolUses![0]!.id!
+  turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
+  mock.script(...turn.replies)
+  const mark = session.logMark()
+  const before = mock.requests.length
+  await session.type(`/compact-handoff review ${slug}`)
+  const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, slug), 30_000)
+  await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
+  await session.type(held)
+  await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+  await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
+  await session.waitForScreen(/COMPACT-HANDOFF-READY/, 30_000)
+  await turnSettled(session, mark)
 }

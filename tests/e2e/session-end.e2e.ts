@@ -6,32 +6,10 @@
  * since it was held: the next session in the project puts it back the same way.
  */
 import { describe, expect, it } from 'vitest'
-import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
-import { carriesToolResult } from '../harness/request-messages.js'
 import { startSession } from '../harness/tmux-session.js'
 import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import { trackRuns } from './lifecycle.js'
-import { HANDOFF_MOD, ANSWER_MOD, PLUGIN_DIRS, ordinaryTurn, pollUntil, promptBoxOf, startFlow, turnSettled, type Flow } from './flow-support.js'
-
-/** A review run whose skill turn holds `held`, typed while its final answer is on its way;
- * returns once the turn has ended and the run waits for /compact-handoff apply. */
-async function reviewRunHolding(flow: Flow, slug: string, held: string): Promise<void> {
-  const { mock, session, run } = flow
-  const turn = skillTurn({ proj: run.proj, doc: { slug, focus: slug } })
-  const writeId = turn.replies[0]!.toolUses![0]!.id!
-  turn.replies[1] = { ...turn.replies[1]!, delayMs: 5_000 }
-  mock.script(...turn.replies)
-  const mark = session.logMark()
-  const before = mock.requests.length
-  await session.type(`/compact-handoff review ${slug}`)
-  const skill = await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, slug), 30_000)
-  await mock.waitForRequest((r) => r.seq > skill.seq && carriesToolResult(r, writeId), 30_000)
-  await session.type(held)
-  await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
-  await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
-  await session.waitForScreen(/COMPACT-HANDOFF-READY/, 30_000)
-  await turnSettled(session, mark)
-}
+import { HANDOFF_MOD, ANSWER_MOD, PLUGIN_DIRS, ordinaryTurn, pollUntil, promptBoxOf, reviewRunHolding, startFlow, type Flow } from './flow-support.js'
 
 /** The swap log's newest entry; undefined until the log exists. */
 function lastLogEntry(flow: Flow): Record<string, unknown> | undefined {

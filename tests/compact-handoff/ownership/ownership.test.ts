@@ -1,20 +1,26 @@
-// The ownership records: the fingerprint, the one key, the bounded list, the
-// ownership verdict and the one record the start offer may name.
+// The ownership records: the fingerprint, the one key, a store key per record,
+// the merge of records from many sessions, the budget, the ownership verdict
+// and the one record the start offer may name.
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
 import { isOwnAfter } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
 import {
   MAX_OWN_RECORDS,
+  MAX_RECORD_CHARS,
   MAX_RECORD_PATH_CHARS,
   OWN_RECORDS_BUDGET_CHARS,
+  RECORD_KEY_PREFIX,
   fingerprintOf,
-  holdsRecord,
   isRecordable,
+  mergedRecords,
   ownershipKeyOf,
   ownershipOf,
+  recordCharsOf,
+  recordKeysToDrop,
+  recordStoreKeyOf,
   recordsOf,
-  withRecord,
-  withUse,
+  standsOver,
+  withinBudget,
   type OwnRecord,
 } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
 import { OFFER_WITHIN_MS, offerRecordOf } from '../../../packages/compact-handoff/hooks/resume/resume.js'
@@ -43,50 +49,67 @@ describe('ownershipKeyOf', () => {
   })
 })
 
+describe('recordStoreKeyOf', () => {
+  test('is the prefix and the SHA-256 of the file\'s key: 70 characters for any path, one per file', async () => {
+    const key = ownershipKeyOf(CWD, '.claude/handoffs/H.md')
+    expect(await recordStoreKeyOf(key)).toBe(`${RECORD_KEY_PREFIX}${createHash('sha256').update(key, 'utf8').digest('hex')}`)
+    for (const cwd of [`/${'p'.repeat(999)}`, `C:\\${'w'.repeat(997)}`]) {
+      expect((await recordStoreKeyOf(ownershipKeyOf(cwd, '.claude/handoffs/H.md'))).length).toBe(70)
+    }
+    expect(await recordStoreKeyOf(ownershipKeyOf(CWD, '.claude/handoffs/A.md'))).not.toBe(await recordStoreKeyOf(ownershipKeyOf(CWD, '.claude/handoffs/B.md')))
+  })
+})
+
+/** Records as stored under their keys: `storeKey` stands for the digest key. */
+function storedOf(records: readonly OwnRecord[]) {
+  return records.map((record) => ({ storeKey: `${RECORD_KEY_PREFIX}${record.key}`, record }))
+}
+
 describe('the records', () => {
-  test('keep one record per file, the newest written last', () => {
-    const first = withRecord([], recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64) }))
-    const both = withRecord(first, recordOf('HANDOFF_b_2026-11-30.md'))
-    const rewritten = withRecord(both, recordOf('HANDOFF_a_2026-11-30.md', { sha256: '2'.repeat(64) }))
-    expect(rewritten.map((r) => [r.path.slice(-23), r.sha256[0]])).toEqual([
-      ['HANDOFF_b_2026-11-30.md', 'a'],
-      ['HANDOFF_a_2026-11-30.md', '2'],
-    ])
+  test('merge by file from every source, the newest written winning, oldest first', () => {
+    const a1 = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
+    const a2 = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '2'.repeat(64), writtenAtMs: 9 })
+    const b = recordOf('HANDOFF_b_2026-11-30.md', { writtenAtMs: 7 })
+    expect(mergedRecords([[a2], [a1, b]]), 'a record written later by another session stands').toEqual([b, a2])
+    expect(mergedRecords([[a1, b], [a2]])).toEqual([b, a2])
+    expect(mergedRecords([[], []])).toEqual([])
   })
 
-  test(`are bounded to the newest ${MAX_OWN_RECORDS}`, () => {
-    let records: OwnRecord[] = []
-    for (let i = 0; i < MAX_OWN_RECORDS + 7; i++) records = withRecord(records, recordOf(`HANDOFF_n${i}_2026-11-30.md`))
-    expect(records.length).toBe(MAX_OWN_RECORDS)
-    expect(records[0]?.path).toContain('HANDOFF_n7_')
-    expect(records.at(-1)?.path).toContain(`HANDOFF_n${MAX_OWN_RECORDS + 6}_`)
+  test('at the same moment, the later source wins: a record of its own key over an earlier version\'s list, a second write over the first', () => {
+    const legacy = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
+    const own = { ...legacy, sha256: '0'.repeat(64), usedAtMs: 8 }
+    expect(mergedRecords([[legacy], [own]])).toEqual([own])
+    expect(standsOver(legacy, own), 'the same moment: neither stands over the other').toBe(false)
+    expect(standsOver({ ...legacy, writtenAtMs: 6 }, own)).toBe(true)
   })
 
-  test(`take at most ${OWN_RECORDS_BUDGET_CHARS} characters of JSON, the oldest written dropped first`, () => {
-    let records: OwnRecord[] = []
+  test(`are bounded to the newest ${MAX_OWN_RECORDS}: the oldest written are dropped, in any stored order`, () => {
+    const records = Array.from({ length: MAX_OWN_RECORDS + 7 }, (_, i) => recordOf(`HANDOFF_n${i}_2026-11-30.md`, { writtenAtMs: i }))
+    const dropped = recordKeysToDrop(storedOf([...records].reverse()))
+    expect(dropped.sort()).toEqual(storedOf(records.slice(0, 7)).map((s) => s.storeKey).sort())
+    expect(recordKeysToDrop(storedOf(records.slice(0, MAX_OWN_RECORDS)))).toEqual([])
+  })
+
+  test(`take at most ${OWN_RECORDS_BUDGET_CHARS} characters of the store, keys included, the oldest written dropped first`, () => {
     const long = `${'d/'.repeat(1_900)}`
-    for (let i = 0; i < 100; i++) records = withRecord(records, recordOf(`${long}HANDOFF_n${i}_2026-11-30.md`, { writtenAtMs: i }))
-    expect(JSON.stringify(records).length).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
-    expect(records.length).toBeLessThan(100)
-    expect(records.at(-1)?.path).toContain('HANDOFF_n99_')
-    expect(records[0]?.path).toContain(`HANDOFF_n${100 - records.length}_`)
-  })
-
-  test('merge by file, the newest written wins', () => {
-    const older = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
-    const newer = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '2'.repeat(64), writtenAtMs: 9 })
-    expect(withRecord([newer], older), 'a record written later by another session stands').toEqual([newer])
-    expect(withRecord([older], newer)).toEqual([newer])
-    expect(holdsRecord([newer], older)).toBe(true)
-    expect(holdsRecord([older], newer)).toBe(false)
-    expect(holdsRecord([newer], newer)).toBe(true)
+    const records = Array.from({ length: 100 }, (_, i) => recordOf(`${long}HANDOFF_n${i}_2026-11-30.md`, { writtenAtMs: i }))
+    const dropped = new Set(recordKeysToDrop(storedOf(records)))
+    const kept = records.filter((r) => !dropped.has(`${RECORD_KEY_PREFIX}${r.key}`))
+    expect(kept.reduce((sum, r) => sum + recordCharsOf(r), 0)).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
+    expect(kept.length).toBeLessThan(100)
+    expect(kept).toEqual(records.slice(100 - kept.length))
+    expect(withinBudget(records), "an earlier version's list keeps the same newest ones").toEqual(kept)
   })
 
   test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known handoff status only`, () => {
     const good = recordOf('HANDOFF_a_2026-11-30.md')
     const long = `${CWD}/${'x'.repeat(MAX_RECORD_PATH_CHARS)}`
     expect(isRecordable(good)).toBe(true)
-    expect(isRecordable({ key: long, path: long })).toBe(false)
+    expect(isRecordable({ ...good, key: long, path: long })).toBe(false)
+    // Within the path cap, but escaped in JSON past what one record may take.
+    const quoted = `${CWD}/${'"'.repeat(MAX_RECORD_PATH_CHARS - 20)}`
+    expect(isRecordable({ ...good, key: quoted, path: quoted })).toBe(false)
+    expect(MAX_RECORD_CHARS * Math.floor(OWN_RECORDS_BUDGET_CHARS / MAX_RECORD_CHARS)).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
     expect(recordsOf([{ ...good, path: long }, { ...good, key: long }])).toEqual([])
     const { status: _status, ...noStatus } = good
     expect(recordsOf([{ ...good, status: 'in-progress' }, { ...good, status: 'x'.repeat(1_000_000) }, { ...good, status: 7 }])).toEqual([good, noStatus, noStatus])
@@ -100,10 +123,6 @@ describe('the records', () => {
     expect(recordsOf(undefined)).toEqual([])
   })
 
-  test('mark the one used', () => {
-    const records = [recordOf('HANDOFF_a_2026-11-30.md'), recordOf('HANDOFF_b_2026-11-30.md')]
-    expect(withUse(records, records[1]!.key, 5).map((r) => r.usedAtMs)).toEqual([undefined, 5])
-  })
 })
 
 describe('ownershipOf', () => {

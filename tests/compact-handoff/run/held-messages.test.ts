@@ -6,9 +6,11 @@ import {
   MAX_HELD_ENTRIES,
   heldCharsOf,
   heldEntryOf,
+  heldFolderPrefixOf,
   heldKeyOf,
-  heldKeyPartsOf,
   heldKeysToDrop,
+  isHeldKey,
+  legacyHeldKeyPartsOf,
   legacyEntriesOf,
   letThroughTextOf,
   restoredToastOf,
@@ -17,12 +19,28 @@ import {
 const AT = '2026-11-30T10:00:00.000Z'
 
 describe('the held entries', () => {
-  test('one key per session and folder, read back whole, Windows folders included', () => {
-    for (const cwd of ['/p', 'C:\\Users\\me\\proj', '/a:b']) {
-      expect(heldKeyPartsOf(heldKeyOf('0b6f-uuid', cwd))).toEqual({ sessionId: '0b6f-uuid', cwd })
+  test('one key per folder and session, 137 characters for any folder, Windows folders included, under its folder\'s prefix', async () => {
+    const keys = new Set<string>()
+    for (const cwd of ['/p', 'C:\\Users\\me\\proj', '/a:b', `/${'x'.repeat(999)}`, `C:\\${'y'.repeat(997)}`]) {
+      for (const session of ['0b6f-uuid', 's'.repeat(300)]) {
+        const key = await heldKeyOf(session, cwd)
+        expect(key.length).toBe(137)
+        expect(key.startsWith(await heldFolderPrefixOf(cwd))).toBe(true)
+        expect(isHeldKey(key)).toBe(true)
+        keys.add(key)
+      }
     }
-    expect(heldKeyPartsOf('ownedFiles')).toBeUndefined()
-    expect(heldKeyPartsOf('held-at-session-end')).toBeUndefined()
+    expect(keys.size, 'no two folders or sessions share a key').toBe(10)
+    expect(await heldKeyOf('a', '/p:b'), 'the parts cannot run into each other').not.toBe(await heldKeyOf('a:/p', 'b'))
+  })
+
+  test("an earlier version's keys are still told apart, with their folder and session", () => {
+    for (const cwd of ['/p', 'C:\\Users\\me\\proj', '/a:b']) expect(legacyHeldKeyPartsOf(`held:0b6f-uuid:${cwd}`)).toEqual({ sessionId: '0b6f-uuid', cwd })
+    expect(isHeldKey('held:0b6f-uuid:/p')).toBe(true)
+    for (const other of ['ownedFiles', 'held-at-session-end', 'owned:abc']) {
+      expect(legacyHeldKeyPartsOf(other)).toBeUndefined()
+      expect(isHeldKey(other)).toBe(false)
+    }
   })
 
   test('reads only well-formed entries from what the store holds', () => {

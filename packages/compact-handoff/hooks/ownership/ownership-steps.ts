@@ -1,19 +1,44 @@
-// Every `$.store` access: the records of the handoff and plan files this
+// Every `$.store` access for the records of the handoff and plan files this
 // person's sessions wrote (ownership.ts decides). The store is the mod's own
 // file outside the project, so nothing in a repository can forge a record.
+// Each file's record has a key of its own: the store merges sets of different
+// keys from any number of sessions, and loses one of two read-modify-writes of
+// one key (mods-api.md §17, §18), so a record is only ever set whole under its
+// own file's key and no session rewrites another file's.
 import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
-import { fingerprintOf, holdsRecord, isOwnAfter, isRecordable, ownershipKeyOf, ownershipOf, recordHandoffStatusOf, recordsOf, withRecord, withUse, withinBudget, type MainLoopWrite, type OwnRecord, type Ownership } from './ownership.js'
+import {
+  LEGACY_RECORDS_KEY,
+  MAX_OWN_RECORDS,
+  MAX_RECORD_CHARS,
+  OWN_RECORDS_BUDGET_CHARS,
+  RECORD_KEY_PREFIX,
+  fingerprintOf,
+  isOwnAfter,
+  isRecordable,
+  mergedRecords,
+  ownershipKeyOf,
+  ownershipOf,
+  recordHandoffStatusOf,
+  recordKeysToDrop,
+  recordOf,
+  recordStoreKeyOf,
+  recordsOf,
+  standsOver,
+  withinBudget,
+  type MainLoopWrite,
+  type OwnRecord,
+  type Ownership,
+} from './ownership.js'
 
 type $ = EngineInterface
 
-const STORE_KEY = 'ownedFiles'
-
-// The store has no versioned update, and two writes can land together (the
-// model may write the handoff and the plan in one turn's parallel calls): each
-// read-modify-write of the records waits for the one before it, so none is lost.
+// This session's changes of one file's record (the model may write the handoff
+// and the plan in one turn's parallel calls, and a swap marks one used) wait
+// for the one before, so none of them sets a record from a read older than
+// another's set.
 let recordsTurn: Promise<unknown> = Promise.resolve()
 
 function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
@@ -22,31 +47,85 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
-/** Sets the records to `change` of the list read right before the set, and
- * reads them again: another session (another process, which this one's queue
- * cannot order) that set the list from an older read has dropped the change,
- * which is then merged once more into what that session left. The store has
- * no compare-and-set, so this narrows the race to two sets within one hop of
- * each other; it cannot close it. */
-async function changeRecords($: $, change: (records: readonly OwnRecord[]) => OwnRecord[], isIn: (records: readonly OwnRecord[]) => boolean): Promise<void> {
+/** The records an earlier version kept in its one list, if it is still there. */
+async function legacyRecords($: $): Promise<OwnRecord[]> {
+  return recordsOf(await $.store.get(LEGACY_RECORDS_KEY))
+}
+
+/** Every record, each file's own key merged with an earlier version's list
+ * (the newest written of a file winning), oldest written first. */
+export async function readOwnRecords($: $): Promise<OwnRecord[]> {
+  const keys = await $.store.keys()
+  const own: OwnRecord[] = []
+  for (const key of keys) {
+    if (!key.startsWith(RECORD_KEY_PREFIX)) continue
+    const record = recordOf(await $.store.get(key))
+    if (record !== undefined) own.push(record)
+  }
+  return mergedRecords([keys.includes(LEGACY_RECORDS_KEY) ? await legacyRecords($) : [], own])
+}
+
+/** The record of one file: its own key's, or an earlier version's list's. */
+async function recordOfFile($: $, key: string): Promise<OwnRecord | undefined> {
+  const storeKey = await recordStoreKeyOf(key)
+  const [stored, legacy] = await Promise.all([$.store.get(storeKey), legacyRecords($)])
+  const own = recordOf(stored)
+  return mergedRecords([legacy.filter((r) => r.key === key), own !== undefined ? [own] : []])[0]
+}
+
+/** An earlier version's one list moved to a key per record (within the
+ * budget), then deleted: this version never sets it. Deleted first, so a store
+ * that list filled to the engine's limit has room for the sets. A record of a
+ * file that has its own key already stands only when it is newer. */
+async function moveLegacyRecords($: $): Promise<string[]> {
+  const keys = await $.store.keys()
+  if (!keys.includes(LEGACY_RECORDS_KEY)) return keys
+  const legacy = withinBudget(await legacyRecords($))
+  await $.store.delete(LEGACY_RECORDS_KEY)
+  for (const record of legacy) {
+    const storeKey = await recordStoreKeyOf(record.key)
+    const own = recordOf(await $.store.get(storeKey))
+    if (own === undefined || standsOver(record, own)) await $.store.set(storeKey, record)
+  }
+  return $.store.keys()
+}
+
+/** The oldest records deleted until the rest fit the budget (a value out of
+ * shape, no record, goes too); read only when their count could pass it.
+ * `storeKeys`: every key in the store now, as last listed. */
+async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void> {
+  const keys = storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX))
+  if (keys.length <= MAX_OWN_RECORDS && keys.length * MAX_RECORD_CHARS <= OWN_RECORDS_BUDGET_CHARS) return
+  const stored: { storeKey: string; record: OwnRecord }[] = []
+  const junk: string[] = []
+  for (const storeKey of keys) {
+    const record = recordOf(await $.store.get(storeKey))
+    if (record === undefined) junk.push(storeKey)
+    else stored.push({ storeKey, record })
+  }
+  for (const storeKey of [...junk, ...recordKeysToDrop(stored)]) await $.store.delete(storeKey)
+}
+
+/** Sets `record` under its file's key unless the record there stands over it
+ * (another session wrote the file since), after moving an earlier version's
+ * list; then the budget. */
+async function setRecord($: $, record: OwnRecord): Promise<void> {
   await afterEarlierChanges(async () => {
-    for (let tries = 0; tries < 2; tries++) {
-      const records = await readOwnRecords($)
-      if (isIn(records)) return
-      await $.store.set(STORE_KEY, change(records))
-    }
+    const keys = await moveLegacyRecords($)
+    const storeKey = await recordStoreKeyOf(record.key)
+    const found = recordOf(await $.store.get(storeKey))
+    if (found !== undefined && standsOver(found, record)) return
+    await $.store.set(storeKey, record)
+    // Listed before the set: a key another session set since waits for the next check.
+    await dropOverBudget($, keys.includes(storeKey) ? keys : [...keys, storeKey])
   })
 }
 
-export async function readOwnRecords($: $): Promise<OwnRecord[]> {
-  return recordsOf(await $.store.get(STORE_KEY))
-}
-
-/** The stored records set again bounded and within their budget: what an
- * earlier version stored (a status kept whole, no byte budget) may fill the
- * store, which then refuses every set; this gives the room back. */
+/** Room given back in a store an earlier version filled (held-steps.ts calls
+ * it when a set is refused): its list moved to a key per record within the
+ * budget, the oldest records dropped. */
 export async function trimOwnRecords($: $): Promise<void> {
-  await afterEarlierChanges(async () => $.store.set(STORE_KEY, withinBudget(await readOwnRecords($))))
+  await afterEarlierChanges(async () => dropOverBudget($, await moveLegacyRecords($)))
 }
 
 /** Records `text` as what this person's session wrote to `relPath`. The step
@@ -57,7 +136,7 @@ export async function recordOwnFile($: $, cwd: string, relPath: string, text: st
   const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))
   const record: OwnRecord = { key: ownershipKeyOf(cwd, relPath), path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
   if (!isRecordable(record)) throw new Error(`its path is longer than a record keeps`)
-  await changeRecords($, (records) => withRecord(records, record), (records) => holdsRecord(records, record))
+  await setRecord($, record)
 }
 
 /** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
@@ -84,15 +163,22 @@ export async function recordWrittenFile($: $, filePath: string, write: MainLoopW
 
 /** Whether `text`, read from `relPath` now, is the person's own. */
 export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: string): Promise<Ownership> {
-  const [{ sha256 }, records] = await Promise.all([fingerprintOf(text), readOwnRecords($)])
-  return ownershipOf(records, ownershipKeyOf(cwd, relPath), sha256)
+  const key = ownershipKeyOf(cwd, relPath)
+  const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), recordOfFile($, key)])
+  return ownershipOf(record === undefined ? [] : [record], key, sha256)
 }
 
-/** A handoff swapped in or resumed: the start offer never names it again. */
+/** A handoff swapped in or resumed: the start offer never names it again. The
+ * mark is set on the record read right before, under that file's key alone. */
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
   const nowMs = await $.clock.now()
-  const isMarked = (records: readonly OwnRecord[]): boolean => !records.some((r) => r.key === key && r.usedAtMs === undefined)
-  // A file with no record has nothing to mark: isMarked holds, nothing is set.
-  await changeRecords($, (records) => withUse(records, key, nowMs), isMarked)
+  await afterEarlierChanges(async () => {
+    await moveLegacyRecords($)
+    const storeKey = await recordStoreKeyOf(key)
+    const record = recordOf(await $.store.get(storeKey))
+    // A file with no record has nothing to mark.
+    if (record === undefined || record.usedAtMs !== undefined) return
+    await $.store.set(storeKey, { ...record, usedAtMs: nowMs })
+  })
 }

@@ -6,11 +6,21 @@
 // look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
 import { inFolder } from '../protocol/protocol-paths.js'
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
+import { sha256HexOf, storeKeyOf } from '../text/store-key.js'
+
+/** One `$.store` key per file's record, named by the digest of its key: two
+ * sessions setting records at once set different keys, which the store
+ * merges; one list read, changed and set back whole by each lost one of them
+ * now and then (seen live: 29 of 30 records kept). */
+export const RECORD_KEY_PREFIX = 'owned:'
+/** The one list of records an earlier version kept: still read and folded in,
+ * moved to a key per record by the first change this version makes, never set. */
+export const LEGACY_RECORDS_KEY = 'ownedFiles'
 
 /** Records kept, newest written first out; ~200 bytes each. */
 export const MAX_OWN_RECORDS = 500
-/** The JSON text all records may take together, the oldest written dropped
- * first. The store refuses every set once it would pass 4 MiB (the engine's
+/** The JSON text all records may take together (their keys included), the
+ * oldest written dropped first. The store refuses every set once it would pass 4 MiB (the engine's
  * limit), so the records keep well under it: what they leave is the held
  * messages' room (held-messages.ts HELD_BUDGET_CHARS). */
 export const OWN_RECORDS_BUDGET_CHARS = 512 * 1024
@@ -18,6 +28,11 @@ export const OWN_RECORDS_BUDGET_CHARS = 512 * 1024
  * written here", which costs a question at resume): with it one record is at
  * most ~8.5 KB, so the budget holds sixty of the largest. */
 export const MAX_RECORD_PATH_CHARS = 4096
+/** The most one record takes in the store, its key included (two paths at
+ * their cap and the rest): a larger one is never recorded. Below
+ * OWN_RECORDS_BUDGET_CHARS / MAX_RECORD_CHARS records the budget cannot be
+ * reached, so nothing needs reading to know that nothing is dropped. */
+export const MAX_RECORD_CHARS = 9 * 1024
 
 export type OwnRecord = {
   /** ownershipKeyOf the file: the one spelling records are matched by. */
@@ -54,9 +69,15 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0
 }
 
+/** The key a file's record is stored under: 70 characters, whatever its path. */
+export async function recordStoreKeyOf(key: string): Promise<string> {
+  return storeKeyOf(RECORD_KEY_PREFIX, key)
+}
+
 /** A stored value as a record, every field within its bounds; a handoff status that is
- * not a known one is left out, anything else out of shape drops the record. */
-function boundedRecordOf(value: unknown): OwnRecord | undefined {
+ * not a known one is left out, anything else out of shape (a hand edit, an
+ * older shape) is undefined, never trusted. */
+export function recordOf(value: unknown): OwnRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const r = value as Record<string, unknown>
   const { key, path, sha256, bytes, writtenAtMs, status, usedAtMs } = r
@@ -67,55 +88,76 @@ function boundedRecordOf(value: unknown): OwnRecord | undefined {
   return { key, path, sha256, bytes, writtenAtMs, ...(kept !== undefined ? { status: kept } : {}), ...(usedAtMs !== undefined ? { usedAtMs } : {}) }
 }
 
-/** The records in what the store holds, each bounded; anything else there (a
- * hand edit, an older shape) is dropped, never trusted. */
+/** The records in an earlier version's one list, each bounded. */
 export function recordsOf(stored: unknown): OwnRecord[] {
   if (!Array.isArray(stored)) return []
   const records: OwnRecord[] = []
   for (const value of stored) {
-    const record = boundedRecordOf(value)
+    const record = recordOf(value)
     if (record !== undefined) records.push(record)
   }
   return records
 }
 
-/** The newest records (the list is oldest first) that fit MAX_OWN_RECORDS
- * and OWN_RECORDS_BUDGET_CHARS of JSON text. */
-export function withinBudget(records: readonly OwnRecord[]): OwnRecord[] {
-  let chars = 2
-  let first = records.length
-  while (first > 0 && records.length - first < MAX_OWN_RECORDS) {
-    const size = JSON.stringify(records[first - 1]).length + 1
-    if (chars + size > OWN_RECORDS_BUDGET_CHARS) break
-    chars += size
-    first--
+/** Whether `a` stands over `b`, a record of the same file: written later. At
+ * the same moment the one set last wins (a second write in one session, within
+ * the clock's grain). */
+export function standsOver(a: OwnRecord, b: OwnRecord): boolean {
+  return a.writtenAtMs > b.writtenAtMs
+}
+
+/** The records of every source merged by file, oldest written first: a
+ * record stands unless one of its file in a later source does not stand under
+ * it (so at the same moment the later source wins). */
+export function mergedRecords(sources: readonly (readonly OwnRecord[])[]): OwnRecord[] {
+  const byKey = new Map<string, OwnRecord>()
+  for (const records of sources) {
+    for (const record of records) {
+      const found = byKey.get(record.key)
+      if (found === undefined || !standsOver(found, record)) byKey.set(record.key, record)
+    }
   }
-  return records.slice(first)
+  return [...byKey.values()].sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }
 
-/** Whether a record may be kept for this path at all (MAX_RECORD_PATH_CHARS). */
-export function isRecordable(record: Pick<OwnRecord, 'key' | 'path'>): boolean {
-  return record.key.length <= MAX_RECORD_PATH_CHARS && record.path.length <= MAX_RECORD_PATH_CHARS
+/** A record's store key's length: the prefix and a SHA-256 in hex. */
+const RECORD_STORE_KEY_CHARS = RECORD_KEY_PREFIX.length + 64
+
+/** The JSON text a record takes in the store, its key included. */
+export function recordCharsOf(record: OwnRecord): number {
+  return RECORD_STORE_KEY_CHARS + JSON.stringify(record).length + 4
 }
 
-/** The records with `record` merged in by its file: it replaces an older
- * record of that file (newest written last), a newer one stands (another
- * session wrote the file since); then within budget. */
-export function withRecord(records: readonly OwnRecord[], record: OwnRecord): OwnRecord[] {
-  const found = records.find((r) => r.key === record.key)
-  if (found !== undefined && found.writtenAtMs > record.writtenAtMs) return withinBudget(records)
-  return withinBudget([...records.filter((r) => r.key !== record.key), record])
+/** How many of the newest records (`newestFirst`) fit MAX_OWN_RECORDS and
+ * OWN_RECORDS_BUDGET_CHARS; every older one is dropped. */
+function keptCountOf(newestFirst: readonly OwnRecord[]): number {
+  let chars = 0
+  for (let i = 0; i < newestFirst.length; i++) {
+    chars += recordCharsOf(newestFirst[i]!)
+    if (i >= MAX_OWN_RECORDS || chars > OWN_RECORDS_BUDGET_CHARS) return i
+  }
+  return newestFirst.length
 }
 
-/** Whether the records hold `record` itself, or a newer one of its file. */
-export function holdsRecord(records: readonly OwnRecord[], record: OwnRecord): boolean {
-  const found = records.find((r) => r.key === record.key)
-  return found !== undefined && (found.writtenAtMs > record.writtenAtMs || (found.writtenAtMs === record.writtenAtMs && found.sha256 === record.sha256))
+/** The newest records (the list is oldest first) within the budget: what an
+ * earlier version's list keeps when it is moved to a key per record. */
+export function withinBudget(records: readonly OwnRecord[]): OwnRecord[] {
+  const newestFirst = [...records].reverse()
+  return newestFirst.slice(0, keptCountOf(newestFirst)).reverse()
 }
 
-/** The records with the one for `key` marked used at `nowMs`. */
-export function withUse(records: readonly OwnRecord[], key: string, nowMs: number): OwnRecord[] {
-  return records.map((r) => (r.key === key ? { ...r, usedAtMs: nowMs } : r))
+/** Which stored records go so that the rest fit the budget, the oldest
+ * written first: their store keys. */
+export function recordKeysToDrop(stored: readonly { storeKey: string; record: OwnRecord }[]): string[] {
+  const newestFirst = [...stored].sort((a, b) => b.record.writtenAtMs - a.record.writtenAtMs)
+  return newestFirst.slice(keptCountOf(newestFirst.map((s) => s.record))).map((s) => s.storeKey)
+}
+
+/** Whether a record may be kept at all: its paths within MAX_RECORD_PATH_CHARS
+ * and the whole, once marked used, within MAX_RECORD_CHARS. */
+export function isRecordable(record: OwnRecord): boolean {
+  const isShort = record.key.length <= MAX_RECORD_PATH_CHARS && record.path.length <= MAX_RECORD_PATH_CHARS
+  return isShort && recordCharsOf({ ...record, usedAtMs: Number.MAX_SAFE_INTEGER }) <= MAX_RECORD_CHARS
 }
 
 /** Whose a file is: the person's own (a record matches what is there now),
@@ -150,12 +192,7 @@ export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string 
     : 'it was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
 }
 
-/** SHA-256 of the text's UTF-8 bytes as lowercase hex (crypto.subtle: the
- * module environment has it, and so has Node for the unit tests). */
+/** SHA-256 of the text's UTF-8 bytes as lowercase hex, and their count. */
 export async function fingerprintOf(text: string): Promise<{ sha256: string; bytes: number }> {
-  const data = new TextEncoder().encode(text)
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data))
-  let hex = ''
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0')
-  return { sha256: hex, bytes: data.length }
+  return { sha256: await sha256HexOf(text), bytes: new TextEncoder().encode(text).length }
 }

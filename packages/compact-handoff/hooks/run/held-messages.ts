@@ -3,10 +3,17 @@
 // session killed mid-run (no session.end runs) leaves them as an exit does:
 // the next interactive session in that folder puts them back in its prompt
 // box. And a prompt with attachments, let through. Pure: no `$`.
+import { storeKeyOf } from '../text/store-key.js'
 
-/** One key per session and folder: two sessions never set the same key, so
- * neither can drop the other's messages (the store merges different keys). */
-export const HELD_KEY_PREFIX = 'held:'
+/** One key per folder and session: two sessions never set the same key, so
+ * neither can drop the other's messages (the store merges different keys).
+ * The key holds digests, never the folder's path: the engine refuses a key
+ * over 256 characters, which a path in the key passed from about 215. */
+export const HELD_KEY_PREFIX = 'held-in:'
+/** An earlier version's keys, `held:<session id>:<folder>`: still read, and put
+ * back like the others (their folder is in the key, so finding them is cheap);
+ * never written again. */
+export const LEGACY_HELD_KEY_PREFIX = 'held:'
 /** The one list for every project an earlier version kept at a session's end;
  * still read, so nothing it kept is lost. */
 export const LEGACY_KEPT_KEY = 'held-at-session-end'
@@ -21,16 +28,26 @@ export const MAX_HELD_ENTRIES = 20
  * (an exit), absent while it ran (and after a crash). */
 export type HeldEntry = { cwd: string; messages: string[]; heldAt: string; endedAt?: string }
 
-/** The key of `sessionId`'s entry in `cwd` (a session id holds no colon). */
-export function heldKeyOf(sessionId: string, cwd: string): string {
-  return `${HELD_KEY_PREFIX}${sessionId}:${cwd}`
+/** The start of every key of entries held in `cwd`. */
+export async function heldFolderPrefixOf(cwd: string): Promise<string> {
+  return `${await storeKeyOf(HELD_KEY_PREFIX, cwd)}:`
 }
 
-/** Whose and where a key is, or undefined for any other key. */
-export function heldKeyPartsOf(key: string): { sessionId: string; cwd: string } | undefined {
-  if (!key.startsWith(HELD_KEY_PREFIX)) return undefined
-  const colon = key.indexOf(':', HELD_KEY_PREFIX.length)
-  return colon < 0 ? undefined : { sessionId: key.slice(HELD_KEY_PREFIX.length, colon), cwd: key.slice(colon + 1) }
+/** The key of `sessionId`'s entry in `cwd`: 137 characters whatever either is. */
+export async function heldKeyOf(sessionId: string, cwd: string): Promise<string> {
+  return storeKeyOf(HELD_KEY_PREFIX, cwd, sessionId)
+}
+
+/** Whether a key is a held entry's, this version's or an earlier one's. */
+export function isHeldKey(key: string): boolean {
+  return key.startsWith(HELD_KEY_PREFIX) || legacyHeldKeyPartsOf(key) !== undefined
+}
+
+/** Whose and where an earlier version's key is, or undefined for any other key. */
+export function legacyHeldKeyPartsOf(key: string): { sessionId: string; cwd: string } | undefined {
+  if (!key.startsWith(LEGACY_HELD_KEY_PREFIX)) return undefined
+  const colon = key.indexOf(':', LEGACY_HELD_KEY_PREFIX.length)
+  return colon < 0 ? undefined : { sessionId: key.slice(LEGACY_HELD_KEY_PREFIX.length, colon), cwd: key.slice(colon + 1) }
 }
 
 function isTexts(value: unknown): value is string[] {
@@ -86,6 +103,11 @@ export function restoredToastOf(entries: readonly HeldEntry[]): string {
   const when = last.endedAt !== undefined ? `held when the session here ended (${last.endedAt})` : `held by a session here that stopped before it could deliver them (last held ${last.heldAt})`
   return `${n} message(s) you typed during a handoff run, ${when}, are back in the prompt box.`
 }
+
+/** Said at once when a held message could not be kept in the store: the run
+ * still delivers it, but a crash or an exit before then loses it. Short, for
+ * the toast box, the loss first. */
+export const NOT_KEPT_TOAST = 'Held message not saved: it is lost if this session ends before the swap. Copy it to keep it.'
 
 const ATTACHMENT_WORDS: Readonly<Record<string, string>> = { image: 'an image', audio: 'an audio clip', document: 'a document' }
 

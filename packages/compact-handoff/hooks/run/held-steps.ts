@@ -10,11 +10,12 @@ import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
 import { trimOwnRecords } from '../ownership/ownership-steps.js'
-import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldKeyOf, heldKeyPartsOf, heldKeysToDrop, legacyEntriesOf, restoredToastOf, type HeldEntry } from './held-messages.js'
+import { LEGACY_KEPT_KEY, NOT_KEPT_TOAST, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, legacyEntriesOf, legacyHeldKeyPartsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
 const RESTORE_TOAST_MS = 10_000
+const NOT_KEPT_TOAST_MS = 10_000
 
 /** Puts `text` after the draft in the prompt box, a blank line between them,
  * so nothing typed there is overwritten. Whether the box took it. */
@@ -50,7 +51,7 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
   const chars = heldCharsOf(key, entry)
   const others: { key: string; chars: number; heldAt: string }[] = []
   for (const other of await $.store.keys()) {
-    if (other === key || heldKeyPartsOf(other) === undefined) continue
+    if (other === key || !isHeldKey(other)) continue
     const found = heldEntryOf(await $.store.get(other))
     others.push({ key: other, chars: found === undefined ? 0 : heldCharsOf(other, found), heldAt: found?.heldAt ?? '' })
   }
@@ -74,24 +75,30 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
 /** After a message is held: this session's entry is what its run holds now
  * (read inside the queue, so the newest list is the one set), outside the
  * project, in the user's own Claude Code folder beside the transcripts that
- * hold the same words. A run that holds nothing, or no run, sets nothing. */
+ * hold the same words. A run that holds nothing, or no run, sets nothing. One
+ * that cannot be kept is said on screen at once: the run still delivers it,
+ * but an exit or a crash before then would lose it. */
 export async function keepHeldNow($: $): Promise<void> {
-  await afterEarlierHeld(async () => {
+  const isKept = await afterEarlierHeld(async () => {
     const phase = await readPhase($)
-    if (phase.kind === 'idle') return
+    if (phase.kind === 'idle') return true
     const messages = [...phase.run.held, ...phase.run.heldCommands]
-    if (messages.length === 0) return
+    if (messages.length === 0) return true
     const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
-    const key = heldKeyOf(sessionId, phase.run.cwd)
+    const key = await heldKeyOf(sessionId, phase.run.cwd)
     keptUnder.set(phase.run.cwd, key)
-    await setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
-  }).catch((error: unknown) => $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
+    return setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
+  }).catch((error: unknown) => {
+    $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' })
+    return false
+  })
+  if (!isKept) $.ui.toast(NOT_KEPT_TOAST, { timeoutMs: NOT_KEPT_TOAST_MS })
 }
 
 /** Once what the run held was delivered or given back: its entry goes. */
 export async function forgetHeld($: $, cwd: string): Promise<void> {
   await afterEarlierHeld(async () => {
-    const keys = new Set([heldKeyOf(await $.session.id(), cwd), ...(keptUnder.has(cwd) ? [keptUnder.get(cwd)!] : [])])
+    const keys = new Set([await heldKeyOf(await $.session.id(), cwd), ...(keptUnder.has(cwd) ? [keptUnder.get(cwd)!] : [])])
     keptUnder.delete(cwd)
     for (const key of keys) await $.store.delete(key)
   }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
@@ -101,7 +108,7 @@ export async function forgetHeld($: $, cwd: string): Promise<void> {
  * the next session in the folder. Set while they were held already, so a
  * refused set here loses nothing that was kept then. */
 async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise<boolean> {
-  const key = keptUnder.get(cwd) ?? heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd)
+  const key = keptUnder.get(cwd) ?? (await heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd))
   try {
     const endedAt = new Date(await $.clock.now()).toISOString()
     return await afterEarlierHeld(async () => setEntry($, key, { cwd, messages: [...messages], heldAt: endedAt, endedAt }))
@@ -148,12 +155,15 @@ export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenB
  * took it. This session's own entry (a hot reload runs this again) is its run's. */
 export async function restoreKept($: $): Promise<void> {
   const [cwd, sessionId, keys] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys()])
+  const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
   const found: { key: string; entry: HeldEntry }[] = []
   for (const key of keys) {
-    const parts = heldKeyPartsOf(key)
-    if (parts === undefined || parts.cwd !== cwd || parts.sessionId === sessionId) continue
+    const legacy = legacyHeldKeyPartsOf(key)
+    const isHere = legacy === undefined ? key.startsWith(prefix) && key !== ownKey : legacy.cwd === cwd && legacy.sessionId !== sessionId
+    if (!isHere) continue
     const entry = heldEntryOf(await $.store.get(key))
-    if (entry !== undefined) found.push({ key, entry })
+    // The digest names the folder; the entry's own path confirms it.
+    if (entry !== undefined && entry.cwd === cwd) found.push({ key, entry })
   }
   const legacy = keys.includes(LEGACY_KEPT_KEY) ? legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY)) : []
   const legacyHere = legacy.filter((e) => e.cwd === cwd)

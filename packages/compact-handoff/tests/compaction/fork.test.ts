@@ -13,6 +13,7 @@ import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/proto
 import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
 import { MAX_LATEST_RESULT_CHARS } from '../../hooks/compaction/latest-step.js'
 import type { SessionMessage } from 'claude-code'
+import { ownRecordsIn } from '../support/records.js'
 
 const SLOW = { timeoutMs: 30_000 }
 
@@ -110,7 +111,7 @@ describe("a fork's handoff is part of the chain", () => {
     await endTurn($, 'first')
     expect(w.seen.toasts.filter((t) => t.includes('/compact-handoff is recommended'))).toHaveLength(1)
     await compactAuto($)
-    const records = w.store.get('ownedFiles') as { path: string; bytes: number }[]
+    const records = ownRecordsIn(w.store)
     expect(records.map((r) => r.path)).toEqual([`${CWD}/${FORK_FILE}`])
     const bytes = new TextEncoder().encode(fileText(w, FORK_FILE)).length
     expect(swapLogEntries(w).at(-1)).toMatchObject({ mode: 'handoff', trigger: 'automatic-compaction', outcome: 'compaction-handoff', files: [{ path: FORK_FILE, bytes }], contextPercentBefore: 91, repairs: 0, messagesHeld: 0 })

@@ -11,6 +11,7 @@ import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { skillWrite, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withHandoffStatus } from '../support/resume-support.js'
+import { ownRecordsIn } from '../support/records.js'
 
 const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
 
@@ -124,7 +125,7 @@ describe('the records of own files', () => {
     w.writeFile(plan, withHandoffStatus('in-progress'))
     await Promise.all([skillWrite($, MINE, withHandoffStatus('in-progress')), skillWrite($, plan, withHandoffStatus('in-progress'))])
     await settleOffer(w)
-    const keys = ((w.store.get('ownedFiles') ?? []) as { key: string }[]).map((r) => r.key).sort()
+    const keys = ownRecordsIn(w.store).map((r) => r.key).sort()
     expect(keys).toEqual([`${CWD}/${MINE}`, `${CWD}/${plan}`].sort())
   })
 })

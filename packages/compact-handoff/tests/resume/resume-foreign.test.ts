@@ -11,6 +11,7 @@ import { skillEdit, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, startSession } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, withHandoffStatus } from '../support/resume-support.js'
 import { TOASTS } from '../../hooks/text/toasts.js'
+import { ownRecordsIn } from '../support/records.js'
 
 const CLONED = `${DIR}/HANDOFF_cloned_2026-11-30.md`
 const YES = 'Resume from it'
@@ -88,7 +89,7 @@ describe('an Edit makes no file the person\'s own', () => {
     await startSession($)
     const edited = await skillEdit($, CLONED, 'closing brace', 'closing brace.')
     expect(JSON.stringify(edited), 'the Edit ran').toContain('originalFile')
-    expect(w.store.get('ownedFiles') ?? [], 'no record was made').toEqual([])
+    expect(ownRecordsIn(w.store), 'no record was made').toEqual([])
     const said = (await typeCommand($, 'compact-handoff', 'resume')).text ?? ''
     await settle(w)
     expect(said).toContain(`${CLONED}: ${NOT_WRITTEN_HERE}`)

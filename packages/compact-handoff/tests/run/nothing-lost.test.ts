@@ -12,7 +12,8 @@ import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { heldKeyOf } from '../../hooks/run/held-messages.js'
 
-const HELD_KEY = heldKeyOf('session-1', CWD)
+/** This session's entry's key in the store. */
+const heldKey = () => heldKeyOf('session-1', CWD)
 
 const MINUTE_MS = 60_000
 const HELD = 'typed while the swap ran'
@@ -124,20 +125,20 @@ describe('the session ending during a run', () => {
     await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1', resume: { id: 'session-1' } })
     expect(w.seen.fills, 'no prompt box to give them to').toEqual([])
     const kept = { cwd: CWD, messages: [HELD, 'and a second thought'], heldAt: expect.any(String), endedAt: expect.any(String) }
-    expect(w.store.get(HELD_KEY)).toEqual(kept)
+    expect(w.store.get(await heldKey())).toEqual(kept)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: expect.stringMatching(/^the session ended \(prompt_input_exit\); 2 held message\(s\) kept in compact-handoff's store/) })
     // A -p session in this folder has no prompt box: they wait for an interactive one.
     w.setSessionId('session-2')
     await startSession($, { isInteractive: false })
     await settle(w)
     expect(w.box()).toBe('')
-    expect(w.store.get(HELD_KEY)).toEqual(kept)
+    expect(w.store.get(await heldKey())).toEqual(kept)
     w.setSessionId('session-3')
     await startSession($)
     await settle(w)
     expect(w.box()).toBe(`${HELD}\n\nand a second thought`)
     expect(w.seen.toasts.at(-1)).toBe('2 message(s) you typed during a handoff run are back in the prompt box')
     expect(w.seen.logs).toContainEqual(expect.stringMatching(/^2 message\(s\) you typed during a handoff run, held when the session here ended .*, are back in the prompt box\.$/))
-    expect(w.store.has(HELD_KEY)).toBe(false)
+    expect(w.store.has(await heldKey())).toBe(false)
   })
 })

@@ -1,22 +1,27 @@
-// The mod's store (`$.store`, one JSON file outside the project, 4 MiB in all):
-// held messages are kept there from the moment they are held, per session and
-// folder, so a killed session leaves them for the next one; a store an earlier
-// version filled still takes a new record and held messages; and another
-// session's set of the records, made from an older read, drops nothing.
+// The mod's store (`$.store`, one JSON file outside the project, 4 MiB in all,
+// keys of at most 256 characters): held messages are kept there from the
+// moment they are held, per session and folder, so a killed session leaves
+// them for the next one, whatever the folder's path; one that cannot be kept
+// is said on screen; a store an earlier version filled still takes a new
+// record and held messages, its keys read once; and the stand-in store refuses
+// what the engine's refuses.
 import { describe, expect, type Engine } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
-import { CWD, HANDOFF, world, type World } from '../support/world.js'
-import { STORE_LIMIT_CHARS } from '../support/beneath.js'
+import type { On } from 'claude-code'
+import { CWD, HANDOFF, world, type World, type WorldContext } from '../support/world.js'
+import { STORE_KEY_LIMIT_CHARS, STORE_LIMIT_CHARS, answerStore } from '../support/beneath.js'
+import { ownRecordsIn } from '../support/records.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { LEGACY_KEPT_KEY, heldKeyOf } from '../../hooks/run/held-messages.js'
-import { ownershipKeyOf, recordsOf } from '../../hooks/ownership/ownership.js'
+import { LEGACY_KEPT_KEY, NOT_KEPT_TOAST, heldKeyOf } from '../../hooks/run/held-messages.js'
+import { LEGACY_RECORDS_KEY, ownershipKeyOf, recordStoreKeyOf } from '../../hooks/ownership/ownership.js'
 
 const HELD = 'typed while the run went on'
 const SECOND = 'and a second thought'
-const OWN_KEY = heldKeyOf('session-1', CWD)
+/** This session's entry's key in the store. */
+const ownKey = () => heldKeyOf('session-1', CWD)
 const STOPPED_TOAST = /^2 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held .*\), are back in the prompt box\.$/
 
 async function settle(w: World) {
@@ -25,6 +30,13 @@ async function settle(w: World) {
     await w.clock.advance(0)
   }
   await w.clock.settle()
+}
+
+/** Settles until `isDone` holds, for at most ten rounds: a digest (crypto.subtle)
+ * between two engine calls is no engine call, so one settle may return before
+ * the step after it. */
+async function settleUntil(w: World, isDone: () => boolean) {
+  for (let i = 0; i < 10 && !isDone(); i++) await settle(w)
 }
 
 /** A run under way holding two messages, as typed while its skill's turn ran. */
@@ -46,7 +58,7 @@ describe('held messages in the store', () => {
   test('are kept the moment they are held, so a session killed mid-run (no session.end) leaves them for the next one here', async ($, on) => {
     const w = world(on)
     await runHoldingTwo($, w)
-    expect(w.store.get(OWN_KEY), 'outside the session at once').toEqual({ cwd: CWD, messages: [HELD, SECOND], heldAt: expect.any(String) })
+    expect(w.store.get(await ownKey()), 'outside the session at once').toEqual({ cwd: CWD, messages: [HELD, SECOND], heldAt: expect.any(String) })
     // Killed: no session.end. The next process in this folder is another session.
     w.setSessionId('session-2')
     await startSession($)
@@ -54,11 +66,11 @@ describe('held messages in the store', () => {
     expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
     expect(w.seen.toasts.at(-1)).toBe('2 message(s) you typed during a handoff run are back in the prompt box')
     expect(w.seen.logs).toContainEqual(expect.stringMatching(STOPPED_TOAST))
-    expect(w.store.has(OWN_KEY), 'taken once the box has them').toBe(false)
+    expect(w.store.has(await ownKey()), 'taken once the box has them').toBe(false)
   })
 
   test("are per session and folder: another folder's stay, and a hot reload leaves its own run's alone", async ($, on) => {
-    const elsewhere = heldKeyOf('session-9', '/srv/other')
+    const elsewhere = await heldKeyOf('session-9', '/srv/other')
     const theirs = { cwd: '/srv/other', messages: ['for the other project'], heldAt: '2026-11-30T10:00:00.000Z' }
     const w = world(on, { store: { [elsewhere]: theirs } })
     await runHoldingTwo($, w)
@@ -66,7 +78,7 @@ describe('held messages in the store', () => {
     await startSession($)
     await settle(w)
     expect(w.box()).toBe('')
-    expect(w.store.get(OWN_KEY)).toMatchObject({ messages: [HELD, SECOND] })
+    expect(w.store.get(await ownKey())).toMatchObject({ messages: [HELD, SECOND] })
     w.setSessionId('session-2')
     await startSession($)
     await settle(w)
@@ -81,15 +93,15 @@ describe('held messages in the store', () => {
     await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
     await settle(w)
     expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text)).toEqual([expect.stringContaining(SECOND)])
-    expect(w.store.has(OWN_KEY), 'delivered: nothing left for a next session').toBe(false)
+    expect(w.store.has(await ownKey()), 'delivered: nothing left for a next session').toBe(false)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await submitPrompt($, HELD)
     await settle(w)
-    expect(w.store.has(OWN_KEY)).toBe(true)
+    expect(w.store.has(await ownKey())).toBe(true)
     await typeCommand($, 'compact-handoff', 'cancel')
     await settle(w)
     expect(w.box()).toBe(HELD)
-    expect(w.store.has(OWN_KEY), 'given back: nothing left for a next session').toBe(false)
+    expect(w.store.has(await ownKey()), 'given back: nothing left for a next session').toBe(false)
   })
 
   test('leave the store once /clear gives them back, though the session id changed with it', async ($, on) => {
@@ -99,7 +111,7 @@ describe('held messages in the store', () => {
     await $.session.end({ reason: 'clear', sessionId: 'session-1', resume: { id: 'session-1' } })
     await settle(w)
     expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
-    expect([...w.store.keys()].filter((k) => k.startsWith('held:')), 'nothing left for a next session to give back again').toEqual([])
+    expect([...w.store.keys()].filter((k) => k.startsWith('held')), 'nothing left for a next session to give back again').toEqual([])
   })
 
   test("an earlier version's one list still gives back this folder's, and keeps the others'", async ($, on) => {
@@ -110,36 +122,147 @@ describe('held messages in the store', () => {
     expect(w.box()).toBe(HELD)
     expect(w.store.get(LEGACY_KEPT_KEY)).toEqual([other])
   })
-})
 
-describe('a store an earlier version filled', () => {
-  test('still keeps held messages and records a new handoff', async ($, on) => {
-    // Eight records whose status was kept whole: the store just under its limit.
-    const records = Array.from({ length: 8 }, (_, i) => bloatedRecord(i, 520_000))
-    const w = world(on, { store: { ownedFiles: records } })
-    expect(JSON.stringify(Object.fromEntries(w.store)).length).toBeGreaterThan(STORE_LIMIT_CHARS - 100_000)
-    await runHoldingTwo($, w)
-    expect(w.store.get(OWN_KEY), 'held messages have room').toMatchObject({ messages: [HELD, SECOND] })
-    await skillWritesFile($, w, HANDOFF, handoffText())
-    expect(recordsOf(w.store.get('ownedFiles')).map((r) => r.key)).toContain(ownershipKeyOf(CWD, HANDOFF))
-    expect(recordsOf(w.store.get('ownedFiles')).filter((r) => r.status !== undefined), 'no status but a known one').toEqual([
-      expect.objectContaining({ key: ownershipKeyOf(CWD, HANDOFF), status: 'in-progress' }),
-    ])
-    expect(JSON.stringify(w.store.get('ownedFiles')).length).toBeLessThan(1024 * 1024)
+  test("an earlier version's key (its folder in it) is put back once, and another folder's stays", async ($, on) => {
+    const mine = { cwd: CWD, messages: [HELD], heldAt: '2026-11-30T10:00:00.000Z' }
+    const theirs = { cwd: '/srv/other', messages: ['theirs'], heldAt: '2026-11-30T09:00:00.000Z' }
+    const w = world(on, { store: { [`held:session-0:${CWD}`]: mine, 'held:session-0:/srv/other': theirs } })
+    await startSession($)
+    await settle(w)
+    expect(w.box()).toBe(HELD)
+    expect([...w.store.keys()]).toEqual(['held:session-0:/srv/other'])
   })
 })
 
-describe('two sessions setting the records', () => {
-  test("one that set them from a read older than this one's set drops nothing: both records stay", async ($, on) => {
+/** A project folder of `chars` characters, of folders of 16 on the platform's separator. */
+function longFolder(chars: number, windows: boolean): string {
+  const separator = windows ? '\\' : '/'
+  const start = windows ? 'C:\\Users\\me\\' : '/srv/'
+  return `${start}${`long-folder-name${separator}`.repeat(Math.ceil(chars / 17))}`.slice(0, chars - 1) + 'x'
+}
+
+describe('a project path of 1,000 characters', () => {
+  for (const windows of [false, true]) {
+    test(`${windows ? 'on Windows (C:\\…)' : 'on Linux'}: held messages are kept and put back, the handoff is recorded and marked used, every key within ${STORE_KEY_LIMIT_CHARS}`, async ($, on) => {
+      const cwd = longFolder(1_000, windows)
+      expect(cwd.length).toBe(1_000)
+      const w = world(on, { cwd, ...(windows ? { platform: 'windows' as const } : {}) })
+      const separator = windows ? '\\' : '/'
+      const written = `${cwd}${separator}${HANDOFF.split('/').join(separator)}`
+      await startSession($, { cwd })
+      await typeAndLaunch($, w, 'compact-handoff', '')
+      await submitPrompt($, HELD)
+      await settle(w)
+      expect(w.store.get(await heldKeyOf('session-1', cwd)), 'kept at once').toMatchObject({ cwd, messages: [HELD] })
+      w.files.set(written, { text: handoffText(), mtimeMs: w.clock.now() })
+      await $.tool.call({ tool: 'Write', tool_use_id: 'tu-long', file_path: written, content: handoffText() })
+      await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
+      await settle(w)
+      expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text), 'swapped, the held message delivered').toEqual([expect.stringContaining(HELD)])
+      await settleUntil(w, () => ownRecordsIn(w.store).some((r) => r.usedAtMs !== undefined))
+      expect(ownRecordsIn(w.store).map((r) => [r.key, r.usedAtMs !== undefined])).toEqual([[ownershipKeyOf(cwd, HANDOFF), true]])
+      await typeAndLaunch($, w, 'compact-handoff', '')
+      await submitPrompt($, SECOND)
+      await settle(w)
+      // Killed mid-run; the next session in the folder puts it back.
+      w.setSessionId('session-2')
+      await startSession($, { cwd })
+      await settle(w)
+      expect(w.box()).toBe(SECOND)
+      expect([...w.store.keys()].filter((k) => k.length > STORE_KEY_LIMIT_CHARS)).toEqual([])
+      expect(w.seen.logs.filter((l) => /could not|over the/.test(l)), 'nothing refused').toEqual([])
+    })
+  }
+})
+
+describe('a held message the store cannot keep', () => {
+  test('is said on screen at once, in a toast short enough for its box, and the run still delivers it', async ($, on) => {
+    // Another key of the mod's own fills the store to its limit: every set is refused.
+    const w = world(on, { store: { filler: 'x'.repeat(STORE_LIMIT_CHARS - 20) } })
+    await runHoldingTwo($, w)
+    expect(w.seen.toasts.filter((t) => t === NOT_KEPT_TOAST).length).toBeGreaterThan(0)
+    expect(NOT_KEPT_TOAST.length).toBeLessThanOrEqual(100)
+    expect(NOT_KEPT_TOAST.startsWith('Held message not saved')).toBe(true)
+    await skillWritesFile($, w, HANDOFF, handoffText())
+    await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
+    await settle(w)
+    expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text)).toEqual([expect.stringContaining(SECOND)])
+  })
+})
+
+/** The stand-in store's own answers, called as the engine beneath the mod would call them. */
+function standInStore(entries: Record<string, unknown>) {
+  const store = new Map<string, unknown>(Object.entries(entries))
+  const answers = new Map<string, (_$: unknown, e: unknown) => unknown>()
+  const capture = ((event: string, answer: (_$: unknown, e: unknown) => unknown) => void answers.set(event, answer)) as unknown as On
+  answerStore(capture, { store, seen: { storeSets: [] } } as unknown as WorldContext)
+  const call = (event: string, e: Record<string, unknown>) => answers.get(event)!(undefined, e) as { deny?: string; value?: unknown }
+  return { store, call }
+}
+
+describe('the stand-in store refuses what the engine refuses', () => {
+  test(`a key of ${STORE_KEY_LIMIT_CHARS + 1} characters, in the engine's words, to get, set and delete; one of ${STORE_KEY_LIMIT_CHARS} is taken`, () => {
+    const { store, call } = standInStore({})
+    const long = 'k'.repeat(STORE_KEY_LIMIT_CHARS + 1)
+    for (const event of ['store.get', 'store.set', 'store.delete']) {
+      expect(call(event, { key: long, value: 1 }).deny).toBe(`$.${event}: the key is ${STORE_KEY_LIMIT_CHARS + 1} characters, over the ${STORE_KEY_LIMIT_CHARS} limit`)
+    }
+    expect(call('store.set', { key: 'k'.repeat(STORE_KEY_LIMIT_CHARS), value: 1 }).deny).toBeUndefined()
+    expect([...store.keys()]).toEqual(['k'.repeat(STORE_KEY_LIMIT_CHARS)])
+  })
+
+  test(`a set that would take the whole store past ${STORE_LIMIT_CHARS} characters; one that still fits is taken`, () => {
+    const { store, call } = standInStore({ a: 'x'.repeat(STORE_LIMIT_CHARS - 100) })
+    expect(call('store.set', { key: 'b', value: 'y'.repeat(200) }).deny).toMatch(/^\$\.store\.set: the store would be \d+ characters, over the 4194304 limit$/)
+    expect(call('store.set', { key: 'c', value: 'y' }).deny).toBeUndefined()
+    expect(call('store.set', { key: 'd', value: 'y'.repeat(200) }).deny).toMatch(/over the 4194304 limit/)
+    expect([...store.keys()]).toEqual(['a', 'c'])
+  })
+})
+
+describe("an earlier version's one list of records", () => {
+  test('is read as well: a file it recorded is own, with no question', async ($, on) => {
+    const path = `${CWD}/${HANDOFF}`
     const w = world(on)
-    const theirs = bloatedRecord(1, 0)
-    const { status: _status, ...theirRecord } = theirs
-    // The other session read the records (none yet) before this one's set, and sets its own after it.
-    w.setAfterNextSet('ownedFiles', () => [theirRecord])
+    await startSession($)
+    await skillWritesFile($, w, HANDOFF, handoffText())
+    const [record] = ownRecordsIn(w.store)
+    // As an earlier version kept it: in the one list, no key of its own.
+    for (const key of [...w.store.keys()]) w.store.delete(key)
+    w.store.set(LEGACY_RECORDS_KEY, [record])
+    expect(record?.key).toBe(ownershipKeyOf(CWD, HANDOFF))
+    const said = (await typeCommand($, 'compact-handoff', `resume ${path}`)).text ?? ''
+    expect(said).toBe(`Resuming from ${HANDOFF}.`)
+  })
+
+  test('filling the store: still keeps held messages and records a new handoff; the list is moved to a key per record and never set again', async ($, on) => {
+    // Eight records whose status was kept whole: the store just under its limit.
+    const records = Array.from({ length: 8 }, (_, i) => bloatedRecord(i, 520_000))
+    const w = world(on, { store: { [LEGACY_RECORDS_KEY]: records } })
+    expect(JSON.stringify(Object.fromEntries(w.store)).length).toBeGreaterThan(STORE_LIMIT_CHARS - 100_000)
+    await runHoldingTwo($, w)
+    expect(w.store.get(await ownKey()), 'held messages have room').toMatchObject({ messages: [HELD, SECOND] })
+    await skillWritesFile($, w, HANDOFF, handoffText())
+    const kept = ownRecordsIn(w.store)
+    expect(kept.map((r) => r.key)).toContain(ownershipKeyOf(CWD, HANDOFF))
+    expect(kept.map((r) => r.key), 'the old records moved, none lost').toEqual(expect.arrayContaining(records.map((r) => r.key)))
+    expect(kept.filter((r) => r.status !== undefined), 'no status but a known one').toEqual([expect.objectContaining({ key: ownershipKeyOf(CWD, HANDOFF), status: 'in-progress' })])
+    expect(w.store.has(LEGACY_RECORDS_KEY), 'the one list is gone').toBe(false)
+    expect(JSON.stringify(Object.fromEntries([...w.store].filter(([k]) => k.startsWith('owned:')))).length).toBeLessThan(1024 * 1024)
+  })
+})
+
+describe('two sessions setting records', () => {
+  test("this session sets only its own file's record: another session's is never read back and set, so a set of theirs at any moment stays", async ($, on) => {
+    const theirs = { ...bloatedRecord(1, 0), status: 'in-progress' }
+    const w = world(on, { store: { [await recordStoreKeyOf(theirs.key)]: theirs } })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesFile($, w, HANDOFF, handoffText())
+    await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
     await settle(w)
-    expect(recordsOf(w.store.get('ownedFiles')).map((r) => r.key).sort()).toEqual([theirRecord.key, ownershipKeyOf(CWD, HANDOFF)].sort())
+    const mine = await recordStoreKeyOf(ownershipKeyOf(CWD, HANDOFF))
+    expect(new Set(w.seen.storeSets.filter((k) => !k.startsWith('held'))), 'recorded, then marked used: one key').toEqual(new Set([mine]))
+    expect(ownRecordsIn(w.store).map((r) => r.key).sort()).toEqual([theirs.key, ownershipKeyOf(CWD, HANDOFF)].sort())
   })
 })

@@ -173,32 +173,40 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   })
 }
 
-/** The mod's own store, kept across sessions: a map the test can look into. */
 /** The engine's limit on the store's whole JSON text (seen live, 2.1.332). */
 export const STORE_LIMIT_CHARS = 4 * 1024 * 1024
+
+/** The engine's longest key (seen live, 2.1.332): a longer one is refused by get, set and delete. */
+export const STORE_KEY_LIMIT_CHARS = 256
 
 /** The store's JSON text were `key` set to `value`. */
 function storeCharsWith(store: ReadonlyMap<string, unknown>, key: string, value: unknown): number {
   return JSON.stringify(Object.fromEntries([...store, [key, value]])).length
 }
 
+/** The engine's refusal of a key past its limit, in its words; none for a key within it. */
+function keyRefusalOf(event: 'get' | 'set' | 'delete', key: string): { deny: string } | undefined {
+  return key.length > STORE_KEY_LIMIT_CHARS ? { deny: `$.store.${event}: the key is ${key.length} characters, over the ${STORE_KEY_LIMIT_CHARS} limit` } : undefined
+}
+
+/** The mod's own store, kept across sessions: a map the test can look into,
+ * with the engine's own limits on a key and on the whole. */
 export function answerStore(on: On, ctx: WorldContext): void {
-  on('store.get', (_$, e) => ({ value: ctx.store.get(e.key) }))
+  on('store.get', (_$, e) => keyRefusalOf('get', e.key) ?? { value: ctx.store.get(e.key) })
   on('store.set', (_$, e) => {
+    const refused = keyRefusalOf('set', e.key)
+    if (refused !== undefined) return refused
     const value = JSON.parse(JSON.stringify(e.value)) as unknown
     // As the engine does: once the whole store would pass its limit, every set is refused.
     const chars = storeCharsWith(ctx.store, e.key, value)
-    if (chars > STORE_LIMIT_CHARS) return { deny: `the store would be ${chars} characters, over the ${STORE_LIMIT_CHARS} limit` }
-    const stale = ctx.state.staleSets.get(e.key)
+    if (chars > STORE_LIMIT_CHARS) return { deny: `$.store.set: the store would be ${chars} characters, over the ${STORE_LIMIT_CHARS} limit` }
+    ctx.seen.storeSets.push(e.key)
     ctx.store.set(e.key, value)
-    if (stale !== undefined) {
-      // Another session, which read the key before this set, sets it after.
-      ctx.state.staleSets.delete(e.key)
-      ctx.store.set(e.key, JSON.parse(JSON.stringify(stale())) as unknown)
-    }
     return { value: undefined }
   })
   on('store.delete', (_$, e) => {
+    const refused = keyRefusalOf('delete', e.key)
+    if (refused !== undefined) return refused
     ctx.store.delete(e.key)
     return { value: undefined }
   })
@@ -284,8 +292,6 @@ export function answerCompaction(on: On, ctx: WorldContext): void {
     }
   })
 }
-
-/** The mod's own store, kept across sessions. */
 
 /** The fork a `$.model.fork` makes: each call takes the next scripted answer
  * (a reply's text, a failure reason, or `reject` for a request the engine

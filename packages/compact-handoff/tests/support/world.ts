@@ -194,6 +194,8 @@ function contextOf(on: On, options: WorldOptions) {
     toasts: [] as string[],
     statusLines: [] as (string | undefined)[],
     logs: [] as string[],
+    /** The keys of the mod's `$.store.set` calls the store took, in order. */
+    storeSets: [] as string[],
     /** The names of the commands the mod registered. */
     registered: [] as string[],
     /** Those of them registered hidden (out of the `/` menu). */
@@ -228,8 +230,6 @@ function contextOf(on: On, options: WorldOptions) {
     forks: [...(options.forks ?? [])],
     /** What `$.session.id()` answers: another id is another session. */
     sessionId: 'session-1',
-    /** Keys another session sets right after the mod's next set of them, from a read made before it. */
-    staleSets: new Map<string, () => unknown>(),
   }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()
@@ -270,11 +270,6 @@ export function world(on: On, options: WorldOptions = {}) {
     /** From now on the engine is another session's (a new process in the same folder). */
     setSessionId(id: string) {
       state.sessionId = id
-    },
-    /** Another session read `key` before the mod's next set of it and sets it right after, to what
-     * `value` gives: the read-modify-write race of two processes on one key. */
-    setAfterNextSet(key: string, value: () => unknown) {
-      state.staleSets.set(key, value)
     },
     /** Puts a file on the fake disk as the skill's Write would, stamped at the clock's now. */
     writeFile(relPath: string, text: string, extra: Partial<DiskFile> = {}) {
