@@ -28,6 +28,7 @@ const SAMPLES: Record<ToastName, Toast[]> = {
   restored: [1, 999_999].map((n) => TOASTS.restored(n, WHY)),
   runDropped: (['unchanged', 'compaction-pending', 'unsaid'] as const).map((context) => TOASTS.runDropped(WHY, context)),
   held: [TOASTS.held()],
+  notKept: [TOASTS.notKept()],
   letThrough: [TOASTS.letThrough(WHY)],
   continuePromptNotSent: PATHS.flatMap((p) => [TOASTS.continuePromptNotSent(WHY, p, true), TOASTS.continuePromptNotSent(WHY, p, false)]),
   answerModMissing: [TOASTS.answerModMissing()],

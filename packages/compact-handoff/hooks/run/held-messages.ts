@@ -104,10 +104,6 @@ export function restoredToastOf(entries: readonly HeldEntry[]): string {
   return `${n} message(s) you typed during a handoff run, ${when}, are back in the prompt box.`
 }
 
-/** Said at once when a held message could not be kept in the store: the run
- * still delivers it, but a crash or an exit before then loses it. Short, for
- * the toast box, the loss first. */
-export const NOT_KEPT_TOAST = 'Held message not saved: it is lost if this session ends before the swap. Copy it to keep it.'
 
 const ATTACHMENT_WORDS: Readonly<Record<string, string>> = { image: 'an image', audio: 'an audio clip', document: 'a document' }
 

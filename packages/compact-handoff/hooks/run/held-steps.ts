@@ -10,7 +10,7 @@ import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
 import { trimOwnRecords } from '../ownership/ownership-steps.js'
-import { LEGACY_KEPT_KEY, NOT_KEPT_TOAST, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, legacyEntriesOf, legacyHeldKeyPartsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
+import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, legacyEntriesOf, legacyHeldKeyPartsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
@@ -92,7 +92,7 @@ export async function keepHeldNow($: $): Promise<void> {
     $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' })
     return false
   })
-  if (!isKept) $.ui.toast(NOT_KEPT_TOAST, { timeoutMs: NOT_KEPT_TOAST_MS })
+  if (!isKept) showToast($, TOASTS.notKept(), NOT_KEPT_TOAST_MS)
 }
 
 /** Once what the run held was delivered or given back: its entry goes. */

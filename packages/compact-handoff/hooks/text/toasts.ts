@@ -50,6 +50,9 @@ export const TOASTS = {
   restored: (count: number, detail: string): Toast => ({ text: `${count} message(s) you typed during a handoff run are back in the prompt box`, detail }),
   /** A run dropped: where the conversation stands; `detail` says why and where its held messages went. */
   runDropped: (detail: string, context: DroppedContext): Toast => ({ text: DROPPED_TEXT[context], detail }),
+  /** A held message the store refused: the run still delivers it, but a crash or an
+   * exit before then loses it, so it is said at once, the loss first. */
+  notKept: (): Toast => ({ text: 'Held message not saved: it is lost if this session ends before the swap. Copy it to keep it.' }),
   /** A prompt typed during a run, held. */
   held: (): Toast => ({ text: 'your message is held until the swap is done; /compact-handoff cancel gives it back' }),
   /** A prompt with attachments went through during a run; `detail` says what happens to them. */

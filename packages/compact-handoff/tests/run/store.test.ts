@@ -15,7 +15,10 @@ import { ownRecordsIn } from '../support/records.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { LEGACY_KEPT_KEY, NOT_KEPT_TOAST, heldKeyOf } from '../../hooks/run/held-messages.js'
+import { LEGACY_KEPT_KEY, heldKeyOf } from '../../hooks/run/held-messages.js'
+import { TOASTS } from '../../hooks/text/toasts.js'
+
+const NOT_KEPT_TOAST = TOASTS.notKept().text
 import { LEGACY_RECORDS_KEY, ownershipKeyOf, recordStoreKeyOf } from '../../hooks/ownership/ownership.js'
 
 const HELD = 'typed while the run went on'
