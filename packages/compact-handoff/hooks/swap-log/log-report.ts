@@ -29,7 +29,12 @@ const QUOTE_MARKS_RE = /[“”]/g
  * ('tail', for a path, whose file name is at the end) with an ellipsis.
  * Linear in the text. */
 export function quotedOf(text: string, maxChars: number, keep: 'head' | 'tail'): string {
-  const drawable = text.replace(UNDRAWABLE_RE, ' ').replace(QUOTE_MARKS_RE, '"')
+  // Only the end kept is looked at: a code point is at most two code units,
+  // so this many units hold more points than are kept, and a half pair at
+  // the cut lies beyond them.
+  const units = 2 * maxChars + 2
+  const near = text.length <= units ? text : keep === 'head' ? text.slice(0, units) : text.slice(-units)
+  const drawable = near.replace(UNDRAWABLE_RE, ' ').replace(QUOTE_MARKS_RE, '"')
   const points = Array.from(drawable)
   const room = Math.max(1, maxChars - 2)
   if (points.length <= room) return `“${drawable}”`

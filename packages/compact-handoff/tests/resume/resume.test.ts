@@ -47,7 +47,7 @@ describe('/compact-handoff resume of an own handoff', () => {
     expect(log).toContain('"outcome":"resumed"')
     // A resume writes nothing, so its line names no kind of run.
     expect(log).not.toContain('"mode"')
-    expect((await typeCommand($, 'compact-handoff', 'status')).text).toMatch(/ resumed: \.claude\/handoffs\/HANDOFF_newest-open_2026-11-30\.md$/m)
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toMatch(/ resumed “[^”]*handoffs\/HANDOFF_newest-open_2026-11-30\.md”$/m)
 
     // The resumed handoff is the parent of the next one.
     await typeAndLaunch($, w, 'compact-handoff', '')

@@ -138,7 +138,7 @@ describe('review before apply', () => {
     await typeAndLaunch($, w, 'compact-handoff', 'review deploy with --password=hunter2 to staging')
     expect(skillRunsOf(w)).toEqual([{ command: 'compact-handoff-skills:handoff', focus: 'deploy with --password=[REDACTED] to staging' }])
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain('focus "deploy with --password=[REDACTED] to staging"')
+    expect(report).toContain('Focus: “deploy with --password=[REDACTED] to staging”.')
     expect(JSON.stringify([w.seen.commandRuns, report]), 'the secret went nowhere').not.toContain('hunter2')
   })
 
