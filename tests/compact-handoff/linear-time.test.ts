@@ -6,7 +6,7 @@
 // input. Quadratic code takes minutes on these (the old heading regex took
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
 import { routeOf } from '../../packages/compact-handoff-answer/hooks/answer/route.js'
@@ -38,6 +38,10 @@ import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handof
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 import { cpuMsOf } from '../support/cpu-time.js'
+import { LOADED_MACHINE_TIMEOUT_MS } from '../support/loaded-machine.js'
+
+// Every test here works through 250,000-character lines: a loaded machine's timeout for each.
+vi.setConfig({ testTimeout: LOADED_MACHINE_TIMEOUT_MS })
 
 const LINE_CHARS = 250_000
 /** Far above what linear code needs on a 250,000-character line (a few ms),

@@ -17,7 +17,7 @@ const BASES = ['', 'tests/harness/', 'packages/compact-handoff/hooks/', 'package
 
 /** A code span that names a file: a path of plain segments ending in an extension, no
  * placeholder, not a suffix (`-steps.ts`), not a file of the person's project (`.claude/…`). */
-const FILE_SPAN_RE = /^(?!\.claude\/)\w[\w.-]*(?:\/[\w.-]+)*\.(?:ts|tsx|js|md|json|jsonl|yaml|txt|sh)$|^\.claude-plugin\/[\w.-]+$/
+const FILE_SPAN_RE = /^(?!\.claude\/)\w[\w.-]*(?:\/[\w.-]+)*\.(?:ts|tsx|js|mjs|md|json|jsonl|yaml|txt|sh)$|^\.claude-plugin\/[\w.-]+$/
 const IDENTIFIER = String.raw`[A-Za-z_$][\w$]*`
 
 function lineOf(index: number): number {

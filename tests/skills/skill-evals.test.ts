@@ -30,6 +30,7 @@ import { BAD_FAILS, caseOf, repliesFor, stepOf } from './eval-model.js'
 import { JUDGE_ASK, type Variant } from './eval-handoffs.js'
 import { COMMITS, EVAL_CASES, PARENT_HANDOFF, UNVERIFIED_CLAIMS, historyJsonl, type EvalCase } from '../support/eval-sessions.js'
 import { PARENT_HANDOFF_TEXT, evalHistories } from '../support/eval-histories.js'
+import { LOADED_MACHINE_TIMEOUT_MS } from '../support/loaded-machine.js'
 
 const EVALS = join(repoRoot(), 'skills', 'evals')
 /** One `claude plugin eval` of the seven cases, two at a time, took 11-13 s on this 2-core machine under load. */
@@ -186,7 +187,7 @@ describe('the cases describe one consistent past', () => {
     }
   })
 
-  test('the scaffolds build the commits and the earlier handoff the histories quote', () => {
+  test('the scaffolds build the commits and the earlier handoff the histories quote', { timeout: LOADED_MACHINE_TIMEOUT_MS }, () => {
     const built = createRunDir('skill-evals-scaffold')
     const shapes: Array<[string, string[]]> = [
       ['no-fire-question', [COMMITS.roadmap, COMMITS.tests, COMMITS.add]],

@@ -3,6 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import { MAX_LOG_LINES, OLD_SWAP_LOG_PATH, isSessionLogName, logModeOf, logOutcomeOf, logTextRefusalOf, logTextWith, readsAsSwapLog, logTriggerOf, sessionLogPathOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
+import { LOADED_MACHINE_TIMEOUT_MS } from '../../support/loaded-machine.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
   return {
@@ -71,7 +72,7 @@ describe('logTextWith', () => {
     expect(linesOf(text)).toEqual(['a note by hand', JSON.stringify(entryOf(1))])
   })
 
-  test('keeps at most 1,000 lines, dropping the oldest', () => {
+  test('keeps at most 1,000 lines, dropping the oldest', { timeout: LOADED_MACHINE_TIMEOUT_MS }, () => {
     expect(MAX_LOG_LINES).toBe(1_000)
     const full = logOf(1_000)
     expect(linesOf(full)).toHaveLength(1_000)
@@ -81,7 +82,7 @@ describe('logTextWith', () => {
     expect(lines.at(-1)).toBe(JSON.stringify(entryOf(1_000)))
   })
 
-  test('trims a log already over the bound down to it', () => {
+  test('trims a log already over the bound down to it', { timeout: LOADED_MACHINE_TIMEOUT_MS }, () => {
     const existing = Array.from({ length: 1_500 }, (_, n) => JSON.stringify(entryOf(n))).join('\n')
     const lines = linesOf(logTextWith(existing, entryOf(1_500)))
     expect(lines).toHaveLength(1_000)
@@ -89,7 +90,7 @@ describe('logTextWith', () => {
     expect(lines.at(-1)).toBe(JSON.stringify(entryOf(1_500)))
   })
 
-  test('holds the newest min(n, 1,000) entries in order after n appends (property)', () => {
+  test('holds the newest min(n, 1,000) entries in order after n appends (property)', { timeout: LOADED_MACHINE_TIMEOUT_MS }, () => {
     forAll(
       (rand) => rand.int(1_200) + 1,
       (count) => {

@@ -12,6 +12,7 @@ import {
 import { askVerdictOf } from '../../../packages/compact-handoff/hooks/ask/ask.js'
 import { forAll, type Rand } from '../../support/property.js'
 import { CUT_MARK, HEADING, total, wordsOf } from '../../support/user-words-text.js'
+import { LOADED_MACHINE_TIMEOUT_MS } from '../../support/loaded-machine.js'
 
 describe('withUserMessage over random sessions (property)', () => {
   function messageOf(rand: Rand, i: number): string {
@@ -30,7 +31,7 @@ describe('withUserMessage over random sessions (property)', () => {
     return Array.from({ length: rand.int(40) }, (_, i) => messageOf(rand, i))
   }
 
-  test('stays within 12,000 characters except by the first and the newest, never loses the first, drops only the oldest', () => {
+  test('stays within 12,000 characters except by the first and the newest, never loses the first, drops only the oldest', { timeout: LOADED_MACHINE_TIMEOUT_MS }, () => {
     forAll(sessionOf, (session) => {
       const words = wordsOf(...session)
       const recorded = session.filter((m) => m.trim() !== '').map(clippedMessageOf)

@@ -2,7 +2,9 @@
 // their order, what each holds, how many there are, and the version of the
 // shape. Everything that can is built from it (the fork's prompt, the
 // summariser's outline, both format checks, the scripted good handoffs of the
-// tests); what cannot (the skills' Markdown, the fixtures, the eval cases and
+// tests); the files other tools read (the fixtures, the eval cases' section
+// grader, the fork eval's prompts) are written from it by `pnpm gen`
+// (tests/harness/generated.ts); what is prose (the skills' Markdown, the eval
 // histories, the READMEs' counts) is held to it by tests/contract/handoff-spec.test.ts,
 // which names the file to change.
 //
