@@ -14,7 +14,7 @@ export type StatusReportInput = {
   /** Newest swap-log lines, oldest first. */
   recentLog: readonly string[]
   /** What the context re-did since the last swap, when the meter was watching. */
-  meter?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[] }
+  meter?: { since: string; reReads: readonly string[]; repeatedCommands: readonly string[]; recalls?: number }
 }
 
 function tailOf(input: StatusReportInput): string[] {

@@ -1,7 +1,9 @@
 // The rediscovery meter: after a swap (or a resume), what the new context does
 // again that the old one had done: Reads of files already read before, and
 // shell commands already run. Both are signs that the handoff left something
-// out. Watched for METER_TURNS main-loop turns, or until the next run.
+// out. Watched for METER_TURNS main-loop turns, or until the next run. Calls of
+// the recall tool are counted apart: a detail brought back from the transcript
+// instead of found again by reading or running.
 // Paths and commands compare as recorded: masked (work-steps.ts).
 
 export const METER_TURNS = 10
@@ -17,6 +19,8 @@ export type Watched = {
   commandsBefore: string[]
   reReads: string[]
   repeatedCommands: string[]
+  /** Calls of the recall tool; absent in a window opened before they were counted. */
+  recalls?: number
   /** Whether the handoff itself was read since, and whether the first turn ended. */
   handoffRead: boolean
   firstTurnEnded: boolean
@@ -36,6 +40,7 @@ export function watchingAfter(after: Watched['after'], facts: { read: readonly s
     commandsBefore: facts.commands.map((c) => c.line),
     reReads: [],
     repeatedCommands: [],
+    recalls: 0,
     handoffRead: false,
     firstTurnEnded: false,
   }
@@ -54,6 +59,11 @@ export function meterWithCommand(meter: Meter, line: string): Meter {
   return isRepeat ? { ...meter, repeatedCommands: [...meter.repeatedCommands, line] } : meter
 }
 
+export function meterWithRecall(meter: Meter): Meter {
+  if (meter.kind !== 'watching') return meter
+  return { ...meter, recalls: (meter.recalls ?? 0) + 1 }
+}
+
 /** What a main-loop turn's end does to the window: counts it down, and says
  * whether the first turn went by without reading the handoff and whether the
  * window closes now (with its counts). */
@@ -65,6 +75,7 @@ export function meterAfterTurn(meter: Meter): { meter: Meter; isUnread: boolean;
   return { meter: next, isUnread }
 }
 
-export function meterTextOf(watched: { reReads: readonly string[]; repeatedCommands: readonly string[] }): string {
-  return `${watched.reReads.length} file(s) read again, ${watched.repeatedCommands.length} command(s) run again`
+export function meterTextOf(watched: { reReads: readonly string[]; repeatedCommands: readonly string[]; recalls?: number }): string {
+  const recalls = watched.recalls ?? 0
+  return `${watched.reReads.length} file(s) read again, ${watched.repeatedCommands.length} command(s) run again${recalls > 0 ? `, ${recalls} recall call(s)` : ''}`
 }

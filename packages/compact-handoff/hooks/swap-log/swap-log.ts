@@ -71,7 +71,7 @@ export type AfterSwapEntry = {
   time: string
   sessionId: string
   follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
-} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
+} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[]; /** Recall tool calls; absent when none. */ recalls?: number } | { outcome: 'handoff-unread' })
 
 /** The code units read at `i` as one character, and how many characters
  * JSON.stringify writes for it: a pair stays whole, a lone surrogate and a
@@ -273,5 +273,6 @@ function afterSwapLineOf(e: Partial<AfterSwapEntry>): string {
   if (e.outcome === 'handoff-unread') return `${e.time} handoff-unread: the first turn after ${follows} did not read it`
   const reReads = 'reReads' in e && Array.isArray(e.reReads) ? e.reReads : []
   const repeated = 'repeatedCommands' in e && Array.isArray(e.repeatedCommands) ? e.repeatedCommands : []
-  return `${e.time} meter after ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again`
+  const recalls = 'recalls' in e && typeof e.recalls === 'number' && e.recalls > 0 ? `, ${e.recalls} recall call(s)` : ''
+  return `${e.time} meter after ${follows}: ${reReads.length} file(s) read again, ${repeated.length} command(s) run again${recalls}`
 }
