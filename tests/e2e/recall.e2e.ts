@@ -3,9 +3,11 @@
  * (a swap, and an automatic compaction answered by a fork's handoff) the model calls
  * `mcp__compact-handoff__recall` with a word from an earlier command's output and gets
  * that output's line back verbatim; a token the earlier command printed comes back
- * masked by the engine's own redact; the stub names the tool, and the first request
- * after the replacement lists it (it is registered at the session's start: one
- * registered at the replacement itself was missing from that request, seen here).
+ * masked by the engine's own redact; the stub names the tool. The tool is registered at
+ * the session's start (one registered at the replacement itself was missing from the
+ * request after it, seen here); the first request after a replacement lists it in some
+ * runs and not in others (the engine's; the call is answered all the same), and every
+ * request after that one does.
  */
 import { describe, expect, it } from 'vitest'
 import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, isForkRequest } from '../harness/fork-script.js'
@@ -73,10 +75,23 @@ async function expectRecalled(flow: Flow, ids: [string, string], afterSeq: numbe
   expect(JSON.stringify(second.body?.messages), 'the token reaches the model nowhere after the replacement').not.toContain(TOKEN)
 }
 
+/** Seen here (2.1.332): the request right after a replacement a hook answered (a swap, a
+ * fork's handoff) lists the plugin's tool in some runs and not in others (its call is
+ * answered either way); every request after it lists the tool. */
+function expectListedAfter(flow: Flow, next: MockRequest): void {
+  const later = flow.mock.requests.filter((r) => r.seq > next.seq && r.kind === 'main')
+  const tool = (later.at(-1)?.body?.tools ?? []).find((t) => (t as { name?: string }).name === RECALL_TOOL)
+  console.log(
+    `e2e recall: listed in request ${next.seq}, the first after the replacement: ${toolNamesOf(next).includes(RECALL_TOOL)}; in the ${later.length} after it: ${later.map((r) => toolNamesOf(r).includes(RECALL_TOOL)).join(',')}; the tool costs ${JSON.stringify(tool).length} bytes of each request's tools (${JSON.stringify(later.at(-1)?.body?.tools ?? []).length} in all)`,
+  )
+  expect(later.length).toBeGreaterThan(0)
+  expect(later.every((r) => toolNamesOf(r).includes(RECALL_TOOL)), 'listed in every request after the first').toBe(true)
+}
+
 describe('recall after a swap', () => {
   const { track } = trackRuns()
 
-  it('is listed in the first request after the swap, named by the stub, and brings the output back verbatim and masked', async () => {
+  it('is named by the stub, and brings the output back verbatim and masked', async () => {
     const flow = await startFlow('recall-swap', track)
     const { mock, session, run } = flow
     await earlierCommand(flow, 'RECALL-SWAP')
@@ -88,13 +103,11 @@ describe('recall after a swap', () => {
     await session.type('/compact-handoff recall')
     const skill = await mock.waitForRequest((r) => r.seq > since && isSkillTurnFor(r.lastUserText, 'recall'), 30_000)
     const next = await mock.waitForRequest((r) => r.seq > skill.seq && r.lastUserText.includes(turn.continuePrompt), 30_000)
-    expect(toolNamesOf(next), 'listed in the first request after the swap').toContain(RECALL_TOOL)
-    const tool = (next.body?.tools ?? []).find((t) => (t as { name?: string }).name === RECALL_TOOL)
-    console.log(`e2e recall: the tool costs ${JSON.stringify(tool).length} bytes of each request's tools once listed (${JSON.stringify(next.body?.tools ?? []).length} bytes in all)`)
     const stub = userBlocks(next).find((b) => b.startsWith(STUB_OPENING)) ?? ''
     expect(stub, 'the stub names the tool').toContain(`call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again`)
     await expectRecalled(flow, ids, next.seq - 1)
     await session.waitForScreen(/REPLY-RECALLED/, 30_000)
+    expectListedAfter(flow, next)
   })
 })
 
@@ -116,6 +129,6 @@ describe("recall after an automatic compaction answered by a fork's handoff", ()
     expect(stub, "the fork's stub names the tool").toContain(`call the tool ${RECALL_TOOL}`)
     await expectRecalled(flow, ids, next.seq - 1)
     await session.waitForScreen(/REPLY-FORK-RECALLED/, 30_000)
-    console.log(`e2e recall: after the fork's handoff, the tool is listed in request ${next.seq}: ${toolNamesOf(next).includes(RECALL_TOOL)}; in the next ones: ${mock.requests.filter((r) => r.seq > next.seq && r.kind === 'main').map((r) => toolNamesOf(r).includes(RECALL_TOOL)).join(',')}`)
+    expectListedAfter(flow, next)
   })
 })
