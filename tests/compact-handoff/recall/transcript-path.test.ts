@@ -11,7 +11,7 @@ describe('transcriptRefusalOf', () => {
   test("takes the session's own transcript, on POSIX and on Windows", () => {
     expect(transcriptRefusalOf(OWN)).toBeUndefined()
     expect(transcriptRefusalOf({ transcriptPath: 'C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl', sessionId: '0f3c', folders: ['C:\\app'] })).toBeUndefined()
-    expect(projectFolderNameOf('/tmp/compact-handoff-e2e/recall-probe-1/proj')).toBe('-tmp-compact-handoff-e2e-recall-probe-1-proj')
+    expect(projectFolderNameOf('/srv/e2e-runs/recall_1/proj')).toBe('-srv-e2e-runs-recall-1-proj')
   })
 
   test("refuses another session's, another project's, one outside a projects folder, and none", () => {
