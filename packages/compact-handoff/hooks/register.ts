@@ -21,6 +21,8 @@ import { dropEndedShells } from './running/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { CARRIED_TOOLS, recordCarriedCall } from './carried/carried-steps.js'
 import { stubRowLineFor } from './stub-row/stub-row-steps.js'
+import { RECALL_TOOL } from './recall/recall.js'
+import { answerRecall, listRecall, recallFailedOf } from './recall/recall-steps.js'
 
 export const register: Register = (on, userConfig) => {
   const options = optionsOf(userConfig)
@@ -32,7 +34,10 @@ export const register: Register = (on, userConfig) => {
     // hooks beneath are independent engine hops, so they go out together.
     const [started] = await Promise.all([next(e), noteSessionStart($, e.isInteractive), registerCommands($)])
     // Not awaited here: the session's start waits on this hook, and the offer reads the store and a file.
-    $.clock.after(0, () => void offerResume($, e.isInteractive).catch(() => undefined))
+    $.clock.after(0, () => {
+      void offerResume($, e.isInteractive).catch(() => undefined)
+      void listRecall($)
+    })
     return started
   })
 
@@ -83,6 +88,10 @@ export const register: Register = (on, userConfig) => {
     if (e.agentId === undefined) await recordCarriedCall($, e.tool, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+
+  // The recall tool, listed from the session's start (recall-steps.ts):
+  // nothing beneath answers it, so a failure answers with what went wrong.
+  on('tool.call', { tool: RECALL_TOOL }, ($, e) => answerRecall($, e, e.agentId)).catch(($, e, next) => recallFailedOf(next.error.message))
 
   // The skill's write of its own file runs without a dialog (own-write.ts);
   // the session's verdict is asked first and only the mode's own ask is answered.

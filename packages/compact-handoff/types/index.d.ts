@@ -67,6 +67,7 @@ declare module 'claude-code' {
             commandsBefore: string[]
             reReads: string[]
             repeatedCommands: string[]
+            recalls?: number
             handoffRead: boolean
             firstTurnEnded: boolean
           }

@@ -1,9 +1,9 @@
 // What the engine's summariser is told when it compacts the main loop instead
 // of a fork's handoff: the person's instructions first, then the newest
-// handoff, their words and the work's facts as a stub says them, then the
-// outline from the protocol's one definition of a handoff.
+// handoff, their words and the work's facts as a stub says them, the recall
+// tool's line, then the outline from the protocol's one definition of a handoff.
 import { describe, expect, test } from 'vitest'
-import { OUTLINE, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
+import { OUTLINE, RECALL_SECTION, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
@@ -36,21 +36,23 @@ describe('the outline', () => {
 })
 
 describe('summaryInstructionsOf', () => {
-  test('is the outline alone when neither the person nor the state adds anything', () => {
-    expect(summaryInstructionsOf(undefined, NOTHING)).toBe(OUTLINE)
-    expect(summaryInstructionsOf('  \n', NOTHING)).toBe(OUTLINE)
+  test('is the recall line and the outline when neither the person nor the state adds anything', () => {
+    const added = `compact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}\n\n${OUTLINE}`
+    expect(summaryInstructionsOf(undefined, NOTHING)).toBe(added)
+    expect(summaryInstructionsOf('  \n', NOTHING)).toBe(added)
+    expect(RECALL_SECTION).toContain('call the tool mcp__compact-handoff__recall with a word you expect instead of guessing or running it again')
   })
 
   test("keeps the person's instructions first and byte for byte", () => {
     const own = '  keep the benchmarks\r\n  and the TODO list  '
-    expect(summaryInstructionsOf(own, NOTHING)).toBe(`${own}\n\n${OUTLINE}`)
+    expect(summaryInstructionsOf(own, NOTHING)).toBe(`${own}\n\ncompact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}\n\n${OUTLINE}`)
     expect(summaryInstructionsOf(own, EVERYTHING).startsWith(`${own}\n\ncompact-handoff adds, so the summary keeps them:\n\n`)).toBe(true)
   })
 
   test("says the person's words and the facts exactly as a stub does, between the handoff and the outline", () => {
     const text = summaryInstructionsOf('keep the benchmarks', EVERYTHING)
     const facts = factsSectionOf({ changed: [{ path: 'src/upload.ts', count: 2 }], read: ['src/retry.ts', '/etc/hosts'], commands: FACTS.commands })!
-    const at = ['keep the benchmarks', `Handoff file: ${HANDOFF}\nPlan file: ${PLAN}`, userWordsSectionOf(EVERYTHING.words)!, facts, OUTLINE].map((part) => text.indexOf(part))
+    const at = ['keep the benchmarks', `Handoff file: ${HANDOFF}\nPlan file: ${PLAN}`, userWordsSectionOf(EVERYTHING.words)!, facts, RECALL_SECTION, OUTLINE].map((part) => text.indexOf(part))
     expect(at.every((i) => i >= 0), JSON.stringify(at)).toBe(true)
     expect(at).toEqual([...at].sort((a, b) => a - b))
     expect(text).toContain('[3 earlier message(s) after this one were dropped')
@@ -63,15 +65,15 @@ describe('summaryInstructionsOf', () => {
 })
 
 describe('summaryAdditionsOf', () => {
-  test('adds nothing when nothing was recorded and nothing swapped', () => {
-    expect(summaryAdditionsOf('keep the plan', NOTHING)).toBeUndefined()
+  test('adds only the recall line when nothing was recorded and nothing swapped', () => {
+    expect(summaryAdditionsOf('keep the plan', NOTHING)).toBe(`keep the plan\n\ncompact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}`)
   })
 
   const POINTER = "The newest handoff file of this session, the person's own by compact-handoff's record; name it in the summary so the next context can reopen it:"
 
   test('points at the handoff, and at the plan only when there is one', () => {
     expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF) } })).toBe(
-      `compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}`,
+      `compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}\n\n${RECALL_SECTION}`,
     )
   })
 

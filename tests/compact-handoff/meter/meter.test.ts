@@ -2,7 +2,7 @@
 // resume or a compaction, compared against the facts recorded before it.
 import { describe, expect, test } from 'vitest'
 import { NO_FACTS, withCommand, withRead } from '../../../packages/compact-handoff/hooks/facts/facts.js'
-import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
+import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterTextOf, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 
 describe('the rediscovery meter', () => {
   const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
@@ -37,5 +37,24 @@ describe('the rediscovery meter', () => {
   test('counts nothing when not watching', () => {
     expect(meterWithRead(NOT_WATCHING, '/a')).toBe(NOT_WATCHING)
     expect(meterAfterTurn(NOT_WATCHING)).toEqual({ meter: NOT_WATCHING, isUnread: false })
+  })
+})
+
+describe('recall calls', () => {
+  const after = { kind: 'swapped' as const, handoff: '/srv/app/plans/handoffs/HANDOFF_x.md', time: 't' }
+
+  test('are counted apart from files read and commands run again, only while a window is open', () => {
+    const watching = meterWithRecall(meterWithRecall(watchingAfter(after, NO_FACTS)))
+    expect(watching.kind === 'watching' && watching.recalls).toBe(2)
+    expect(watching.kind === 'watching' && [watching.reReads, watching.repeatedCommands]).toEqual([[], []])
+    expect(meterWithRecall(NOT_WATCHING)).toBe(NOT_WATCHING)
+  })
+
+  test('are said beside the re-reads and re-runs when there were any, and a window opened before they were counted reads as none', () => {
+    expect(meterTextOf({ reReads: ['a'], repeatedCommands: [], recalls: 3 })).toBe('1 file(s) read again, 0 command(s) run again, 3 recall call(s)')
+    expect(meterTextOf({ reReads: [], repeatedCommands: [] })).toBe('0 file(s) read again, 0 command(s) run again')
+    const old = { ...watchingAfter(after, NO_FACTS), recalls: undefined }
+    const counted = meterWithRecall(old)
+    expect(counted.kind === 'watching' && counted.recalls).toBe(1)
   })
 })

@@ -2,7 +2,7 @@
 // `recallAnswerOf`): what a replacement took out, newest first, each entry
 // named and windowed, bounded on every axis, and linear in the transcript.
 import { describe, expect, test } from 'vitest'
-import { RECALL_TOOL, recallAnswerOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
+import { RECALL_TOOL, recallAnswerOf, recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
 import { MAX_QUERY_CHARS, recallQueryOf } from '../../../packages/compact-handoff/hooks/recall/recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS } from '../../../packages/compact-handoff/hooks/recall/recall-search.js'
 import {
@@ -140,5 +140,21 @@ describe('recallAnswerOf: the bounds', () => {
     expect(answer).toContain('E_NEEDLE_42 in src/parser.ts:12')
     expect(everyLine).toContain('older entries matched too')
     expect(ms).toBeLessThan(8_000)
+  })
+})
+
+describe('recallLineOf', () => {
+  const TRANSCRIPT = '/home/me/.claude/projects/-srv-app/0f3c.jsonl'
+
+  test('names the tool, when to call it and with what, in place of grepping the transcript', () => {
+    const line = recallLineOf(TRANSCRIPT)
+    expect(line).toContain(`call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again`)
+    expect(line).toMatch(/detail the handoff lacks/)
+    expect(line, 'the file is named, never to be read or grepped whole').toContain(`${TRANSCRIPT}; never read or grep that file whole`)
+    expect(line).not.toContain('\n')
+  })
+
+  test('keeps a Windows path as written', () => {
+    expect(recallLineOf('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')).toContain('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')
   })
 })

@@ -1,6 +1,6 @@
 // What still runs when a conversation is replaced: the background shells and
 // subagents named in every stub (each running, none with an exit status), the
-// bounds of that section, and the line naming the replaced transcript.
+// bounds of that section, and where the stub puts them.
 import { describe, expect, test } from 'vitest'
 import {
   MAX_RUNNING_AGENTS,
@@ -11,13 +11,13 @@ import {
   runningAgentsOf,
   runningSectionOf,
   shellsStillRunning,
-  transcriptLineOf,
   withRunningSection,
   withShellStarted,
   type RunningShell,
 } from '../../../packages/compact-handoff/hooks/running/running.js'
 import { NO_FACTS, factsSectionOf, withCommand } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { buildStub } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
 import { NO_WORDS } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { cpuMsOf } from '../../support/cpu-time.js'
 
@@ -139,31 +139,12 @@ describe('runningSectionOf', () => {
   })
 })
 
-describe('transcriptLineOf', () => {
-  test('names the file and says when and how to search it, never to read it whole', () => {
-    const line = transcriptLineOf(TRANSCRIPT) ?? ''
-    expect(line).toContain(TRANSCRIPT)
-    expect(line).toMatch(/detail the handoff lacks/)
-    expect(line).toMatch(/grep/)
-    expect(line).toMatch(/never read it whole/)
-    expect(line).not.toContain('\n')
-  })
-
-  test('keeps a Windows path as written', () => {
-    expect(transcriptLineOf('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')).toContain('C:\\Users\\me\\.claude\\projects\\C--app\\0f3c.jsonl')
-  })
-
-  test('is absent when the session keeps no transcript here', () => {
-    expect(transcriptLineOf('')).toBeUndefined()
-  })
-})
-
 describe('the stub and the resume prompt', () => {
-  test('the stub carries what runs and the transcript line before its closing line', () => {
+  test('the stub carries what runs and the recall line before its closing line', () => {
     const stub = buildStub({ handoff: 'plans/handoffs/HANDOFF_x_2026-11-30.md' }, NO_WORDS, undefined, { running: { shells: [SHELL], agents: [] }, transcriptPath: TRANSCRIPT })
     const lines = stub.split('\n')
     expect(lines.at(-1)).toBe('Nothing else from before was kept. The next message says what to do.')
-    expect(lines.at(-2)).toBe(transcriptLineOf(TRANSCRIPT))
+    expect(lines.at(-2)).toBe(recallLineOf(TRANSCRIPT))
     expect(stub).toContain(`\n\n${runningSectionOf({ shells: [SHELL], agents: [] })}\n\n`)
   })
 

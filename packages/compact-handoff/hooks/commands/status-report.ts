@@ -31,7 +31,7 @@ export type StatusReportInput = {
   logNotes: readonly string[]
   /** What the context re-did since the last swap, a resume or a compaction,
    * when the meter was watching: `handoff` is the handoff's path. */
-  meter?: { handoff: string | undefined; reReads: readonly string[]; repeatedCommands: readonly string[] }
+  meter?: { handoff: string | undefined; reReads: readonly string[]; repeatedCommands: readonly string[]; recalls?: number }
 }
 
 /** `words` and a text of someone else's, quoted in what is left of the line. */
@@ -45,7 +45,7 @@ function contextLineOf(input: StatusReportInput): string {
 }
 
 function meterLineOf(meter: NonNullable<StatusReportInput['meter']>): string {
-  const counts = `: ${meterCountsTextOf(meter.reReads.length, meter.repeatedCommands.length)}.`
+  const counts = `: ${meterCountsTextOf(meter.reReads.length, meter.repeatedCommands.length, meter.recalls)}.`
   return meter.handoff === undefined ? `Since the last compaction${counts}` : withQuote('Since ', meter.handoff, 'tail', counts)
 }
 

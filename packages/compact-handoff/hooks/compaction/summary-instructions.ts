@@ -2,12 +2,14 @@
 // it compacts the main loop instead of a handoff (option compactionHandoff, a
 // run under way, a fork that gave no handoff): where the newest handoff is, the
 // person's own words and the work's facts, which a summary would otherwise
-// paraphrase or drop, worded as a stub words them, and the handoff's section
+// paraphrase or drop, worded as a stub words them, the line that names the
+// recall tool, and the handoff's section
 // outline, so the summary comes out in the shape the next context knows.
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
 import type { CheckedLastHandoff } from '../stub/last-handoff.js'
+import { recallLineOf } from '../recall/recall.js'
 
 /** The outline as one block of the instructions: one line per section, from
  * the protocol's one definition of what each holds, then the rules every
@@ -42,18 +44,20 @@ function hasText(own: string | undefined): own is string {
   return own !== undefined && own.trim() !== ''
 }
 
+/** The recall tool, for the summary to hand on: the next context finds it listed. */
+export const RECALL_SECTION = `End the summary with this line, as written:\n${recallLineOf()}`
+
 /**
  * The person's instructions followed by what the state adds (the handoff
- * pointer, their words, the work's facts), or undefined when it adds nothing.
- * The person's own instructions come first and unchanged: what they typed
- * after /compact is theirs to lead with.
+ * pointer, their words, the work's facts) and the recall line. The person's
+ * own instructions come first and unchanged: what they typed after /compact
+ * is theirs to lead with.
  */
-export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string | undefined {
+export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string {
   const handoffPaths = state.lastHandoff.kind === 'handoff' ? [state.lastHandoff.handoff.relPath, ...(state.lastHandoff.plan !== undefined ? [state.lastHandoff.plan.relPath] : [])] : []
-  const sections = [handoffPointerOf(state.lastHandoff), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths))].filter(
+  const sections = [handoffPointerOf(state.lastHandoff), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths)), RECALL_SECTION].filter(
     (section): section is string => section !== undefined,
   )
-  if (sections.length === 0) return undefined
   const added = ['compact-handoff adds, so the summary keeps them:', ...sections].join('\n\n')
   return hasText(own) ? `${own}\n\n${added}` : added
 }
@@ -62,6 +66,5 @@ export function summaryAdditionsOf(own: string | undefined, state: SummaryState)
  * the person's own first, then what the state adds, then the outline, which
  * always goes. */
 export function summaryInstructionsOf(own: string | undefined, state: SummaryState): string {
-  const led = summaryAdditionsOf(own, state) ?? (hasText(own) ? own : undefined)
-  return led === undefined ? OUTLINE : `${led}\n\n${OUTLINE}`
+  return `${summaryAdditionsOf(own, state)}\n\n${OUTLINE}`
 }

@@ -4,7 +4,7 @@ import type { EngineInterface } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
-import { meterAfterTurn, meterWithCommand, meterWithRead, watchingAfter, type After, type Watched } from '../meter/meter.js'
+import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { readWork, updateWork } from './facts-state.js'
 import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
@@ -38,6 +38,12 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
   const path = await maskedText($, call.file_path)
   if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), meter: meterWithRead(w.meter, path) }))
   else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
+}
+
+/** A main-loop call of the recall tool: the meter, while one watches, counts it
+ * apart from the files read again and the commands run again. */
+export async function recordRecallCall($: $): Promise<void> {
+  await updateWork($, (w) => ({ ...w, meter: meterWithRecall(w.meter) }))
 }
 
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
@@ -84,6 +90,7 @@ async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
     follows: shownAfter(watched.after, cwd),
     reReads: watched.reReads.map((p) => shownPath(p, cwd)),
     repeatedCommands: watched.repeatedCommands,
+    ...((watched.recalls ?? 0) > 0 ? { recalls: watched.recalls } : {}),
   })
 }
 

@@ -1,7 +1,9 @@
 // The rediscovery meter: after a swap (or a resume), what the new context does
 // again that the old one had done: Reads of files already read before, and
 // shell commands already run. Both are signs that the handoff left something
-// out. Watched for METER_TURNS main-loop turns, or until the next run.
+// out. Watched for METER_TURNS main-loop turns, or until the next run. Calls of
+// the recall tool are counted apart: a detail brought back from the transcript
+// instead of found again by reading or running.
 // Paths and commands compare as recorded: masked (work-steps.ts).
 
 export const METER_TURNS = 10
@@ -17,6 +19,8 @@ export type Watched = {
   commandsBefore: string[]
   reReads: string[]
   repeatedCommands: string[]
+  /** Calls of the recall tool; absent in a window opened before they were counted. */
+  recalls?: number
   /** Whether the handoff itself was read since, and whether the first turn ended. */
   handoffRead: boolean
   firstTurnEnded: boolean
@@ -36,6 +40,7 @@ export function watchingAfter(after: Watched['after'], facts: { read: readonly s
     commandsBefore: facts.commands.map((c) => c.line),
     reReads: [],
     repeatedCommands: [],
+    recalls: 0,
     handoffRead: false,
     firstTurnEnded: false,
   }
@@ -52,6 +57,11 @@ export function meterWithCommand(meter: Meter, line: string): Meter {
   if (meter.kind !== 'watching') return meter
   const isRepeat = meter.commandsBefore.includes(line) && !meter.repeatedCommands.includes(line)
   return isRepeat ? { ...meter, repeatedCommands: [...meter.repeatedCommands, line] } : meter
+}
+
+export function meterWithRecall(meter: Meter): Meter {
+  if (meter.kind !== 'watching') return meter
+  return { ...meter, recalls: (meter.recalls ?? 0) + 1 }
 }
 
 /** What a main-loop turn's end does to the window: counts it down, and says

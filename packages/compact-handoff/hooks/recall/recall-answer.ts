@@ -6,9 +6,10 @@
 import { queryTextOf } from './recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
 
-/** How much of the transcript was searched: all of it, or only its newest
- * part (a transcript past the size searched, or the time bound reached). */
-export type Coverage = { kind: 'whole' } | { kind: 'newest'; searchedBytes: number; totalBytes: number; why: 'size' | 'time' }
+/** How much of the transcript was searched: all of it, only its newest part
+ * (a transcript past the size one search reads), or its start up to where the
+ * time bound stopped the reading. */
+export type Coverage = { kind: 'whole' } | { kind: 'newest' | 'stopped'; searchedBytes: number; totalBytes: number }
 
 /** The one text a hit is masked as (one redact call per hit): its name on
  * the first line, then its excerpt. */
@@ -57,8 +58,10 @@ function windowOf(hit: Hit, masked: string): { text: string; from: number } {
 /** One entry of the answer, from its hit and the masked text of `maskTextOf`. */
 function entryTextOf(hit: Hit, masked: string, n: number): string {
   const newline = masked.indexOf('\n')
-  const name = newline < 0 ? nameOf(hit) : masked.slice(0, newline)
-  const excerpt = newline < 0 ? '' : masked.slice(newline + 1)
+  // No name line: the masking failed, and nothing of the entry is shown unmasked.
+  if (newline < 0) return `[${n}] An entry that could not be masked, not shown.`
+  const name = masked.slice(0, newline)
+  const excerpt = masked.slice(newline + 1)
   const window = windowOf(hit, excerpt)
   const shownFrom = hit.excerptStart + window.from
   const isWhole = shownFrom === 0 && window.text.length >= hit.textLength
@@ -70,8 +73,8 @@ function entryTextOf(hit: Hit, masked: string, n: number): string {
 function coverageTextOf(coverage: Coverage): string | undefined {
   if (coverage.kind === 'whole') return undefined
   const mb = (bytes: number) => (bytes / 1_048_576).toFixed(1)
-  const why = coverage.why === 'size' ? 'the most one search reads' : 'all the time one search may take'
-  return `Only the newest ${mb(coverage.searchedBytes)} MB of the ${mb(coverage.totalBytes)} MB transcript were searched (${why}); older entries were not.`
+  if (coverage.kind === 'newest') return `Only the newest ${mb(coverage.searchedBytes)} MB of the ${mb(coverage.totalBytes)} MB transcript were searched (the most one search reads); older entries were not.`
+  return `The search stopped after ${mb(coverage.searchedBytes)} MB of the ${mb(coverage.totalBytes)} MB transcript (the time one search may take); newer entries were not searched.`
 }
 
 /** The answer for `found`, each hit's text masked (`masked[i]` for `found.hits[i]`, as `maskTextOf` gave it). */
@@ -79,7 +82,7 @@ export function recallAnswerTextOf(found: RecallFound, masked: readonly string[]
   const query = queryTextOf(found.query)
   const where = found.scope === 'replaced' ? "what compact-handoff's handoffs and compactions took out of this session's conversation" : 'the transcript'
   const covered = coverageTextOf(coverage)
-  if (found.scope === 'replaced' && found.boundaries === 0) {
+  if (found.scope === 'replaced' && found.boundaries === 0 && !found.isCut) {
     return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
   }
   if (found.hits.length === 0) {

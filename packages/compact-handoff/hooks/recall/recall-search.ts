@@ -74,6 +74,9 @@ export type RecallFound = {
   searched: number
   skipped: number
   boundaries: number
+  /** The search stopped before the transcript's end (its time bound): what it
+   * read is older than the newest boundary, which lies in the part unread. */
+  isCut: boolean
 }
 
 const emptySegment = (): Segment => ({ hits: [], count: 0, searched: 0, skipped: 0 })
@@ -112,12 +115,14 @@ export function scanText(scan: RecallScan, text: string): void {
   }
 }
 
-/** Ends the search: the last line (a transcript need not end in a newline), then what was found. */
-export function scanEnd(scan: RecallScan): RecallFound {
-  if (scan.carry !== '' || scan.isDropping) lineEnded(scan, '')
-  if (scan.scope === 'all') mergeCurrent(scan)
+/** Ends the search: the last line (a transcript need not end in a newline),
+ * then what was found; `isCut` when the reading stopped before the file's end. */
+export function scanEnd(scan: RecallScan, options: { isCut?: boolean } = {}): RecallFound {
+  const isCut = options.isCut === true
+  if (!isCut && (scan.carry !== '' || scan.isDropping)) lineEnded(scan, '')
+  if (scan.scope === 'all' || isCut) mergeCurrent(scan)
   const { hits, count, searched, skipped } = scan.replaced
-  return { query: scan.query, scope: scan.scope, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries }
+  return { query: scan.query, scope: scan.scope, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
 }
 
 function carryOn(scan: RecallScan, piece: string): void {

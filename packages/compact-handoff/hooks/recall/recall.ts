@@ -35,11 +35,13 @@ export const RECALL_INPUT_SCHEMA = {
 } as const
 
 /** The one line a stub or a summary gives the next context, in place of the
- * transcript's grep advice: the transcript line holds a tool result's whole
+ * transcript's grep advice: a transcript line holds a tool result's whole
  * output (a 63,735-character line in a short session), so a grep hit pours it
- * all into the context. `transcriptPath` names where the conversation is kept. */
-export function recallLineOf(transcriptPath: string): string {
-  return `For a detail the handoff lacks (an exact error, a path seen in output, a value, an exit status), call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again: it brings back the earlier tool output or message verbatim (the whole conversation is kept in ${transcriptPath}; never read or grep that file whole).`
+ * all into the context. `transcriptPath` names where the conversation is kept
+ * (a summary's own text already names it). */
+export function recallLineOf(transcriptPath?: string): string {
+  const kept = transcriptPath === undefined ? '' : ` (the whole conversation is kept in ${transcriptPath}; never read or grep that file whole)`
+  return `For a detail the handoff lacks (an exact error, a path seen in output, a value, an exit status), call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again: it brings back the earlier tool output or message verbatim${kept}.`
 }
 
 /** The answer the tool gives for `query` over `transcript`; `mask` stands in

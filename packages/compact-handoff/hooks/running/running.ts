@@ -1,6 +1,5 @@
 // What the session still has going on when its conversation is replaced: the
-// background shells and subagents still running, and where the earlier
-// conversation is kept on disk. A swap ends the conversation, not the work: a
+// background shells and subagents still running. A swap ends the conversation, not the work: a
 // shell started with `run_in_background` gets its tool result at once and goes
 // on, and its notification later reaches the next context, which must know it
 // started and has not yet ended (seen live, 2.1.332). Pure: running-steps.ts
@@ -99,13 +98,6 @@ export function runningSectionOf(running: Running): string | undefined {
   // An id is what the next context needs to wait on or stop a task: the ones left out are named, bounded.
   const moreMarkOf = (leftOut: number) => boundedListOf(`- and ${leftOut} more still running, not shown: `, sorted.slice(sorted.length - leftOut).map((e) => e.name), MAX_LEFT_OUT_IDS_CHARS)
   return boundedSectionOf(head, sorted.map((e) => e.line), MAX_RUNNING_SECTION_CHARS, moreMarkOf)
-}
-
-/** The line that names the replaced conversation's transcript, or undefined
- * when the session keeps none on this machine (an empty path). */
-export function transcriptLineOf(path: string): string | undefined {
-  if (path === '') return undefined
-  return `The earlier conversation is kept whole in its transcript file ${path}: when you need a detail the handoff lacks (an exact error, a value, what was tried), search that file for it (grep or a search tool, with a word you expect); never read it whole.`
 }
 
 /** `prompt` with the running section after it, when anything runs. */

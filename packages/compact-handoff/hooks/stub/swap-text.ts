@@ -3,7 +3,8 @@
 import { MARKER } from '../protocol/protocol.js'
 import type { Mode } from '../protocol/protocol.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
-import { runningSectionOf, transcriptLineOf, type Running } from '../running/running.js'
+import { runningSectionOf, type Running } from '../running/running.js'
+import { recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
@@ -28,14 +29,14 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
 export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan; worktree?: CarriedWorktree }
 
 /** The lines every stub ends its body with for `context`: what still runs,
- * where the earlier conversation is, the worktree entered, the deferred tools loaded, the plan approved, then the skills invoked; none when
+ * the recall tool for what the handoff lacks (and where the earlier conversation is), the worktree entered, the deferred tools loaded, the plan approved, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
   const lines: string[] = []
   const running = context.running === undefined ? undefined : runningSectionOf(context.running)
   if (running !== undefined) lines.push('', running, '')
-  const transcript = context.transcriptPath === undefined ? undefined : transcriptLineOf(context.transcriptPath)
-  if (transcript !== undefined) lines.push(transcript)
+  // Where the session keeps no transcript there is nothing to recall.
+  if (context.transcriptPath !== undefined && context.transcriptPath !== '') lines.push(recallLineOf(context.transcriptPath))
   const worktree = worktreeSectionOf(context.worktree)
   if (worktree !== undefined) lines.push(worktree)
   const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)

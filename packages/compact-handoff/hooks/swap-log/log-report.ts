@@ -47,9 +47,10 @@ function countText(count: number, one: string): string {
   return count === 0 ? `no ${one}` : `${count} ${one}${count === 1 ? '' : 's'}`
 }
 
-/** What the meter counted, in plain words: "2 files re-read, no command re-run". */
-export function meterCountsTextOf(reReads: number, repeatedCommands: number): string {
-  return `${countText(reReads, 'file')} re-read, ${countText(repeatedCommands, 'command')} re-run`
+/** What the meter counted, in plain words: "2 files re-read, no command re-run",
+ * and ", 1 recall" when the recall tool was called (counted apart from both). */
+export function meterCountsTextOf(reReads: number, repeatedCommands: number, recalls = 0): string {
+  return `${countText(reReads, 'file')} re-read, ${countText(repeatedCommands, 'command')} re-run${recalls > 0 ? `, ${countText(recalls, 'recall')}` : ''}`
 }
 
 const ISO_MINUTE_RE = /^\d{4}-(\d{2}-\d{2})T(\d{2}:\d{2})/
@@ -121,7 +122,8 @@ function afterSwapSaidOf(outcome: string, parsed: Parsed): Said {
   }
   const reReads = Array.isArray(parsed.reReads) ? parsed.reReads.length : 0
   const repeated = Array.isArray(parsed.repeatedCommands) ? parsed.repeatedCommands.length : 0
-  const counts = `: ${meterCountsTextOf(reReads, repeated)}`
+  const recalls = typeof parsed.recalls === 'number' && Number.isSafeInteger(parsed.recalls) && parsed.recalls > 0 ? parsed.recalls : 0
+  const counts = `: ${meterCountsTextOf(reReads, repeated, recalls)}`
   if (handoff === undefined) return { before: `after compacting${counts}` }
   return { before: 'after ', quote: { text: handoff, keep: 'tail' }, after: counts }
 }

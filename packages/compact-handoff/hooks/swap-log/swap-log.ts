@@ -93,7 +93,7 @@ export type AfterSwapEntry = {
   time: string
   sessionId: string
   follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
-} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[] } | { outcome: 'handoff-unread' })
+} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[]; /** Recall tool calls; absent when none. */ recalls?: number } | { outcome: 'handoff-unread' })
 
 /** The code units read at `i` as one character, and how many characters
  * JSON.stringify writes for it: a pair stays whole, a lone surrogate and a

@@ -34,6 +34,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
   on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: ctx.cwd }))
+  on('session.root', () => ({ value: ctx.cwd }))
   // Only the field the mod reads; the kit does not check a value's shape.
   on('session.info', () => ({ value: { platform: ctx.options.platform ?? 'linux', transcriptPath: ctx.options.transcriptPath ?? TRANSCRIPT_PATH } as never }))
   on('session.usage', () => ({
@@ -164,13 +165,30 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     const file = landed === undefined ? undefined : ctx.files.get(landed)
     if (!file) return { deny: `read ${e.path} failed: ENOENT` }
     ctx.seen.reads.push({ path: e.path, ...(e.offset !== undefined ? { offset: e.offset } : {}), ...(e.length !== undefined ? { length: e.length } : {}) })
-    // As the engine reads: a range of bytes (a cut character becomes U+FFFD), and an answer over 4 MiB rejects.
-    const bytes = new TextEncoder().encode(file.text)
+    // As the engine reads: a range of bytes (a cut character becomes U+FFFD as text, or base64), and an answer over 4 MiB rejects.
+    const bytes = bytesOf(file)
     const start = Math.min(e.offset ?? 0, bytes.length)
     const end = e.length === undefined ? bytes.length : Math.min(bytes.length, start + e.length)
     if (end - start > MAX_READ_BYTES) return { deny: `read ${e.path} failed: the answer would be over 4 MiB` }
+    if (e.as === 'bytes') return { value: { base64: base64Of(bytes.subarray(start, end)) } }
     return { value: start === 0 && end === bytes.length ? file.text : new TextDecoder().decode(bytes.subarray(start, end)) }
   })
+}
+
+/** A file's bytes, encoded once per text (a 50 MB transcript is read in many ranges). */
+const encoded = new WeakMap<object, Uint8Array>()
+function bytesOf(file: { text: string }): Uint8Array {
+  const known = encoded.get(file)
+  if (known !== undefined) return known
+  const bytes = new TextEncoder().encode(file.text)
+  encoded.set(file, bytes)
+  return bytes
+}
+
+function base64Of(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
 }
 
 /** The engine's limit on the store's whole JSON text (seen live, 2.1.332). */
@@ -221,6 +239,11 @@ export const WORKTREES_FOLDER = '/srv/app/.claude/worktrees'
 
 /** Tool calls: the question dialog, refused and failed calls, and a shell command that fails. */
 export function answerTools(on: On, ctx: WorldContext): void {
+  on('tool.register', (_$, e) => {
+    if (ctx.options.refuseToolRegister) return { deny: 'tool.register refused' }
+    ctx.seen.tools.push({ name: e.name, description: e.description, ...(e.isDeferred !== undefined ? { isDeferred: e.isDeferred === true } : {}) })
+    return { value: { tool: `mcp__compact-handoff__${e.name}` } }
+  })
   on('tool.call', (_$, e) => {
     // $.ui.ask raises the engine's question dialog as this tool.
     if (e.tool === 'AskUserQuestion') {

@@ -71,6 +71,8 @@ export type WorldOptions = {
   agents?: { id: string; description: string; type: string; status: 'running' | 'pending' | 'waiting' | 'completed'; startTime: number; parentId?: string }[]
   /** The main conversation's transcript file (`$.session.info()`); '' for a session that keeps none. */
   transcriptPath?: string
+  /** Whether the engine refuses `$.tool.register`. */
+  refuseToolRegister?: boolean
   files?: Record<string, DiskFile>
   /** Symbolic links on the fake disk, by absolute path: what each points at
    * (absolute). A link to nothing is dangling; `$.fs.write` follows them all,
@@ -215,6 +217,8 @@ function contextOf(on: On, options: WorldOptions) {
     backgroundShells: [] as string[],
     /** Every file read, with the byte range asked for. */
     reads: [] as { path: string; offset?: number; length?: number }[],
+    /** The tools the mod registered (`$.tool.register`), by short name, in order. */
+    tools: [] as { name: string; description: string; isDeferred?: boolean }[],
     /** Where each `$.fs.write` landed, links followed. */
     writes: [] as string[],
     /** The prompt of each `$.model.fork`. */

@@ -1,0 +1,51 @@
+// How recall reads the transcript: by range, never whole (the engine refuses a
+// `$.fs.read` over 4 MiB, and a transcript grows to tens of megabytes), its
+// newest MAX_SEARCH_BYTES at most, as bytes decoded in a stream so a character
+// cut by a range's edge is never garbled (a text read gives U+FFFD there).
+
+/** One read: under the engine's 4 MiB limit, and few hops for 50 MB. */
+export const READ_CHUNK_BYTES = 2 * 1_048_576
+
+/** The most of a transcript one search reads, its newest part: a 50 MB
+ * transcript is searched whole, and a bigger one is said to be cut. */
+export const MAX_SEARCH_BYTES = 64 * 1_048_576
+
+/** A search stops reading past this and says so (the hook's own budget is
+ * 10 s; reading is awaited, so this is wall time kept well inside it). */
+export const SEARCH_BUDGET_MS = 8_000
+
+/** Where reading starts in a file of `size` bytes, and whether that is inside a line. */
+export function readStartOf(size: number): { offset: number; startsMidLine: boolean } {
+  const offset = Math.max(0, size - MAX_SEARCH_BYTES)
+  return { offset, startsMidLine: offset > 0 }
+}
+
+/** The bytes a `$.fs.read(…, { as: 'bytes' })` answer's base64 holds. */
+export function bytesOfBase64(base64: string): Uint8Array {
+  const binary = atob(base64)
+  const bytes = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+  return bytes
+}
+
+/** How many of `bytes` end at a character's boundary: all but an incomplete
+ * UTF-8 sequence at the end (at most 3 bytes), which the next range completes.
+ * Looks at the last 4 bytes only. */
+export function wholeCharsLengthOf(bytes: Uint8Array): number {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back]!
+    if ((byte & 0xc0) === 0x80) continue
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1
+    return needed > back ? bytes.length - back : bytes.length
+  }
+  return bytes.length
+}
+
+/** `carry` (the incomplete end of the range before) and then `bytes`. */
+export function joinedBytesOf(carry: Uint8Array, bytes: Uint8Array): Uint8Array {
+  if (carry.length === 0) return bytes
+  const joined = new Uint8Array(carry.length + bytes.length)
+  joined.set(carry, 0)
+  joined.set(bytes, carry.length)
+  return joined
+}
