@@ -1,8 +1,9 @@
 // The rediscovery meter: what a window re-reads and re-runs after a swap, a
 // resume or a compaction, compared against the facts recorded before it.
 import { describe, expect, test } from 'vitest'
+import { meterCountsTextOf } from '../../../packages/compact-handoff/hooks/swap-log/log-report.js'
 import { NO_FACTS, withCommand, withRead } from '../../../packages/compact-handoff/hooks/facts/facts.js'
-import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterTextOf, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
+import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 
 describe('the rediscovery meter', () => {
   const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
@@ -51,8 +52,8 @@ describe('recall calls', () => {
   })
 
   test('are said beside the re-reads and re-runs when there were any, and a window opened before they were counted reads as none', () => {
-    expect(meterTextOf({ reReads: ['a'], repeatedCommands: [], recalls: 3 })).toBe('1 file(s) read again, 0 command(s) run again, 3 recall call(s)')
-    expect(meterTextOf({ reReads: [], repeatedCommands: [] })).toBe('0 file(s) read again, 0 command(s) run again')
+    expect(meterCountsTextOf(1, 0, 3)).toBe('1 file re-read, no command re-run, 3 recalls')
+    expect(meterCountsTextOf(0, 0)).toBe('no file re-read, no command re-run')
     const old = { ...watchingAfter(after, NO_FACTS), recalls: undefined }
     const counted = meterWithRecall(old)
     expect(counted.kind === 'watching' && counted.recalls).toBe(1)
