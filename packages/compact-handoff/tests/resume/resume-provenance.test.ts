@@ -34,8 +34,8 @@ describe("a plan found by the own handoff's chain", () => {
     expect(w.seen.toasts.filter((t) => t.includes('not pointed at'))).toEqual([])
   })
 
-  test('that arrived from elsewhere is left out of the prompt sent as the person, and the person is told; a changed own plan too', SLOW, async ($, on) => {
-    for (const arrives of ['pulled', 'changed'] as const) {
+  for (const arrives of ['pulled', 'changed'] as const) {
+    test(`${arrives === 'pulled' ? 'that arrived from elsewhere' : 'written here, then changed by a pull'}: left out of the prompt sent as the person, and the person is told`, SLOW, async ($, on) => {
       const w = world(on)
       await startSession($)
       await skillWritesFile($, w, OWN, withHandoffStatus('in-progress'))
@@ -54,8 +54,8 @@ describe("a plan found by the own handoff's chain", () => {
       expect(w.seen.toasts, arrives).toContain(
         `${PLAN} carries the chain of ${OWN} but is not yours by compact-handoff's record (not written in your Claude Code sessions, or changed since), so Claude was not pointed at it. Read it yourself before you ask Claude to follow it.`,
       )
-    }
-  })
+    })
+  }
 })
 
 describe("after a yes to a stranger's handoff", () => {
