@@ -92,6 +92,7 @@ describe("isOwnWrite: the one rule's verdict on disk (tests/compact-handoff/disk
   test('allows a file this run wrote, and no existing file it did not', () => {
     expect(isOwnWrite(run([HANDOFF]), HANDOFF, { kind: 'present' })).toBe(true)
     expect(isOwnWrite(run(), HANDOFF, { kind: 'present' }), 'a handoff someone else left').toBe(false)
+    expect(isOwnWrite(runFixture({ files: [{ ...HANDOFF, wrote: 'edited' }] }), HANDOFF, { kind: 'present' }), 'one this run only Edited: still the stranger\'s text').toBe(false)
   })
 
   test('refuses whatever the rule refuses, even a file this run wrote', () => {

@@ -45,8 +45,9 @@ export function ownWriteTargetOf(phase: Phase, path: string): HandoffPath | unde
 /** Whether the write is the run's own, given the one rule's verdict on the
  * path as the call spells it (disk/disk-rule.ts): no link on the way, every
  * part where it says. A new file is; an existing one must be one this run
- * wrote: a handoff someone else left is not overwritten unasked. */
+ * wrote whole: a handoff someone else left is not overwritten unasked, nor
+ * Edited again unasked after one Edit the person allowed. */
 export function isOwnWrite(run: Run, file: HandoffPath, verdict: DiskVerdict): boolean {
   if (verdict.kind === 'refused') return false
-  return verdict.kind === 'absent' || run.files.some((f) => f.relPath === file.relPath)
+  return verdict.kind === 'absent' || run.files.some((f) => f.relPath === file.relPath && f.wrote === 'whole')
 }

@@ -63,11 +63,11 @@ describe('/compact-handoff resume of an own handoff', () => {
     expect(w.seen.submits[0]?.text).toContain('Its Next step waits for me: ask me what it asks, and wait for my answer before changing anything.')
   })
 
-  test('names the plan of the same chain', async ($, on) => {
+  test('names the plan of the same chain, written here too (resume-provenance.test.ts: one from elsewhere is left out)', async ($, on) => {
     const w = world(on)
     await startSession($)
     await writeOwn($, w, [{ name: 'HANDOFF_parser_2026-11-29.md', status: 'in-progress' }])
-    w.writeFile(`${DIR}/PLAN_parser_2026-11-29.md`, planText())
+    await skillWritesFile($, w, `${DIR}/PLAN_parser_2026-11-29.md`, planText())
     await typeCommand($, 'compact-handoff', 'resume')
     await settle(w)
     expect(w.seen.submits[0]?.text).toContain(`Then read the plan ${DIR}/PLAN_parser_2026-11-29.md.`)
