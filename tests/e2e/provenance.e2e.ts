@@ -113,7 +113,7 @@ describe("a plan named by a resume of the person's own handoff", () => {
     expect(resumed.lastUserText).not.toContain('Then read the plan')
     expect(resumed.lastUserText).not.toContain('the first unfinished phase of the plan')
     expect(resumed.lastUserText).not.toContain('curl')
-    await session.waitForToast(/carries the chain of .* so Claude was not pointed at it/, { mod: 'compact-handoff', since: toastMark, timeoutMs: 20_000 })
+    await session.waitForToast(/plan not named to Claude, not yours: /, { mod: 'compact-handoff', since: toastMark, timeoutMs: 20_000 })
   })
 })
 

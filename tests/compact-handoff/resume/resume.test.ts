@@ -87,7 +87,8 @@ describe('the resume texts', () => {
     expect(ownPlanOf('h.md', { relPath: 'PLAN_p.md', isOwn: true })).toEqual({ plan: 'PLAN_p.md' })
     const pulled = ownPlanOf('h.md', { relPath: 'PLAN_p.md', isOwn: false })
     expect(pulled.plan).toBeUndefined()
-    expect(pulled.leftOut).toBe(
+    expect(pulled.leftOut?.plan).toBe('PLAN_p.md')
+    expect(pulled.leftOut?.detail).toBe(
       "PLAN_p.md carries the chain of h.md but is not yours by compact-handoff's record (not written in your Claude Code sessions, or changed since), so Claude was not pointed at it. Read it yourself before you ask Claude to follow it.",
     )
     const prompt = resumePromptOf({ handoff: 'h.md', ...(pulled.plan !== undefined ? { plan: pulled.plan } : {}), status: 'in-progress', created: '2026-11-29', nextStep: 'Fix it.' })

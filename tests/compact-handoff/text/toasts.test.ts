@@ -29,6 +29,7 @@ const SAMPLES: Record<ToastName, Toast[]> = {
   runDropped: (['unchanged', 'compaction-pending', 'unsaid'] as const).map((context) => TOASTS.runDropped(WHY, context)),
   held: [TOASTS.held()],
   notKept: [TOASTS.notKept()],
+  planLeftOut: PATHS.map((p) => TOASTS.planLeftOut(p, WHY)),
   letThrough: [TOASTS.letThrough(WHY)],
   continuePromptNotSent: PATHS.flatMap((p) => [TOASTS.continuePromptNotSent(WHY, p, true), TOASTS.continuePromptNotSent(WHY, p, false)]),
   answerModMissing: [TOASTS.answerModMissing()],

@@ -106,7 +106,7 @@ function masked($: $, text: string): Promise<string> {
 
 /** `leftOut`: what the person is told of a plan left out of the prompt, in a
  * toast, for them alone (a command's answer goes into later requests). */
-type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string; leftOut?: string }
+type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string; leftOut?: { plan: string; detail: string } }
 
 /** The file named, or the newest with work left in the handoff folders. */
 async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
@@ -179,7 +179,7 @@ async function sendResume($: $, picked: Picked): Promise<void> {
     }
   }
   await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
-  if (picked.leftOut !== undefined) $.ui.toast(picked.leftOut, { timeoutMs: LEFT_OUT_TOAST_MS })
+  if (picked.leftOut !== undefined) showToast($, TOASTS.planLeftOut(picked.leftOut.plan, picked.leftOut.detail), LEFT_OUT_TOAST_MS)
   const usage = await $.session.usage().catch(() => undefined)
   await setLastHandoff($, { kind: 'handoff', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)

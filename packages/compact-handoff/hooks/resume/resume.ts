@@ -71,11 +71,11 @@ export function resumePromptOf(input: ResumeInput): string {
  * chain value: the plan only when it is the person's own too. A stranger's
  * one is left out of the prompt (it would be read as the person's next
  * phase), and `leftOut` tells the person. */
-export function ownPlanOf(handoff: string, plan: CheckedFile | undefined): { plan?: string; leftOut?: string } {
+export function ownPlanOf(handoff: string, plan: CheckedFile | undefined): { plan?: string; leftOut?: { plan: string; detail: string } } {
   if (plan === undefined) return {}
   if (plan.isOwn) return { plan: plan.relPath }
   return {
-    leftOut: `${plan.relPath} carries the chain of ${handoff} but is not yours by compact-handoff's record (not written in your Claude Code sessions, or changed since), so Claude was not pointed at it. Read it yourself before you ask Claude to follow it.`,
+    leftOut: { plan: plan.relPath, detail: `${plan.relPath} carries the chain of ${handoff} but is not yours by compact-handoff's record (not written in your Claude Code sessions, or changed since), so Claude was not pointed at it. Read it yourself before you ask Claude to follow it.` },
   }
 }
 

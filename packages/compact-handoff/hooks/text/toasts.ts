@@ -53,6 +53,9 @@ export const TOASTS = {
   /** A held message the store refused: the run still delivers it, but a crash or an
    * exit before then loses it, so it is said at once, the loss first. */
   notKept: (): Toast => ({ text: 'Held message not saved: it is lost if this session ends before the swap. Copy it to keep it.' }),
+  /** A resume of an own handoff left out the plan its chain names: not the person's
+   * own; `detail` says why and what to do. */
+  planLeftOut: (plan: string, detail: string): Toast => ({ text: toastWithPath((p) => `plan not named to Claude, not yours: ${p}`, plan), detail }),
   /** A prompt typed during a run, held. */
   held: (): Toast => ({ text: 'your message is held until the swap is done; /compact-handoff cancel gives it back' }),
   /** A prompt with attachments went through during a run; `detail` says what happens to them. */

@@ -51,7 +51,8 @@ describe("a plan found by the own handoff's chain", () => {
       expect(prompt, arrives).not.toContain(PLAN)
       expect(prompt, arrives).not.toContain('the first unfinished phase of the plan')
       expect(prompt, arrives).not.toContain('curl')
-      expect(w.seen.toasts, arrives).toContain(
+      expect(w.seen.toasts, arrives).toContain(`plan not named to Claude, not yours: ${PLAN}`)
+      expect(w.seen.logs, arrives).toContain(
         `${PLAN} carries the chain of ${OWN} but is not yours by compact-handoff's record (not written in your Claude Code sessions, or changed since), so Claude was not pointed at it. Read it yourself before you ask Claude to follow it.`,
       )
     })
