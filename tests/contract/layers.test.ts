@@ -23,7 +23,7 @@ export const LAYERS: Record<string, readonly string[]> = {
     'swap-log',
     'words',
     'carried',
-    'running',
+    'background',
     'meter',
     'facts',
     'recall',
@@ -37,7 +37,7 @@ export const LAYERS: Record<string, readonly string[]> = {
     'resume',
     'commands',
     'prompts',
-    'lifecycle',
+    'turn-and-session',
   ],
   'packages/compact-handoff-answer': ['partner', 'answer'],
 }

@@ -10,7 +10,7 @@ import { composedHandoffOf, freeHandoffNameOf, slugOf, unmaskableProblemOf, FORK
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { NO_FACTS, exitCodeOf, stubFactsOf, withChange, withCommand, withRead, clippedCommandOf, type Facts } from '../../packages/compact-handoff/hooks/facts/facts.js'
-import { backgroundTaskIdOf, type RunningShell } from '../../packages/compact-handoff/hooks/running/running.js'
+import { backgroundTaskIdOf, type RunningShell } from '../../packages/compact-handoff/hooks/background/running.js'
 import { withUserMessage, NO_WORDS, type UserWords } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { recallAnswerOf } from '../../packages/compact-handoff/hooks/recall/recall.js'

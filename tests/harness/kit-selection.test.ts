@@ -7,7 +7,7 @@ const FILES: Record<string, string[]> = {
     'packages/compact-handoff/tests/options/options.test.ts',
     'packages/compact-handoff/tests/run/aborts.test.ts',
     'packages/compact-handoff/tests/run/swap.test.ts',
-    'packages/compact-handoff/tests/running/running.test.ts',
+    'packages/compact-handoff/tests/background/running.test.ts',
   ],
   'packages/compact-handoff-answer': ['packages/compact-handoff-answer/tests/answer/answer.test.ts'],
 }

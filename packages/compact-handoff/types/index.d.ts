@@ -40,7 +40,7 @@ declare module 'claude-code' {
     statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number } }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/run/run-state.ts). */
     interactive: boolean
-    /** Main-loop shells moved to the background and not yet seen ended (hooks/running/running.ts RunningShell). */
+    /** Main-loop shells moved to the background and not yet seen ended (hooks/background/running.ts RunningShell). */
     shells: readonly { id: string; command: string; startedAtMs: number }[]
     /** The skills invoked in this session, oldest first, texts masked and bounded (hooks/carried/skills.ts InvokedSkills). */
     skills: { skills: { name: string; text?: string; isCut: boolean }[]; forgotten: number }

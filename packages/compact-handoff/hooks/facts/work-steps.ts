@@ -9,8 +9,8 @@ import { inFolder } from '../protocol/protocol-paths.js'
 import { readWork, updateWork } from './facts-state.js'
 import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
 import { maskedText } from '../text/mask-steps.js'
-import { backgroundTaskIdOf } from '../running/running.js'
-import { recordShellStarted } from '../running/running-steps.js'
+import { backgroundTaskIdOf } from '../background/running.js'
+import { recordShellStarted } from '../background/running-steps.js'
 
 type $ = EngineInterface
 

@@ -33,10 +33,10 @@ import { appendResumeLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
-import { withRunningSection } from '../running/running.js'
+import { withRunningSection } from '../background/running.js'
 import { checkedFileOf } from '../stub/last-handoff-steps.js'
 import type { CheckedFile } from '../stub/last-handoff.js'
-import { runningNow } from '../running/running-steps.js'
+import { runningNow } from '../background/running-steps.js'
 
 type $ = EngineInterface
 

@@ -1,8 +1,8 @@
 // What a stub carries beyond the conversation, read from the records beneath
-// (running/, carried/) at the moment the stub is built; swap-text.ts renders it.
+// (background/, carried/) at the moment the stub is built; swap-text.ts renders it.
 import type { EngineInterface } from 'claude-code'
 import { STUB_OPENING, type StubContext } from './swap-text.js'
-import { runningNow } from '../running/running-steps.js'
+import { runningNow } from '../background/running-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
 import { readLoadedTools, readPlan, readWorktree } from '../carried/carried-state.js'
 

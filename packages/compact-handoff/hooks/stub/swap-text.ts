@@ -3,7 +3,7 @@
 import { MARKER } from '../protocol/protocol.js'
 import type { Mode } from '../protocol/protocol.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
-import { runningSectionOf, type Running } from '../running/running.js'
+import { runningSectionOf, type Running } from '../background/running.js'
 import { recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'

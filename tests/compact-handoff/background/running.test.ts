@@ -14,7 +14,7 @@ import {
   withRunningSection,
   withShellStarted,
   type RunningShell,
-} from '../../../packages/compact-handoff/hooks/running/running.js'
+} from '../../../packages/compact-handoff/hooks/background/running.js'
 import { NO_FACTS, factsSectionOf, withCommand } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { buildStub } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
