@@ -4,7 +4,7 @@
 // it (a reason, a path) is what the file says, never compact-handoff's own
 // words: shown quoted, cut short, and with nothing that could break the line
 // or draw as something else (a line break, a terminal escape, a bidi control).
-import { logModeOf, logOutcomeOf, logTriggerOf } from './swap-log.js'
+import { logModeOf, logOutcomeOf, logTriggerOf, objectOfLine } from './swap-log.js'
 
 /** Characters a report line keeps at most: the engine draws a command's
  * output after `  ⎿  ` (5 columns), and the default terminal is 80 columns. */
@@ -168,15 +168,10 @@ export function reportEntriesOf(text: string): ReportEntry[] {
   const out: ReportEntry[] = []
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(line)
-    } catch {
-      continue
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) continue
-    const said = saidOf(parsed as Parsed)
-    const time = (parsed as Parsed).time
+    const parsed = objectOfLine(line)
+    if (parsed === undefined) continue
+    const said = saidOf(parsed)
+    const time = parsed.time
     if (said !== undefined && typeof time === 'string') out.push({ time, line: lineOf(minuteOf(time), said) })
   }
   return out

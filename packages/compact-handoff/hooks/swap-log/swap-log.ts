@@ -214,17 +214,22 @@ export function logTextRefusalOf(relPath: string, text: string): string | undefi
 export function readsAsSwapLog(text: string): boolean {
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(line)
-    } catch {
-      return false
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false
-    const { time, outcome } = parsed as { time?: unknown; outcome?: unknown }
-    if (typeof time !== 'string' || typeof outcome !== 'string') return false
+    const parsed = objectOfLine(line)
+    if (parsed === undefined || typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') return false
   }
   return true
+}
+
+/** A log line's JSON object, or undefined for anything else (not JSON, an
+ * array, a scalar): what the log check and the status report both read. */
+export function objectOfLine(line: string): Record<string, unknown> | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(line)
+  } catch {
+    return undefined
+  }
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
 }
 
 /** The kind of run a log line's `mode` names: 'resume' is how lines written
