@@ -25,16 +25,12 @@ import { recordRecallCall } from '../facts/work-steps.js'
 
 type $ = EngineInterface
 
-async function register($: $): Promise<void> {
-  await $.tool.register({ name: RECALL_TOOL_NAME, description: RECALL_DESCRIPTION, inputSchema: { ...RECALL_INPUT_SCHEMA }, isDeferred: false })
-}
-
 /** Lists the tool, from the session's start (a reload starts the module over
  * and runs it again). A failure is the debug log's alone: the conversation
  * goes on without it, and the model is told no such tool if it calls it. */
 export async function listRecall($: $): Promise<void> {
   try {
-    await register($)
+    await $.tool.register({ name: RECALL_TOOL_NAME, description: RECALL_DESCRIPTION, inputSchema: { ...RECALL_INPUT_SCHEMA }, isDeferred: false })
   } catch (error) {
     $.ui.log(`the recall tool could not be listed (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
   }
