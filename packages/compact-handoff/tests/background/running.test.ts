@@ -2,12 +2,14 @@
 // started in the background is a started command and is named as running
 // until a main-loop turn's end no longer lists it; the main loop's running
 // subagents are named from the engine's own list; both bounded and masked;
-// and the stub names the replaced conversation's transcript file.
+// and the stub names the replaced conversation's transcript file, searched
+// with the recall tool.
 import { describe, expect } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
 import { CWD, world } from '../support/world.js'
 import { TRANSCRIPT_PATH } from '../support/beneath.js'
+import { RECALL_TOOL } from '../../hooks/recall/recall.js'
 import { runCommand, runInBackground, turnStops, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { DIR, settle, withHandoffStatus } from '../support/resume-support.js'
@@ -116,15 +118,15 @@ describe('a running subagent', () => {
 })
 
 describe('the earlier conversation', () => {
-  test("the stub names the replaced conversation's transcript file and how to search it", async ($, on) => {
+  test("the stub names the replaced conversation's transcript file and how to search it: the recall tool, never the file whole", async ($, on) => {
     const w = world(on)
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w)
     const line = stubOf(w).split('\n').find((l) => l.includes(TRANSCRIPT_PATH)) ?? ''
     expect(line).toMatch(/detail the handoff lacks/)
-    expect(line).toMatch(/grep/)
-    expect(line).toMatch(/never read it whole/)
+    expect(line).toContain(`call the tool ${RECALL_TOOL} with a word you expect`)
+    expect(line).toContain(`the whole conversation is kept in ${TRANSCRIPT_PATH}; never read or grep that file whole`)
   })
 })
 

@@ -65,11 +65,15 @@ describe('Escape during the fork', () => {
       expect(result.messages).toBeUndefined()
       expect(w.seen.compactions, "the engine's summary is not asked for").toEqual([])
       expect(handoffFiles(w)).toEqual([])
-      const toast = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
-      expect(toast).toContain('the fork was cut short: the turn was interrupted')
-      expect(toast).toContain('Nothing was compacted: the conversation is kept as it was')
-      expect(toast).not.toContain('summary')
-      expect(toast.startsWith('compact-handoff:'), 'the engine names the plugin above every toast').toBe(false)
+      // The toast box says the conversation was kept; its detail line, why.
+      expect(w.seen.toasts).toContain('no handoff was written, so nothing was compacted: the conversation is kept')
+      const detail = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+      expect(detail).toContain('the fork was cut short: the turn was interrupted')
+      expect(detail).toContain('Claude Code compacts again when the context fills')
+      for (const said of [...w.seen.toasts, detail]) {
+        expect(said).not.toContain('summary')
+        expect(said.startsWith('compact-handoff:'), 'the engine names the plugin above every toast').toBe(false)
+      }
       expect(swapLogEntries(w).at(-1)).toMatchObject({
         trigger: 'automatic-compaction',
         outcome: 'compaction-kept',
@@ -120,6 +124,7 @@ describe('masking', () => {
     const result = await compactAuto($)
     expect(result.messages).toEqual([ENGINE_SUMMARY])
     expect(handoffFiles(w)).toEqual([])
-    expect(w.seen.toasts.some((t) => t.includes('the handoff could not be masked'))).toBe(true)
+    expect(w.seen.toasts).toContain("no handoff was written; Claude Code's own summary replaced the conversation")
+    expect(w.seen.logs.some((t) => t.includes('no handoff was written at this compaction: the handoff could not be masked')), 'the detail line says why').toBe(true)
   })
 })

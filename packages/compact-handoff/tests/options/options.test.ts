@@ -21,11 +21,11 @@ async function thresholdsLineOf($: Engine): Promise<string | undefined> {
 
 describe('nudgePercent and autoHandoffPercent', () => {
   const CASES: [string, PluginOptions, string][] = [
-    ['unset: their defaults', {}, 'nudge at 70%; auto handoff off.'],
-    ['set within their bounds', { nudgePercent: 50, autoHandoffPercent: 80 }, 'nudge at 50%; auto handoff at 80%.'],
-    ['at their bounds', { nudgePercent: 1, autoHandoffPercent: 99 }, 'nudge at 1%; auto handoff at 99%.'],
-    ['a fraction', { nudgePercent: 72.5, autoHandoffPercent: 0.5 }, 'nudge at 72.5%; auto handoff at 0.5%.'],
-    ['autoHandoffPercent at 0: off', { autoHandoffPercent: 0 }, 'nudge at 70%; auto handoff off.'],
+    ['unset: their defaults', {}, 'nudge at 70% · auto handoff off.'],
+    ['set within their bounds', { nudgePercent: 50, autoHandoffPercent: 80 }, 'nudge at 50% · auto handoff at 80%.'],
+    ['at their bounds', { nudgePercent: 1, autoHandoffPercent: 99 }, 'nudge at 1% · auto handoff at 99%.'],
+    ['a fraction', { nudgePercent: 72.5, autoHandoffPercent: 0.5 }, 'nudge at 72.5% · auto handoff at 0.5%.'],
+    ['autoHandoffPercent at 0: off', { autoHandoffPercent: 0 }, 'nudge at 70% · auto handoff off.'],
   ]
   for (const [name, options, line] of CASES) {
     test(name, { options }, async ($, on) => {

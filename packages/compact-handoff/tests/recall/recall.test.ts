@@ -196,7 +196,8 @@ describe('the meter', () => {
     await recall($, { query: 'Logged' })
     await recall($, { query: 'by a subagent' }, 'agent-1')
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toContain(`Since the swap to ${HANDOFF}: 0 file(s) read again, 0 command(s) run again, 2 recall call(s).`)
+    // The status report's meter line, in its plain words, the handoff's name cut from the head to fit the row.
+    expect(report).toContain(`Since “…${HANDOFF.slice(-17)}”: no file re-read, no command re-run, 2 recalls.`)
   })
 })
 

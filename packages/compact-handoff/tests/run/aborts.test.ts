@@ -6,6 +6,7 @@ import { endTurn, skillWrite, skillRunsOf } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { finishSkill, repairTurn, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { LAUNCH_RETRY_MS, MAX_LAUNCH_TRIES } from '../../hooks/run/run-steps.js'
+import { TOASTS } from '../../hooks/text/toasts.js'
 
 /** Every abort says why, leaves the conversation alone and sends nothing. */
 function expectAborted(w: ReturnType<typeof world>, why: RegExp) {
@@ -138,7 +139,8 @@ describe('the files on disk', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     await skillWritesHandoff($, w, 'Written.')
-    expect(w.seen.logs).toEqual(['the skill printed no sentinel line; using the files it wrote'])
+    // No answer mod here, so the engine's summary is said too: its toast's detail line (toasts.ts answerModMissing).
+    expect(w.seen.logs).toEqual(['the skill printed no sentinel line; using the files it wrote', TOASTS.answerModMissing().detail])
     expect(w.seen.compactions[0]?.instructions).toContain(HANDOFF)
   })
 })

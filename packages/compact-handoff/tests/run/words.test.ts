@@ -157,7 +157,8 @@ describe('review before apply', () => {
     await typeAndLaunch($, w, 'compact-handoffplan', 'review')
     expect(skillRunsOf(w)[0]?.focus).toBe('')
     await skillWritesHandoff($, w, `COMPACT-HANDOFF-READY: ${HANDOFF}`)
-    expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual([expect.stringContaining('a plan run, but no plan file was written')])
+    expect(w.seen.toasts, 'a plan run without a plan aborts before review').toEqual(['handoff run stopped; the conversation is unchanged'])
+    expect(w.seen.logs, 'the detail line says why').toContainEqual(expect.stringContaining('a plan run, but no plan file was written'))
   })
 
   test('apply refuses an edited handoff that lost a section, and cancel drops the reviewed run', async ($, on) => {
