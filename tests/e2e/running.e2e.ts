@@ -56,7 +56,7 @@ describe('a background shell started before a swap is named as running in the st
     expect(stub).toContain(`- ${BACKGROUND_COMMAND}  → started in the background as shell ${running?.[1]}`)
     expect(stub).not.toContain(`${BACKGROUND_COMMAND}  → exit`)
 
-    const transcript = /transcript file (.+\.jsonl): when you need a detail the handoff lacks/.exec(stub)?.[1]
+    const transcript = /call the tool mcp__compact-handoff__recall .*\(the whole conversation is kept in (.+\.jsonl); never read or grep that file whole\)/.exec(stub)?.[1]
     expect(transcript, `the transcript line in the stub:\n${stub}`).toBeDefined()
     expect(transcript?.startsWith(join(run.home, '.claude', 'projects'))).toBe(true)
     expect(existsSync(transcript ?? '')).toBe(true)

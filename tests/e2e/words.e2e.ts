@@ -108,7 +108,7 @@ describe('the user\'s words survive two swaps verbatim', () => {
 
 /** The transcript file a stub names: one of this run's own, under its home. */
 function transcriptOf(stub: string, home: string): string {
-  const path = /transcript file (.+\.jsonl): when you need a detail/.exec(stub)?.[1] ?? ''
+  const path = /call the tool mcp__compact-handoff__recall .*\(the whole conversation is kept in (.+\.jsonl); never read or grep that file whole\)/.exec(stub)?.[1] ?? ''
   expect(path.startsWith(`${home}/.claude/projects/`), `the transcript line in the stub:\n${stub}`).toBe(true)
   return path
 }
@@ -144,7 +144,8 @@ describe('a message typed while the skill runs is held for the continue-prompt',
     await session.type(held)
 
     const toast = await session.waitForToast(/your message is held/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
-    expect(toast.text).toMatch(/delivered right after/)
+    // The toast says until when it is held and how to get it back.
+    expect(toast.text).toBe('your message is held until the swap is done; /compact-handoff cancel gives it back')
     // The engine leaves a dropped prompt in the box; the mod clears it, or Enter would send it twice.
     await pollUntil('the held text to leave the prompt box', 15_000, () => (promptBoxOf(session.screen()).includes(held.slice(0, 30)) ? undefined : true))
     const next = await requestAfter(mock, skill.seq, turn.continuePrompt, 40_000)

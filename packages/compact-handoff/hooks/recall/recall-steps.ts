@@ -25,6 +25,10 @@ import { recordRecallCall } from '../facts/work-steps.js'
 
 type $ = EngineInterface
 
+/** How long a search with no boundary read yet waits for the engine's queued transcript writes: LAG_POLLS reads LAG_POLL_MS apart. */
+const LAG_POLL_MS = 100
+const LAG_POLLS = 15
+
 /** Lists the tool, from the session's start (a reload starts the module over
  * and runs it again). A failure is the debug log's alone: the conversation
  * goes on without it, and the model is told no such tool if it calls it. */
@@ -74,6 +78,9 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
   let offset = start.offset
   let carry = new Uint8Array(0)
   let isCut = false
+  // This call's own id: once its line is on disk, so is all the transcript before it.
+  const callId = typeof (input as { tool_use_id?: unknown } | undefined)?.tool_use_id === 'string' ? (input as { tool_use_id: string }).tool_use_id : undefined
+  let seenCall = false
   while (offset < size) {
     const chunk = await $.fs.read(transcriptPath, { as: 'bytes', offset, length: Math.min(READ_CHUNK_BYTES, size - offset) }).catch(() => undefined)
     if (chunk === undefined || typeof chunk === 'string') return unreadTextOf('a part of it could not be read')
@@ -83,11 +90,38 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
     // A character cut by the range's end waits for the next range.
     const bytes = joinedBytesOf(carry, read)
     const whole = offset < size ? wholeCharsLengthOf(bytes) : bytes.length
-    scanText(scan, decoder.decode(bytes.subarray(0, whole)))
+    const text = decoder.decode(bytes.subarray(0, whole))
+    scanText(scan, text)
+    seenCall ||= callId !== undefined && text.includes(callId)
     carry = bytes.slice(whole)
     if (offset < size && (await $.clock.now()) - startedMs > SEARCH_BUDGET_MS) {
       isCut = true
       break
+    }
+  }
+  // The engine queues its transcript writes: under load a replacement's
+  // compact_boundary (and this very call) reach the file a little after the
+  // call starts (seen after a fork-answered automatic compaction: the first
+  // call found no boundary, the next one 80 ms later did). With no boundary
+  // read yet, the file's growth is
+  // read on until this call's own line is on disk (all before it then is) or
+  // a short bound passes.
+  for (let poll = 0; !isCut && scan.boundaries === 0 && poll < LAG_POLLS; poll++) {
+    if (seenCall) break
+    await $.clock.sleep(LAG_POLL_MS)
+    const grown = (await $.fs.stat(transcriptPath).catch(() => undefined))?.size ?? offset
+    while (offset < grown) {
+      const chunk = await $.fs.read(transcriptPath, { as: 'bytes', offset, length: Math.min(READ_CHUNK_BYTES, grown - offset) }).catch(() => undefined)
+      if (chunk === undefined || typeof chunk === 'string') break
+      const read = bytesOfBase64(chunk.base64)
+      if (read.length === 0) break
+      offset += read.length
+      const bytes = joinedBytesOf(carry, read)
+      const whole = wholeCharsLengthOf(bytes)
+      const text = decoder.decode(bytes.subarray(0, whole))
+      scanText(scan, text)
+      seenCall ||= callId !== undefined && text.includes(callId)
+      carry = bytes.slice(whole)
     }
   }
   const result = scanEnd(scan, { isCut })
