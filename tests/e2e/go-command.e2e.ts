@@ -27,7 +27,7 @@ describe("the swap goes through the hidden go-command, and the meter counts from
     writeFileSync(join(flow.run.proj, 'src', 'notes.txt'), 'the parser keeps positions\n')
   })
 
-  it(`${SWAPS} swaps in a row: each through the go-command, and each follow-up line holds the new context's very first Read and command`, async () => {
+  it(`${SWAPS} swaps in a row: each through the go-command, and each follow-up line holds the new context's very first Read and command`, { timeout: 300_000 }, async () => {
     const { proj } = flow.run
     const notes = join(proj, 'src', 'notes.txt')
     const firstCalls = [

@@ -45,6 +45,9 @@ async function resumeSaidYes(flow: Flow, relPath: string): Promise<MockRequest> 
   await session.type(`/compact-handoff resume ${relPath}`)
   await session.waitForScreen(QUESTION_OPEN, 30_000)
   await session.waitForScreen(/❯ 1\. Resume from it/, 15_000)
+  // Marked before Enter: the turn can end (its hook settled) while the loop below waits
+  // up to a second to see the dialog close. The command itself ends no turn.
+  const mark = session.logMark()
   // The dialog draws before it takes keys: pressed again, as a person would, until it closes.
   await pollUntil('the question to take Enter', 20_000, () => {
     if (!QUESTION_OPEN.test(session.screen())) return true
@@ -52,7 +55,6 @@ async function resumeSaidYes(flow: Flow, relPath: string): Promise<MockRequest> 
     return undefined
   }, 1_000)
   const looked = await mock.waitForRequest((r) => r.seq > before && r.lastUserText.includes('I chose to look at the handoff'), 30_000)
-  const mark = session.logMark()
   await session.waitForScreen(/REPLY-LOOKED/, 30_000)
   await turnSettled(session, mark)
   return looked
@@ -193,8 +195,10 @@ describe("a cloned handoff the skill's turn Edited and named in its READY line",
     )
     const mark = session.logMark()
     await session.type('/compact-handoff edit clone')
-    const toast = await session.waitForToast(/was changed with Edit in this run but never written whole/, { mod: 'compact-handoff', since: mark, timeoutMs: 60_000 })
-    expect(toast.text).toContain(`${cloned} was changed with Edit in this run but never written whole with the Write tool: only a file this run wrote whole is swapped in. Context unchanged.`)
+    // The toast says the run stopped; the reason, too long for it, is its detail line.
+    await session.waitForToast(/^handoff run stopped; the conversation is unchanged$/, { mod: 'compact-handoff', since: mark, timeoutMs: 60_000 })
+    const detail = await session.waitForTranscriptLine(/was changed with Edit in this run but never written whole/, { plugin: 'compact-handoff', since: mark, timeoutMs: 30_000 })
+    expect(detail.text).toBe(`${cloned} was changed with Edit in this run but never written whole with the Write tool: only a file this run wrote whole is swapped in. Context unchanged.`)
     expect(readFileSync(file, 'utf8'), 'the Edit ran').toContain('# Handoff: cloned.\n')
     await turnSettled(session, mark)
     await expectConversationKept(flow, 'AFTER-EDIT', ['BEFORE-EDIT'], mark)

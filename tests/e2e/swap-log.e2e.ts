@@ -25,14 +25,15 @@ function clonedLine(time: string): string {
 }
 
 /** A failed run in `session`: the scripted skill turn reports failure with `reason`;
- * returns once compact-handoff's abort toast names it. */
+ * returns once compact-handoff's abort toast is up and its detail line names the reason. */
 async function failedRun(session: Session, mock: MockApi, reason: string): Promise<void> {
   const mark = session.logMark()
   const before = mock.requests.length
   mock.script(failedSkillTurn(reason))
   await session.type(`/compact-handoff ${reason}`)
   await mock.waitForRequest((r) => r.seq > before && isSkillTurnFor(r.lastUserText, reason), 60_000)
-  await session.waitForToast(new RegExp(`reported failure: ${reason}`), { mod: 'compact-handoff', since: mark, timeoutMs: 60_000 })
+  await session.waitForToast(/^handoff run stopped; the conversation is unchanged$/, { mod: 'compact-handoff', since: mark, timeoutMs: 60_000 })
+  await session.waitForTranscriptLine(new RegExp(`^the handoff skill reported failure: ${reason}\\. Context unchanged\\.$`), { plugin: 'compact-handoff', since: mark, timeoutMs: 30_000 })
 }
 
 describe("a cloned swap log's words", () => {

@@ -174,6 +174,13 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
       return
     } catch (error) {
       why = `running /${name} failed (${messageOf(error)})`
+      // Refused while the command hook that set the timer still settles (seen live
+      // under load: the engine then takes the prompt below, so it alone never
+      // retries): the command is tried again first, asking Claude only at the last try.
+      if (tries < MAX_LAUNCH_TRIES) {
+        $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
+        return
+      }
     }
   }
   try {
