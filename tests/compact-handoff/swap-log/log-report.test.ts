@@ -4,20 +4,10 @@ import { describe, expect, test } from 'vitest'
 import { REPORT_LINE_CHARS, meterCountsTextOf, newestEntriesOf, notALogLinesOf, quotedOf, reportEntriesOf } from '../../../packages/compact-handoff/hooks/swap-log/log-report.js'
 import { logTextWith, type AfterSwapEntry, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll, textOfPieces } from '../../support/property.js'
+import { logEntryOf } from '../../support/log-entries.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
-  return {
-    time: new Date(Date.UTC(2026, 10, 29, 10, n)).toISOString(),
-    sessionId: 's1',
-    mode: 'handoff',
-    trigger: 'command',
-    files: [{ path: `plans/handoffs/HANDOFF_${n}.md`, bytes: 1_000 + n }],
-    contextPercentBefore: 80,
-    outcome: 'swapped',
-    messagesHeld: 0,
-    repairs: 0,
-    ...changes,
-  }
+  return logEntryOf(n, 60_000, changes)
 }
 
 const linesOf = (...entries: (LogEntry | AfterSwapEntry)[]) => reportEntriesOf(entries.reduce((text, e) => logTextWith(text, e), '')).map((e) => e.line)

@@ -4,20 +4,10 @@ import { describe, expect, test } from 'vitest'
 import { MAX_LOG_LINES, OLD_SWAP_LOG_PATH, isSessionLogName, logModeOf, logOutcomeOf, logTextRefusalOf, logTextWith, readsAsSwapLog, logTriggerOf, sessionLogPathOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
 import { LOADED_MACHINE_TIMEOUT_MS } from '../../support/loaded-machine.js'
+import { logEntryOf } from '../../support/log-entries.js'
 
 function entryOf(n: number, changes: Partial<LogEntry> = {}): LogEntry {
-  return {
-    time: new Date(Date.UTC(2026, 10, 29, 10, 0, n)).toISOString(),
-    sessionId: 's1',
-    mode: 'handoff',
-    trigger: 'command',
-    files: [{ path: `plans/handoffs/HANDOFF_${n}.md`, bytes: 1_000 + n }],
-    contextPercentBefore: 80,
-    outcome: 'swapped',
-    messagesHeld: 0,
-    repairs: 0,
-    ...changes,
-  }
+  return logEntryOf(n, 1_000, changes)
 }
 
 function linesOf(text: string): string[] {
