@@ -11,6 +11,7 @@
 import { join } from 'node:path'
 import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { HANDOFF_SECTIONS, PLAN_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { skillFallbackPromptOf } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import type { ScriptedReply } from './mock-api.js'
 import { carriesToolResult } from './request-messages.js'
 
@@ -188,10 +189,20 @@ export const SKILL_TURN_WHEN = /compact-mode/
 
 const SKILL_ARGS_RE = /compact-mode run=[^\n<`]*/g
 
+/** Stands for the arguments in the fallback prompt built below (no arguments hold a NUL). */
+const ARGS_MARK = '\u0000'
+/** What follows the arguments in the prompt the mod submits when it cannot run
+ * the skill's command (skill-command.ts), taken from the mod's own words. */
+const FALLBACK_AFTER_ARGS = skillFallbackPromptOf('handoff', undefined, ARGS_MARK).split(ARGS_MARK)[1]!
+
 /** Whether `text` (a request's last user text) is the skill's turn for `focus`:
- * it carries the arguments the mod passes (compact-mode, the values, then the focus). */
+ * it carries the arguments the mod passes (compact-mode, the values, then the
+ * focus), as the command's arguments or quoted in the mod's fallback prompt. */
 export function isSkillTurnFor(text: string, focus: string): boolean {
-  return [...text.matchAll(SKILL_ARGS_RE)].some((m) => parseSkillArgs(m[0])?.focus === focus)
+  return [...text.matchAll(SKILL_ARGS_RE)].some((m) => {
+    const end = m[0].indexOf(FALLBACK_AFTER_ARGS)
+    return parseSkillArgs(end === -1 ? m[0] : m[0].slice(0, end))?.focus === focus
+  })
 }
 
 /**
