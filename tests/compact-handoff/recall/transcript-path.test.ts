@@ -3,7 +3,6 @@
 // `<home>/.claude/projects/-tmp-…-proj/<session id>.jsonl`), never another.
 import { describe, expect, test } from 'vitest'
 import { projectFolderNameOf, transcriptPartsOf, transcriptRefusalOf } from '../../../packages/compact-handoff/hooks/recall/transcript-path.js'
-import { wholeCharsLengthOf } from '../../../packages/compact-handoff/hooks/recall/transcript-reading.js'
 
 const OWN = { transcriptPath: '/home/me/.claude/projects/-srv-app/0f3c.jsonl', sessionId: '0f3c', folders: ['/srv/app'] }
 
@@ -29,17 +28,5 @@ describe('transcriptRefusalOf', () => {
 
   test('splits at the last separator of either kind', () => {
     expect(transcriptPartsOf('C:\\a\\b/c.jsonl')).toEqual({ folder: 'C:\\a\\b', name: 'c.jsonl' })
-  })
-})
-
-describe('wholeCharsLengthOf', () => {
-  test('leaves out an incomplete character at the end of a range, and only that', () => {
-    const bytes = new TextEncoder().encode('aé€😀')
-    expect(wholeCharsLengthOf(bytes)).toBe(bytes.length)
-    for (let cut = 1; cut <= bytes.length; cut++) {
-      const whole = wholeCharsLengthOf(bytes.subarray(0, cut))
-      expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, whole)), `cut at ${cut}`).toBe(new TextDecoder().decode(bytes.subarray(0, whole)))
-      expect(cut - whole).toBeLessThan(4)
-    }
   })
 })

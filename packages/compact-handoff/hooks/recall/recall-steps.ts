@@ -14,20 +14,16 @@
 import type { EngineInterface } from 'claude-code'
 import { RECALL_DESCRIPTION, RECALL_INPUT_SCHEMA, RECALL_TOOL_NAME } from './recall.js'
 import { recallQueryOf } from './recall-query.js'
-import { recallScanOf, scanEnd, scanText } from './recall-search.js'
+import { recallScanOf, scanEnd, scanText, type RecallScan } from './recall-search.js'
 import { maskTextOf, recallAnswerTextOf, type Coverage } from './recall-answer.js'
 import { transcriptPartsOf, transcriptRefusalOf } from './transcript-path.js'
-import { READ_CHUNK_BYTES, SEARCH_BUDGET_MS, bytesOfBase64, joinedBytesOf, readStartOf, wholeCharsLengthOf } from './transcript-reading.js'
+import { LAG_POLL_MS, READ_CHUNK_BYTES, SEARCH_BUDGET_MS, bytesOfBase64, joinedBytesOf, readStartOf, waitsForWritesOf, wholeCharsLengthOf } from './transcript-reading.js'
 import { projectFileOnDisk } from '../disk/disk-steps.js'
 import { folderIgnoresCase } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
 import { recordRecallCall } from '../facts/work-steps.js'
 
 type $ = EngineInterface
-
-/** How long a search with no boundary read yet waits for the engine's queued transcript writes: LAG_POLLS reads LAG_POLL_MS apart. */
-const LAG_POLL_MS = 100
-const LAG_POLLS = 15
 
 /** Lists the tool, from the session's start (a reload starts the module over
  * and runs it again). A failure is the debug log's alone: the conversation
@@ -73,63 +69,65 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
   const size = found.stat.size
   const start = readStartOf(size)
   const scan = recallScanOf(parsed.query, { startsMidLine: start.startsMidLine })
-  const decoder = new TextDecoder()
-  const startedMs = await $.clock.now()
-  let offset = start.offset
-  let carry = new Uint8Array(0)
-  let isCut = false
-  // This call's own id: once its line is on disk, so is all the transcript before it.
-  const callId = typeof (input as { tool_use_id?: unknown } | undefined)?.tool_use_id === 'string' ? (input as { tool_use_id: string }).tool_use_id : undefined
-  let seenCall = false
-  while (offset < size) {
-    const chunk = await $.fs.read(transcriptPath, { as: 'bytes', offset, length: Math.min(READ_CHUNK_BYTES, size - offset) }).catch(() => undefined)
-    if (chunk === undefined || typeof chunk === 'string') return unreadTextOf('a part of it could not be read')
-    const read = bytesOfBase64(chunk.base64)
-    if (read.length === 0) break
-    offset += read.length
-    // A character cut by the range's end waits for the next range.
-    const bytes = joinedBytesOf(carry, read)
-    const whole = offset < size ? wholeCharsLengthOf(bytes) : bytes.length
-    const text = decoder.decode(bytes.subarray(0, whole))
-    scanText(scan, text)
-    seenCall ||= callId !== undefined && text.includes(callId)
-    carry = bytes.slice(whole)
-    if (offset < size && (await $.clock.now()) - startedMs > SEARCH_BUDGET_MS) {
-      isCut = true
-      break
-    }
-  }
-  // The engine queues its transcript writes: under load a replacement's
-  // compact_boundary (and this very call) reach the file a little after the
-  // call starts (seen after a fork-answered automatic compaction: the first
-  // call found no boundary, the next one 80 ms later did). With no boundary
-  // read yet, the file's growth is
-  // read on until this call's own line is on disk (all before it then is) or
-  // a short bound passes.
-  for (let poll = 0; !isCut && scan.boundaries === 0 && poll < LAG_POLLS; poll++) {
-    if (seenCall) break
+  const search: Search = { path: transcriptPath, scan, callId: callIdOf(input) }
+  const reading: Reading = { offset: start.offset, carry: new Uint8Array(0), hasSeenCall: false }
+  const first = await readRanges($, search, reading, { kind: 'first', end: size, startedMs: await $.clock.now() })
+  if (first === 'unreadable') return unreadTextOf('a part of it could not be read')
+  const isCut = first === 'cut'
+  for (let polls = 0; waitsForWritesOf({ isCut, boundaries: scan.boundaries, hasSeenCall: reading.hasSeenCall, polls }); polls++) {
     await $.clock.sleep(LAG_POLL_MS)
-    const grown = (await $.fs.stat(transcriptPath).catch(() => undefined))?.size ?? offset
-    while (offset < grown) {
-      const chunk = await $.fs.read(transcriptPath, { as: 'bytes', offset, length: Math.min(READ_CHUNK_BYTES, grown - offset) }).catch(() => undefined)
-      if (chunk === undefined || typeof chunk === 'string') break
-      const read = bytesOfBase64(chunk.base64)
-      if (read.length === 0) break
-      offset += read.length
-      const bytes = joinedBytesOf(carry, read)
-      const whole = wholeCharsLengthOf(bytes)
-      const text = decoder.decode(bytes.subarray(0, whole))
-      scanText(scan, text)
-      seenCall ||= callId !== undefined && text.includes(callId)
-      carry = bytes.slice(whole)
-    }
+    const grown = (await $.fs.stat(transcriptPath).catch(() => undefined))?.size ?? reading.offset
+    // A range unreadable here is read again after the next wait.
+    await readRanges($, search, reading, { kind: 'grown', end: grown })
   }
   const result = scanEnd(scan, { isCut })
   const masked = await Promise.all(result.hits.map((hit) => maskedText($, maskTextOf(hit))))
   const coverage: Coverage = isCut
-    ? { kind: 'stopped', searchedBytes: offset - start.offset, totalBytes: size }
+    ? { kind: 'stopped', searchedBytes: reading.offset - start.offset, totalBytes: size }
     : start.offset > 0
       ? { kind: 'newest', searchedBytes: size - start.offset, totalBytes: size }
       : { kind: 'whole' }
   return recallAnswerTextOf(result, masked, coverage)
+}
+
+/** This call's own id, which its line in the transcript holds. */
+function callIdOf(input: unknown): string | undefined {
+  const id = (input as { tool_use_id?: unknown } | undefined)?.tool_use_id
+  return typeof id === 'string' ? id : undefined
+}
+
+/** The file a search reads, the scan it feeds, and the id of the call it answers. */
+type Search = { path: string; scan: RecallScan; callId: string | undefined }
+
+/** Where the reading stands: the next byte, the incomplete character the last
+ * range ended in, and whether this call's own line has been read. */
+type Reading = { offset: number; carry: Uint8Array; hasSeenCall: boolean }
+
+/** A pass of ranges up to `end`. The first: to the file's size at the call's
+ * start, kept inside the budget from `startedMs`, a character cut at its end
+ * decoded as it stands. One after a wait: to the size the file has grown to,
+ * bounded by the wait, a character cut at its end kept for the next pass. */
+type Pass = { kind: 'first'; end: number; startedMs: number } | { kind: 'grown'; end: number }
+
+/** Reads a pass into the scan and moves `reading` on. Says how it ended: read
+ * to its end (or to where the file gave no more bytes), at a range that could
+ * not be read, or cut by the budget. */
+async function readRanges($: $, search: Search, reading: Reading, pass: Pass): Promise<'read' | 'unreadable' | 'cut'> {
+  const decoder = new TextDecoder()
+  while (reading.offset < pass.end) {
+    const chunk = await $.fs.read(search.path, { as: 'bytes', offset: reading.offset, length: Math.min(READ_CHUNK_BYTES, pass.end - reading.offset) }).catch(() => undefined)
+    if (chunk === undefined || typeof chunk === 'string') return 'unreadable'
+    const read = bytesOfBase64(chunk.base64)
+    if (read.length === 0) return 'read'
+    reading.offset += read.length
+    // A character cut by the range's end waits for the next range.
+    const bytes = joinedBytesOf(reading.carry, read)
+    const whole = reading.offset < pass.end || pass.kind === 'grown' ? wholeCharsLengthOf(bytes) : bytes.length
+    const text = decoder.decode(bytes.subarray(0, whole))
+    scanText(search.scan, text)
+    reading.hasSeenCall ||= search.callId !== undefined && text.includes(search.callId)
+    reading.carry = bytes.slice(whole)
+    if (pass.kind === 'first' && reading.offset < pass.end && (await $.clock.now()) - pass.startedMs > SEARCH_BUDGET_MS) return 'cut'
+  }
+  return 'read'
 }

@@ -14,6 +14,26 @@ export const MAX_SEARCH_BYTES = 64 * 1_048_576
  * 10 s; reading is awaited, so this is wall time kept well inside it). */
 export const SEARCH_BUDGET_MS = 8_000
 
+/** How long a search that has read no boundary waits for the engine's queued
+ * transcript writes: up to LAG_POLLS waits of LAG_POLL_MS (about 1.5 s), each
+ * followed by a read of what the file grew by. */
+export const LAG_POLL_MS = 100
+export const LAG_POLLS = 15
+
+/** What the reading has found, as the wait for the engine's writes looks at it. */
+export type ReadSoFar = { isCut: boolean; boundaries: number; hasSeenCall: boolean; polls: number }
+
+/** Whether the search waits LAG_POLL_MS and reads on. The engine queues its
+ * transcript writes: under load a replacement's compact_boundary (and this
+ * very call) reach the file a little after the call starts (seen after a
+ * fork-answered automatic compaction: the first call found no boundary, the
+ * next one 80 ms later did). So a search that read no boundary reads the
+ * file's growth until this call's own line is on disk (all before it then is)
+ * or LAG_POLLS waits have passed; one cut by its budget stops there. */
+export function waitsForWritesOf(read: ReadSoFar): boolean {
+  return !read.isCut && read.boundaries === 0 && !read.hasSeenCall && read.polls < LAG_POLLS
+}
+
 /** Where reading starts in a file of `size` bytes, and whether that is inside a line. */
 export function readStartOf(size: number): { offset: number; startsMidLine: boolean } {
   const offset = Math.max(0, size - MAX_SEARCH_BYTES)
