@@ -12,7 +12,7 @@ import { skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow
 import { AT_PROMPT, REPLY, compactAuto, sessionWithWork } from '../support/fork-support.js'
 import { bigTranscriptOf, boundaryLines, commandLines, transcriptOf, userLine } from '../support/transcripts.js'
 import { RECALL_TOOL, RECALL_TOOL_NAME } from '../../hooks/recall/recall.js'
-import { READ_CHUNK_BYTES } from '../../hooks/recall/transcript-reading.js'
+import { LAG_POLL_MS, READ_CHUNK_BYTES } from '../../hooks/recall/transcript-reading.js'
 import { MAX_ENTRIES, WINDOW_CHARS } from '../../hooks/recall/recall-search.js'
 
 // The kit's 5 s per test is passed by plain calls here on a loaded machine (2 cores, many runs).
@@ -88,6 +88,22 @@ describe('a call', () => {
     expect(token).toContain('export GH_TOKEN=[REDACTED]\nLogged in to github.com')
     expect(token, 'masked by the engine, the call line too').not.toContain(GH_TOKEN)
     expect(w.seen.reads.every((r) => r.path === TRANSCRIPT_PATH)).toBe(true)
+  })
+
+  test("finds the boundary the engine's queued writes put on disk after the call began", SLOW, async ($, on) => {
+    const unwritten = EARLIER.slice(0, -boundaryLines().length)
+    const w = world(on, { files: transcriptFiles(unwritten) })
+    await startSession($)
+    // The replacement's lines land while the first range is read: past the size the call began with.
+    w.interjectAt('fs.read', 1, async () => w.files.set(TRANSCRIPT_PATH, { text: transcriptOf(EARLIER), mtimeMs: 0 }))
+    const answering = recall($, { query: 'E_PARSE_EOF' })
+    // The first pass has read no boundary: the call waits LAG_POLL_MS, then reads what the file grew by.
+    await w.clock.settle()
+    await w.clock.advance(LAG_POLL_MS)
+    const answer = await answering
+    expect(answer, 'the earlier output, found once the boundary was read').toContain('E_PARSE_EOF: unexpected end of input at 12:4')
+    const ranges = w.seen.reads.filter((r) => r.path === TRANSCRIPT_PATH)
+    expect(ranges.map((r) => r.offset), 'the file read from its start once, then from where the first read ended').toEqual([0, transcriptOf(unwritten).length])
   })
 
   test('that the engine could not mask shows nothing of the entry', SLOW, async ($, on) => {
