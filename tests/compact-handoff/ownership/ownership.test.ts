@@ -211,6 +211,12 @@ describe('offerRecordOf', () => {
     const kept = recordOf('HANDOFF_kept_2026-11-30.md', { writtenAtMs: NOW_MS - OFFER_WITHIN_MS })
     expect(offerRecordOf([...skipped, kept], CWD, NOW_MS)?.record).toBe(kept)
   })
+
+  test('names a handoff recorded where the engine reported the folder with the drive letter in the other case', () => {
+    const path = `c:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`
+    const record = recordOf(NAME, { key: keyOf('c:\\Users\\me\\proj', path), path })
+    expect(offerRecordOf([record], 'C:\\Users\\me\\proj', NOW_MS)).toEqual({ record, relPath: REL })
+  })
 })
 
 describe("isOwnAfter: only writing the whole file makes it the person's own", () => {
