@@ -30,7 +30,7 @@ const NOW_MS = 10 * OFFER_WITHIN_MS
 
 function recordOf(name: string, changes: Partial<OwnRecord> = {}): OwnRecord {
   const relPath = `.claude/handoffs/${name}`
-  return { key: ownershipKeyOf(CWD, relPath), path: `${CWD}/${relPath}`, sha256: 'a'.repeat(64), bytes: 10, writtenAtMs: NOW_MS - 1_000, status: 'in-progress', ...changes }
+  return { key: keyOf(CWD, relPath), path: `${CWD}/${relPath}`, sha256: 'a'.repeat(64), bytes: 10, writtenAtMs: NOW_MS - 1_000, status: 'in-progress', ...changes }
 }
 
 describe('fingerprintOf', () => {
@@ -42,21 +42,75 @@ describe('fingerprintOf', () => {
   })
 })
 
+/** A handoff's key, which every test here names by a handoff of the project. */
+function keyOf(cwd: string, path: string): string {
+  const key = ownershipKeyOf(cwd, path)
+  if (key === undefined) throw new Error(`${path} has no key in ${cwd}`)
+  return key
+}
+
+const NAME = 'HANDOFF_x_2026-11-30.md'
+const REL = `.claude/handoffs/${NAME}`
+
 describe('ownershipKeyOf', () => {
   test('is one spelling for a file however its folder is written', () => {
-    expect(ownershipKeyOf('/srv/app/', '.claude/handoffs/H.md')).toBe(ownershipKeyOf('/srv/app', '.claude/handoffs/H.md'))
-    expect(ownershipKeyOf('C:\\Users\\me\\proj', '.claude/handoffs/H.md')).toBe('C:/Users/me/proj/.claude/handoffs/H.md')
+    expect(keyOf('/srv/app/', REL)).toBe(keyOf('/srv/app', REL))
+    expect(keyOf('C:\\Users\\me\\proj', REL)).toBe(`C:/Users/me/proj/${REL}`)
+    expect(keyOf('C:\\Users\\me\\proj\\', REL)).toBe(`C:/Users/me/proj/${REL}`)
+    expect(keyOf('C:/Users/me/proj', REL)).toBe(`C:/Users/me/proj/${REL}`)
+  })
+
+  test('is one key whichever case of drive letter the engine reports the session folder with', () => {
+    expect(keyOf('c:\\Users\\me\\proj', REL)).toBe(keyOf('C:\\Users\\me\\proj', REL))
+    expect(keyOf('c:/Users/me/proj/', REL)).toBe(keyOf('C:\\Users\\me\\proj', REL))
+  })
+
+  test.each([
+    ['backslashes', `C:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
+    ['forward slashes', `C:/Users/me/proj/.claude/handoffs/${NAME}`],
+    ['the drive letter in the other case', `c:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
+    ['folders in another case', `C:\\USERS\\Me\\proj\\.Claude\\Handoffs\\${NAME}`],
+    ['mixed and doubled separators', `C:/Users\\\\me/proj\\.claude//handoffs\\${NAME}`],
+    ['a path from the drive’s root', `\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
+    ['a leading ./', `./.claude/handoffs/${NAME}`],
+  ])('gives an absolute Windows path inside the project written with %s the key of its project-relative form', (_name, path) => {
+    for (const cwd of ['C:\\Users\\me\\proj', 'C:\\Users\\me\\proj\\', 'c:/Users/me/proj']) {
+      expect(keyOf(cwd, path)).toBe(keyOf(cwd, REL))
+    }
+  })
+
+  test('gives an absolute POSIX path inside the project the key of its project-relative form', () => {
+    expect(keyOf('/srv/app', `/srv/app/.claude/handoffs/${NAME}`)).toBe(keyOf('/srv/app', REL))
+    expect(keyOf('/srv/app/', `/srv/app//plans/handoffs/${NAME}`)).toBe(keyOf('/srv/app', `plans/handoffs/${NAME}`))
+  })
+
+  test.each([
+    ['another project whose name starts like it', `C:\\Users\\me\\proj2\\.claude\\handoffs\\${NAME}`],
+    ['another drive', `D:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
+    ['a climb out and into another project', `C:\\Users\\me\\proj\\..\\other\\.claude\\handoffs\\${NAME}`],
+    ['a drive-relative path', `C:.claude\\handoffs\\${NAME}`],
+    ['the project folder joined onto an absolute path', `C:\\Users\\me\\proj\\C:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
+  ])('gives a path outside the project (%s) no key, so it matches no record of a file inside', (_name, path) => {
+    const inside = recordOf(NAME, { key: keyOf('C:\\Users\\me\\proj', REL) })
+    const key = ownershipKeyOf('C:\\Users\\me\\proj', path)
+    expect(key).toBeUndefined()
+    expect(ownershipOf([inside], key ?? '', inside.sha256)).toBe('not-written-here')
+  })
+
+  test('gives no key to a file that is no handoff or plan of a handoff folder', () => {
+    expect(ownershipKeyOf('/srv/app', 'src/a.ts')).toBeUndefined()
+    expect(ownershipKeyOf('/srv/app', `/srv/other/.claude/handoffs/${NAME}`)).toBeUndefined()
   })
 })
 
 describe('recordStoreKeyOf', () => {
   test('is the prefix and the SHA-256 of the file\'s key: 70 characters for any path, one per file', async () => {
-    const key = ownershipKeyOf(CWD, '.claude/handoffs/H.md')
+    const key = keyOf(CWD, REL)
     expect(await recordStoreKeyOf(key)).toBe(`${RECORD_KEY_PREFIX}${createHash('sha256').update(key, 'utf8').digest('hex')}`)
     for (const cwd of [`/${'p'.repeat(999)}`, `C:\\${'w'.repeat(997)}`]) {
-      expect((await recordStoreKeyOf(ownershipKeyOf(cwd, '.claude/handoffs/H.md'))).length).toBe(70)
+      expect((await recordStoreKeyOf(keyOf(cwd, REL))).length).toBe(70)
     }
-    expect(await recordStoreKeyOf(ownershipKeyOf(CWD, '.claude/handoffs/A.md'))).not.toBe(await recordStoreKeyOf(ownershipKeyOf(CWD, '.claude/handoffs/B.md')))
+    expect(await recordStoreKeyOf(keyOf(CWD, '.claude/handoffs/HANDOFF_a_2026-11-30.md'))).not.toBe(await recordStoreKeyOf(keyOf(CWD, '.claude/handoffs/HANDOFF_b_2026-11-30.md')))
   })
 })
 
@@ -92,7 +146,9 @@ describe('the records', () => {
 
   test(`take at most ${OWN_RECORDS_BUDGET_CHARS} characters of the store, keys included, the oldest written dropped first`, () => {
     const long = `${'d/'.repeat(1_900)}`
-    const records = Array.from({ length: 100 }, (_, i) => recordOf(`${long}HANDOFF_n${i}_2026-11-30.md`, { writtenAtMs: i }))
+    // Paths no handoff folder holds, so no key of ownershipKeyOf: only their length counts here.
+    const longPathOf = (i: number) => `${CWD}/.claude/handoffs/${long}HANDOFF_n${i}_2026-11-30.md`
+    const records = Array.from({ length: 100 }, (_, i) => recordOf(`HANDOFF_n${i}_2026-11-30.md`, { key: longPathOf(i), path: longPathOf(i), writtenAtMs: i }))
     const dropped = new Set(recordKeysToDrop(storedOf(records)))
     const kept = records.filter((r) => !dropped.has(`${RECORD_KEY_PREFIX}${r.key}`))
     expect(kept.reduce((sum, r) => sum + recordCharsOf(r), 0)).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
@@ -130,7 +186,7 @@ describe('ownershipOf', () => {
   test('is own only while the fingerprint matches', () => {
     expect(ownershipOf([record], record.key, record.sha256)).toBe('own')
     expect(ownershipOf([record], record.key, 'b'.repeat(64))).toBe('changed')
-    expect(ownershipOf([record], ownershipKeyOf(CWD, '.claude/handoffs/HANDOFF_other_2026-11-30.md'), record.sha256)).toBe('not-written-here')
+    expect(ownershipOf([record], keyOf(CWD, '.claude/handoffs/HANDOFF_other_2026-11-30.md'), record.sha256)).toBe('not-written-here')
   })
 })
 
@@ -154,6 +210,12 @@ describe('offerRecordOf', () => {
     expect(offerRecordOf(skipped, CWD, NOW_MS)).toBeUndefined()
     const kept = recordOf('HANDOFF_kept_2026-11-30.md', { writtenAtMs: NOW_MS - OFFER_WITHIN_MS })
     expect(offerRecordOf([...skipped, kept], CWD, NOW_MS)?.record).toBe(kept)
+  })
+
+  test('names a handoff recorded where the engine reported the folder with the drive letter in the other case', () => {
+    const path = `c:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`
+    const record = recordOf(NAME, { key: keyOf('c:\\Users\\me\\proj', path), path })
+    expect(offerRecordOf([record], 'C:\\Users\\me\\proj', NOW_MS)).toEqual({ record, relPath: REL })
   })
 })
 

@@ -134,7 +134,9 @@ export async function trimOwnRecords($: $): Promise<void> {
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
   const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))
-  const record: OwnRecord = { key: ownershipKeyOf(cwd, relPath), path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
+  const key = ownershipKeyOf(cwd, relPath)
+  if (key === undefined) throw new Error(`it is not a handoff or plan file of this project`)
+  const record: OwnRecord = { key, path: inFolder(cwd, relPath), sha256, bytes, writtenAtMs: nowMs, ...(status !== undefined ? { status } : {}) }
   if (!isRecordable(record)) throw new Error(`its path is longer than a record keeps`)
   await setRecord($, record)
 }
@@ -164,6 +166,8 @@ export async function recordWrittenFile($: $, filePath: string, write: MainLoopW
 /** Whether `text`, read from `relPath` now, is the person's own. */
 export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: string): Promise<Ownership> {
   const key = ownershipKeyOf(cwd, relPath)
+  // A file that has no key can have no record.
+  if (key === undefined) return 'not-written-here'
   const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), recordOfFile($, key)])
   return ownershipOf(record === undefined ? [] : [record], key, sha256)
 }
@@ -172,6 +176,7 @@ export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: 
  * mark is set on the record read right before, under that file's key alone. */
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
+  if (key === undefined) return
   const nowMs = await $.clock.now()
   await afterEarlierChanges(async () => {
     await moveLegacyRecords($)

@@ -4,7 +4,7 @@
 // only while a record matches it: git's "untracked" is no proof (a submodule,
 // a repository git refuses to read, a missing git, an unpacked archive all
 // look untracked). Pure: ownership-steps.ts keeps the records in `$.store`.
-import { inFolder } from '../protocol/protocol-paths.js'
+import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 import { sha256HexOf, storeKeyOf } from '../text/store-key.js'
 
@@ -51,10 +51,21 @@ export type OwnRecord = {
   usedAtMs?: number
 }
 
-/** The key a file's record is kept under. The one place that decides which
- * spellings of a path are the same file. */
-export function ownershipKeyOf(cwd: string, relPath: string): string {
-  return inFolder(cwd, relPath).replace(/\\/g, '/')
+/** A drive letter at the start of a key (`c:/`): Windows ignores its case. */
+const KEY_DRIVE_RE = /^[a-z](?=:\/)/
+
+/** The key a file's record is kept under: the one place that decides which
+ * spellings of a path are the same file. `path` may be project-relative or
+ * absolute, in any spelling classifyHandoffPath reads (the model names a
+ * handoff by its absolute Windows path, `\\` or `/`, the drive letter in
+ * either case); a path that is not a handoff or plan file of this project has
+ * no key, so it never matches a record of a file inside. The folder part is
+ * the session folder as the engine reports it, with `/` and an upper-case drive
+ * letter: one engine may report `c:\…` (an editor's terminal) where another
+ * reports `C:\…` for the same folder. */
+export function ownershipKeyOf(cwd: string, path: string): string | undefined {
+  const file = classifyHandoffPath(path, cwd)
+  return file && inFolder(cwd, file.relPath).replace(/\\/g, '/').replace(KEY_DRIVE_RE, (letter) => letter.toUpperCase())
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/

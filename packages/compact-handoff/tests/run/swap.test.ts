@@ -8,8 +8,18 @@ import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, skillWrite, skillRunsOf, startTurn, typeCommand } from '../support/engine-calls.js'
 import { handoffText, planText, readyAnswer } from '../support/texts.js'
 import { finishSkill, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
+import { ownRecordsIn } from '../support/records.js'
 
 const WITH_ANSWER = { plugins: [ANSWER_STAND_IN] }
+
+/** Settles until `isDone` holds, for at most ten rounds: a digest (crypto.subtle)
+ * is no engine call, so one settle may return before the step after it. */
+async function settleUntil(w: World, isDone: () => boolean) {
+  for (let i = 0; i < 10 && !isDone(); i++) {
+    await w.clock.advance(0)
+    await w.clock.settle()
+  }
+}
 const GOING = 'handoff: swap queued (the go-command runs once the session is idle)'
 const SWAPPING = 'handoff: replacing the conversation'
 
@@ -218,5 +228,51 @@ describe('a Windows session folder', () => {
     await $.tool.call({ tool: 'Read', tool_use_id: 'tu-read-windows', file_path: `C:\\Users\\me\\proj\\${HANDOFF.split('/').join('\\')}` })
     await endTurn($, 'done', 'answer', undefined, 't-next')
     expect(w.seen.toasts, 'the first turn read the handoff').toEqual([])
+  })
+
+  // The READY line names the handoff as the model spelled it, and the Write
+  // recorded it: the swap marks the one record both are keyed by.
+  const IN_FOLDER = HANDOFF.split('/').join('\\')
+  const SPELLINGS = [
+    ['backslashes', WINDOWS.cwd, `C:\\Users\\me\\proj\\${IN_FOLDER}`],
+    ['forward slashes', WINDOWS.cwd, `C:/Users/me/proj/${HANDOFF}`],
+    ['the drive letter and a folder in the other case', WINDOWS.cwd, `c:\\users\\me\\proj\\${IN_FOLDER}`],
+    ['backslashes, in a session folder that ends in one', `${WINDOWS.cwd}\\`, `C:\\Users\\me\\proj\\${IN_FOLDER}`],
+  ] as const
+  for (const [spelling, cwd, named] of SPELLINGS) {
+    test(`marks the handoff's record used when the READY line names it by its absolute path with ${spelling}`, async ($, on) => {
+      const w = world(on, { ...WINDOWS, cwd })
+      await startSession($, { cwd })
+      await typeAndLaunch($, w, 'compact-handoff', 'finish the parser')
+      w.files.set(named, { text: handoffText(), mtimeMs: w.clock.now() })
+      await $.tool.call({ tool: 'Write', tool_use_id: 'tu-absolute', file_path: named, content: handoffText() })
+      await finishSkill($, w, readyAnswer([named], 'Go on.'))
+      expect(w.seen.submits, 'swapped').toEqual([{ text: 'Go on.', asUser: true }])
+      await settleUntil(w, () => ownRecordsIn(w.store).some((r) => r.usedAtMs !== undefined))
+      expect(ownRecordsIn(w.store).map((r) => [r.path, r.usedAtMs !== undefined])).toEqual([[`C:\\Users\\me\\proj\\${IN_FOLDER}`, true]])
+    })
+  }
+
+  // An editor's terminal may report the folder as `c:\…` where a shell reports
+  // `C:\…`: one folder, and one record of each handoff in it.
+  test('a handoff written in a session whose folder is reported `c:\\…` is own in one where it is `C:\\…`: resumed with no question, and marked used', async ($, on) => {
+    const lower = `c${WINDOWS.cwd.slice(1)}`
+    const w = world(on, { ...WINDOWS, cwd: lower })
+    await startSession($, { cwd: lower })
+    const written = `${lower}\\${IN_FOLDER}`
+    w.files.set(written, { text: handoffText(), mtimeMs: w.clock.now() })
+    await $.tool.call({ tool: 'Write', tool_use_id: 'tu-lower', file_path: written, content: handoffText() })
+    await settleUntil(w, () => ownRecordsIn(w.store).length > 0)
+    expect(ownRecordsIn(w.store).map((r) => r.path), 'recorded').toEqual([written])
+
+    w.setSessionId('session-2')
+    w.setReportedCwd(WINDOWS.cwd)
+    await startSession($, { cwd: WINDOWS.cwd })
+    const said = (await typeCommand($, 'compact-handoff', `resume ${WINDOWS.cwd}\\${IN_FOLDER}`)).text ?? ''
+    expect(said).toBe(`Resuming from ${HANDOFF}.`)
+    await settleUntil(w, () => ownRecordsIn(w.store).some((r) => r.usedAtMs !== undefined))
+    expect(w.seen.asks, 'nothing asked').toEqual([])
+    expect(w.seen.submits.filter((s) => s.asUser).length, 'the continue-prompt sent').toBe(1)
+    expect(ownRecordsIn(w.store).map((r) => r.usedAtMs !== undefined), 'one record, marked used').toEqual([true])
   })
 })

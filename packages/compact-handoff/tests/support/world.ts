@@ -275,6 +275,12 @@ export function world(on: On, options: WorldOptions = {}) {
     setSessionId(id: string) {
       state.sessionId = id
     },
+    /** From now on the engine reports the session's folder spelled `spelled`:
+     * another session's engine in the same folder (an editor's terminal may
+     * give the drive letter another case). The fake disk's paths keep `cwd`. */
+    setReportedCwd(spelled: string) {
+      ctx.cwd = spelled
+    },
     /** Puts a file on the fake disk as the skill's Write would, stamped at the clock's now. */
     writeFile(relPath: string, text: string, extra: Partial<DiskFile> = {}) {
       files.set(`${cwd}${files.separator}${relPath.split('/').join(files.separator)}`, { text, mtimeMs: clock.now(), ...extra })
