@@ -105,7 +105,7 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
   /** The swap log's next aborted line after the `seen` ones there are: a cancel's screen
    * line is the same each time, so an earlier one still on screen proves nothing. */
   function abortedAfter(seen: number): Promise<{ reason?: string }> {
-    return pollUntil('a new aborted line in the swap log', 15_000, () => logEntries(flow).filter((e) => e.outcome === 'aborted')[seen])
+    return pollUntil('a new aborted line in the swap log', 30_000, () => logEntries(flow).filter((e) => e.outcome === 'aborted')[seen])
   }
   const abortedCount = (): number => logEntries(flow).filter((e) => e.outcome === 'aborted').length
 
@@ -120,6 +120,13 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
       if (pos >= 0) pos++
       return at
     }) as { [K in keyof T]: number }
+  }
+
+  /** Where `re` last matches in `text`, -1 if nowhere. */
+  function lastAt(text: string, re: RegExp): number {
+    let at = -1
+    for (const m of text.matchAll(new RegExp(re.source, 'g'))) at = m.index
+    return at
   }
 
   it('a compaction refused while another turn runs goes back to the go stage, and the retried go step swaps', async () => {
@@ -139,11 +146,15 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     await session.waitForScreen(/REPLY-AFTER-RETRY/, 30_000)
+    await session.waitForDebugLog(/session\.compact \(plugin\)[^\n]*core never ran/, { since: mark, timeoutMs: 15_000 })
 
     // The stages: the go stage, the go-command queued and answered by compact-handoff's
     // own hook, the go step; the other turn starts and the compaction is refused; back
     // at the go stage, the go step again, until that turn has ended and one goes through.
-    const [going, queued, ran, swapping, pingStart, refused, back, pingEnd, retried, stood] = inOrder(mark, [
+    // The retry timer takes the go step whenever it fires: under load the one that swaps
+    // was seen taken 4 ms before the engine logged the turn's end (2.1.332). What must
+    // wait for the end is the compaction that go step puts on a timer.
+    const [going, queued, ran, swapping, pingStart, refused, back, pingEnd, stood] = inOrder(mark, [
       /\$\.ui\.status \(compact-handoff\): handoff: swap queued/,
       /\$\.command\.run \(compact-handoff\): \d+ chars queued/,
       /compact-handoff@inline: command\.run nested in/,
@@ -152,10 +163,14 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
       /\$\.ui\.log[^\n]*the swap's compaction was refused \([^\n]*a turn is running/,
       /\$\.ui\.status \(compact-handoff\): handoff: swap queued/,
       /\[engine\] turn \d+ end/,
-      /\$\.ui\.status \(compact-handoff\): handoff: replacing the conversation/,
       /session\.compact \(plugin\)[^\n]*core never ran/,
     ] as const)
     const log = session.debugLog().slice(mark)
+    // The go step whose compaction stood, and the last refusal and go stage before it.
+    const beforeStood = log.slice(0, Math.max(stood, 0))
+    const lastRefused = lastAt(beforeStood, /the swap's compaction was refused/)
+    const lastBack = lastAt(beforeStood, /\$\.ui\.status \(compact-handoff\): handoff: swap queued/)
+    const retried = lastAt(beforeStood, /\$\.ui\.status \(compact-handoff\): handoff: replacing the conversation/)
     const refusals = (log.slice(pingStart, pingEnd).match(/the swap's compaction was refused/g) ?? []).length
     console.log(`e2e stages: ${refusals} compaction(s) refused while the other turn ran`)
     expect(going, 'the go stage').toBeGreaterThan(-1)
@@ -166,8 +181,9 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     expect(refused, 'the engine refused the compaction while that turn ran').toBeGreaterThan(pingStart)
     expect(back, 'back at the go stage').toBeGreaterThan(refused)
     expect(pingEnd, 'that turn ended').toBeGreaterThan(back)
-    expect(retried, 'the go step retried').toBeGreaterThan(pingEnd)
-    expect(stood, 'the compaction the answer mod answered').toBeGreaterThan(retried)
+    expect(stood, 'the compaction the answer mod answered, once that turn had ended').toBeGreaterThan(pingEnd)
+    expect(lastBack, 'back at the go stage after the last refusal').toBeGreaterThan(lastRefused)
+    expect(retried, 'the go step retried from there').toBeGreaterThan(lastBack)
     expect(log.slice(0, pingEnd), 'no compaction went through while the turn ran').not.toMatch(/core never ran/)
     // The swap's line is written once the continue-prompt's turn has started.
     const swapped = await pollUntil('the swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped'))
@@ -265,14 +281,19 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     const { mock, session, run } = flow
     await ordinaryTurn(flow, 'LAUNCH-ONE')
     const turn = skillTurn({ proj: run.proj, doc: { slug: 'launch-cancelled', date: '2026-12-01', focus: 'launch cancelled' } })
-    mock.script(...turn.replies)
+    const aborts = abortedCount()
+    const cancelled = abortedAfter(aborts)
+    // The model answers the skill's request only once the cancel has been taken, as a
+    // model that answers late: under load its Write and answer could come first, and
+    // the cancel would meet the check instead.
+    const [write, ...rest] = turn.replies
+    mock.script({ ...write, heldUntil: cancelled }, ...rest)
     const start = session.logMark()
     const before = mock.requests.length
     // Typed while the start's own hook still runs: the engine runs it next.
-    const aborts = abortedCount()
     await session.type('/compact-handoff launch cancelled')
     await session.type('/compact-handoff cancel')
-    const { reason } = await abortedAfter(aborts)
+    const { reason } = await cancelled
     console.log(`e2e stages: the cancel typed after the start met: ${reason}`)
     expect(reason).toMatch(new RegExp(`^cancelled at "(?:${STAGE_TEXT.launching}|${STAGE_TEXT.writing})"$`))
     // Met at launching, the launch timer finds nothing to do: the skill never runs.
