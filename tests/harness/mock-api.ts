@@ -51,13 +51,6 @@ export interface ScriptedReply {
    * A client that disconnects meanwhile (Escape) ends the wait.
    */
   delayMs?: number
-  /**
-   * Hold the reply until this settles (either way), as a model that answers late: a
-   * test releases it on an event it waits for (a cancel taken), where `delayMs` would
-   * bet on the load. With `delayMs` too, the first to come ends the hold; a client
-   * that disconnects ends it as well.
-   */
-  heldUntil?: Promise<unknown>
 }
 
 export type RequestKind = 'main' | 'summary'

@@ -31,20 +31,14 @@ function replyBlocksOf(reply: ScriptedReply, ids: ReplyIds): ReplyBlock[] {
 }
 
 /**
- * Waits out the reply's `delayMs` (the one fixed wait in the mock, on purpose, since it
- * stands for model time that keeps a turn running) or its `heldUntil`. A client that
- * disconnects meanwhile (Escape) ends it; resolves false when nothing should be sent any more.
+ * Waits out the reply's `delayMs`: the one fixed wait in the mock, on purpose, since it
+ * stands for model time that keeps a turn running. A client that disconnects meanwhile
+ * (Escape) ends it; resolves false when nothing should be sent any more.
  */
-async function holdReply(res: ServerResponse, reply: ScriptedReply): Promise<boolean> {
-  const { delayMs, heldUntil } = reply
-  const isTimed = delayMs !== undefined && delayMs > 0
-  if (!isTimed && heldUntil === undefined) return true
+async function holdReply(res: ServerResponse, delayMs: number | undefined): Promise<boolean> {
+  if (delayMs === undefined || delayMs <= 0) return true
   await new Promise<void>((resolve) => {
-    const timer = isTimed ? setTimeout(resolve, delayMs) : undefined
-    heldUntil?.then(
-      () => resolve(),
-      () => resolve(),
-    )
+    const timer = setTimeout(resolve, delayMs)
     res.once('close', () => {
       clearTimeout(timer)
       resolve()
@@ -77,7 +71,7 @@ export async function sendReply(res: ServerResponse, body: MessagesBody, reply: 
   const headers = { 'request-id': `req_mock_${seq}` }
 
   if (body.stream !== true) {
-    if (!(await holdReply(res, reply))) return
+    if (!(await holdReply(res, reply.delayMs))) return
     res.writeHead(200, { ...headers, 'content-type': 'application/json' })
     res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stopReason, stop_sequence: null, usage }))
     return
@@ -90,7 +84,7 @@ export async function sendReply(res: ServerResponse, body: MessagesBody, reply: 
     message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
   })
   send('ping', {})
-  if (!(await holdReply(res, reply))) return
+  if (!(await holdReply(res, reply.delayMs))) return
   streamBlocks(send, blocks)
   send('message_delta', { delta: { stop_reason: stopReason, stop_sequence: null }, usage })
   send('message_stop', {})
