@@ -14,10 +14,14 @@
  * - it wraps compact-handoff's compaction and takes its time: a cancel typed while the
  *   compaction is in flight is run by the engine only once it has returned, so the swap
  *   completes and the cancel finds no run (the kit holds the "too late" answer).
+ * - it holds a /compact-handoff start until the engine has taken a cancel typed after
+ *   it: the engine runs that cancel before the skill's turn, which would otherwise make
+ *   it wait for the turn's end on a loaded machine.
  * The launching and checking stages last a timer and a few file reads: a cancel there
- * is raced live (typed straight after the start) and held exactly in the kit
- * (packages/compact-handoff/tests/run/control.test.ts, interleaving.test.ts).
+ * is met live at launching (or writing, before the skill's turn) and held exactly in the
+ * kit (packages/compact-handoff/tests/run/control.test.ts, interleaving.test.ts).
  */
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
@@ -26,7 +30,7 @@ import { createRunDir } from '../harness/run-dir.js'
 import { writeMod } from '../harness/staging.js'
 import { startSession } from '../harness/tmux-session.js'
 import { trackRuns } from './lifecycle.js'
-import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectConversationKept, expectSwapped, logEntries, messagesText, ordinaryTurn, pollUntil, requestAfter, turnSettled, type Flow } from './flow-support.js'
+import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, expectConversationKept, expectSwapped, logEntries, messagesText, ordinaryTurn, pollUntil, promptBoxOf, requestAfter, turnSettled, type Flow } from './flow-support.js'
 import { GO_COMMAND, GO_REFUSED_TEXT } from '../../packages/compact-handoff/hooks/run/go-command.js'
 import { STAGE_TEXT } from '../../packages/compact-handoff/hooks/run/run.js'
 
@@ -36,12 +40,18 @@ const PING = 'PLUGIN-PING'
 const PING_HELD_MS = 2_500
 /** How long the other mod holds compact-handoff's compaction: long enough to type a cancel. */
 const COMPACTION_HELD_MS = 3_000
+/** The longest the other mod holds a start for the release file, so a test that dies never wedges the session. */
+const START_HELD_MAX_MS = 30_000
+/** The file whose existence releases a held start (in the project folder, where the mod may look). */
+const START_RELEASE_FILE = '.e2e-release-start'
 
 /** A mod that, armed by `/e2e-ping before|after`, sends one prompt of its own from the
  * next main-loop turn.complete whose answer holds the READY sentinel: before the hooks
  * beneath it run (compact-handoff's among them), or after; armed by `/e2e-ping hold`, it
- * holds compact-handoff's next compaction this long before passing it on. */
-const PINGER_MOD = `import type { Register, EngineInterface } from 'claude-code'
+ * holds compact-handoff's next compaction this long before passing it on; armed by
+ * `/e2e-ping start`, it holds the next /compact-handoff before compact-handoff's hook
+ * sees it, until `releaseFile` exists, as any slow hook of another plugin may. */
+const pingerMod = (releaseFile: string): string => `import type { Register, EngineInterface } from 'claude-code'
 
 let armed: string | undefined
 
@@ -78,6 +88,13 @@ export const register: Register = (on) => {
     await $.clock.sleep(${COMPACTION_HELD_MS})
     return next(e)
   })
+  on('command.run', { command: 'compact-handoff' }, async ($, e, next) => {
+    if (armed !== 'start') return next(e)
+    armed = undefined
+    $.ui.log('e2e-pinger: holding the start', { to: 'debug' })
+    for (let heldMs = 0; heldMs < ${START_HELD_MAX_MS} && !(await $.fs.exists(${JSON.stringify(releaseFile)})); heldMs += 100) await $.clock.sleep(100)
+    return next(e)
+  })
 }
 `
 
@@ -88,7 +105,7 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
   beforeAll(async () => {
     const run = createRunDir('stages')
     track(run)
-    const pinger = writeMod(run, PINGER, { 'hooks/register.ts': PINGER_MOD })
+    const pinger = writeMod(run, PINGER, { 'hooks/register.ts': pingerMod(join(run.proj, START_RELEASE_FILE)) })
     const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
     // The first --plugin-dir is outermost: the pinger's turn.complete wraps compact-handoff's.
     const session = await startSession({ run, plugins: [pinger, PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock })
@@ -122,6 +139,13 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     }) as { [K in keyof T]: number }
   }
 
+  /** Where `re` last matches in `text`, -1 if nowhere. */
+  function lastAt(text: string, re: RegExp): number {
+    let at = -1
+    for (const m of text.matchAll(new RegExp(re.source, 'g'))) at = m.index
+    return at
+  }
+
   it('a compaction refused while another turn runs goes back to the go stage, and the retried go step swaps', async () => {
     const { mock, session, run } = flow
     const t0 = Date.now()
@@ -139,11 +163,15 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
     expect(mock.requests.some((r) => r.kind === 'summary'), 'no summariser request').toBe(false)
     await session.waitForScreen(/REPLY-AFTER-RETRY/, 30_000)
+    await session.waitForDebugLog(/session\.compact \(plugin\)[^\n]*core never ran/, { since: mark, timeoutMs: 15_000 })
 
     // The stages: the go stage, the go-command queued and answered by compact-handoff's
     // own hook, the go step; the other turn starts and the compaction is refused; back
     // at the go stage, the go step again, until that turn has ended and one goes through.
-    const [going, queued, ran, swapping, pingStart, refused, back, pingEnd, retried, stood] = inOrder(mark, [
+    // The retry timer takes the go step whenever it fires: under load the one that swaps
+    // was seen taken 4 ms before the engine logged the turn's end (2.1.332). What must
+    // wait for the end is the compaction that go step puts on a timer.
+    const [going, queued, ran, swapping, pingStart, refused, back, pingEnd, stood] = inOrder(mark, [
       /\$\.ui\.status \(compact-handoff\): handoff: swap queued/,
       /\$\.command\.run \(compact-handoff\): \d+ chars queued/,
       /compact-handoff@inline: command\.run nested in/,
@@ -152,10 +180,14 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
       /\$\.ui\.log[^\n]*the swap's compaction was refused \([^\n]*a turn is running/,
       /\$\.ui\.status \(compact-handoff\): handoff: swap queued/,
       /\[engine\] turn \d+ end/,
-      /\$\.ui\.status \(compact-handoff\): handoff: replacing the conversation/,
       /session\.compact \(plugin\)[^\n]*core never ran/,
     ] as const)
     const log = session.debugLog().slice(mark)
+    // The go step whose compaction stood, and the last refusal and go stage before it.
+    const beforeStood = log.slice(0, Math.max(stood, 0))
+    const lastRefused = lastAt(beforeStood, /the swap's compaction was refused/)
+    const lastBack = lastAt(beforeStood, /\$\.ui\.status \(compact-handoff\): handoff: swap queued/)
+    const retried = lastAt(beforeStood, /\$\.ui\.status \(compact-handoff\): handoff: replacing the conversation/)
     const refusals = (log.slice(pingStart, pingEnd).match(/the swap's compaction was refused/g) ?? []).length
     console.log(`e2e stages: ${refusals} compaction(s) refused while the other turn ran`)
     expect(going, 'the go stage').toBeGreaterThan(-1)
@@ -166,8 +198,9 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     expect(refused, 'the engine refused the compaction while that turn ran').toBeGreaterThan(pingStart)
     expect(back, 'back at the go stage').toBeGreaterThan(refused)
     expect(pingEnd, 'that turn ended').toBeGreaterThan(back)
-    expect(retried, 'the go step retried').toBeGreaterThan(pingEnd)
-    expect(stood, 'the compaction the answer mod answered').toBeGreaterThan(retried)
+    expect(stood, 'the compaction the answer mod answered, once that turn had ended').toBeGreaterThan(pingEnd)
+    expect(lastBack, 'back at the go stage after the last refusal').toBeGreaterThan(lastRefused)
+    expect(retried, 'the go step retried from there').toBeGreaterThan(lastBack)
     expect(log.slice(0, pingEnd), 'no compaction went through while the turn ran').not.toMatch(/core never ran/)
     // The swap's line is written once the continue-prompt's turn has started.
     const swapped = await pollUntil('the swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped'))
@@ -266,12 +299,20 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     await ordinaryTurn(flow, 'LAUNCH-ONE')
     const turn = skillTurn({ proj: run.proj, doc: { slug: 'launch-cancelled', date: '2026-12-01', focus: 'launch cancelled' } })
     mock.script(...turn.replies)
+    await session.type('/e2e-ping start')
+    await session.waitForScreen(/armed: start/, 15_000)
     const start = session.logMark()
     const before = mock.requests.length
-    // Typed while the start's own hook still runs: the engine runs it next.
     const aborts = abortedCount()
+    // A slash command typed while a turn runs waits for that turn's end (2.1.332: "Queued"),
+    // so a cancel the engine takes once the skill's turn has started meets the check. The
+    // other mod holds the start until the engine has taken the typed cancel: the engine
+    // then runs the cancel after the start, before the skill's turn, however slow the typing.
     await session.type('/compact-handoff launch cancelled')
+    await session.waitForDebugLog(/e2e-pinger: holding the start/, { since: start, timeoutMs: 15_000 })
     await session.type('/compact-handoff cancel')
+    await pollUntil('the engine to take the typed cancel', 15_000, () => (promptBoxOf(session.screen()).includes('cancel') ? undefined : true))
+    writeFileSync(join(run.proj, START_RELEASE_FILE), '')
     const { reason } = await abortedAfter(aborts)
     console.log(`e2e stages: the cancel typed after the start met: ${reason}`)
     expect(reason).toMatch(new RegExp(`^cancelled at "(?:${STAGE_TEXT.launching}|${STAGE_TEXT.writing})"$`))
