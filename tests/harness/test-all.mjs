@@ -1,7 +1,7 @@
 // `pnpm test`: every suite, in two stages, each stage's parts side by side. Every part is a
 // child whose output is kept and printed whole under its label when it ends, so two parts'
 // lines never mix. The stages are cut by what each part costs on a 2-core machine (measured
-// in CONTRIBUTING's "How long `pnpm test` takes"): the kit suite keeps both cores busy, and
+// in docs/measured.md, "The test suite's time"): the kit suite keeps both cores busy, and
 // its host spends about a third more CPU when another suite shares them, so it runs with
 // only the small parts beside it (handoff-check's build, which the real-session suite runs
 // built, and the answer mod's kit). The real-session suite runs its files one at a time (its
