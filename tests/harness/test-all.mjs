@@ -1,10 +1,14 @@
-// `pnpm test`: every suite, the independent ones side by side. Stage one runs at once the
-// parts that use no screen: handoff-check's build (the real-session suite runs it built; the
-// harness's own build is for demo, bench, kit and gen, which build it themselves), the type-check, the validation, both kit suites and the unit suite. Each is a child whose
-// output is kept and printed whole under its label when it ends, so two parts' lines never
-// mix. Stage two is the real-session suite alone: its tmux sessions' start times swing by
-// seconds when they share the cores. Ends with each part's time; exits 1 naming each part
-// that failed. Plain JavaScript, so that it needs no build of its own before it runs.
+// `pnpm test`: every suite, in two stages, each stage's parts side by side. Every part is a
+// child whose output is kept and printed whole under its label when it ends, so two parts'
+// lines never mix. The stages are cut by what each part costs on a 2-core machine (measured
+// in docs/measured.md, "The test suite's time", with the orders tried): the kit suite keeps
+// both cores busy, and its host spends about a third more CPU when another suite shares
+// them, so it runs with only the small parts beside it (handoff-check's build, which the
+// real-session suite runs built, and the answer mod's kit). The real-session suite runs its
+// files one at a time (its tmux sessions' start times swing by seconds when they share the
+// cores) and then keeps about 1.3 cores busy; the unit suite (vitest's one worker), the
+// type-check and the validation share the rest beside it. Ends with each part's time; exits
+// 1 naming each part that failed. Plain JavaScript, so that it needs no build of its own.
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -14,14 +18,16 @@ const bin = (name) => join('node_modules', '.bin', name)
 
 const STAGES = [
   [
-    { label: 'build handoff-check', command: [bin('tsc'), '-p', 'packages/handoff-tools/tsconfig.build.json'] },
-    { label: 'typecheck', command: ['pnpm', 'typecheck'] },
-    { label: 'validate', command: ['pnpm', 'validate'] },
     { label: 'kit compact-handoff', command: [bin('claude'), 'plugin', 'test', 'packages/compact-handoff'] },
     { label: 'kit compact-handoff-answer', command: [bin('claude'), 'plugin', 'test', 'packages/compact-handoff-answer'] },
-    { label: 'unit', command: [bin('vitest'), 'run'] },
+    { label: 'build handoff-check', command: [bin('tsc'), '-p', 'packages/handoff-tools/tsconfig.build.json'] },
   ],
-  [{ label: 'e2e', command: [bin('vitest'), 'run', '--config', 'tests/e2e/vitest.config.ts'] }],
+  [
+    { label: 'e2e', command: [bin('vitest'), 'run', '--config', 'tests/e2e/vitest.config.ts'] },
+    { label: 'unit', command: [bin('vitest'), 'run'] },
+    { label: 'typecheck', command: ['pnpm', 'typecheck'] },
+    { label: 'validate', command: ['pnpm', 'validate'] },
+  ],
 ]
 
 /** "2m31s", "48s". */
