@@ -92,6 +92,7 @@ declare module 'claude-code' {
     heldCommands: string[]
     repairs: number
     contextPercentBefore: number | null
+    replacedBy?: 'digest' | 'summary'
   }
 
   type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }

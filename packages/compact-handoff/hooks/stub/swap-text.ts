@@ -4,7 +4,7 @@ import { MARKER } from '../protocol/protocol.js'
 import type { Mode } from '../protocol/protocol.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { runningSectionOf, type Running } from '../background/running.js'
-import { recallLineOf } from '../recall/recall.js'
+import { RECALL_TOOL, recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
@@ -48,11 +48,29 @@ export function stubContextLinesOf(context: StubContext): string[] {
   return lines
 }
 
+/** What the handoff skill wrote from, when an automatic compaction replaced
+ * the conversation in the middle of its run (run.ts Replaced): a digest built
+ * by code when its turn did not fit the window, or the engine's summary. */
+export type WrittenFrom = 'digest' | 'summary'
+
+const WRITTEN_FROM_TEXT: Readonly<Record<WrittenFrom, string>> = {
+  digest: 'a digest of it: the conversation had outgrown the context window, so a digest built by code replaced it before the skill wrote',
+  summary: "Claude Code's own summary of it: an automatic compaction replaced the conversation while the skill ran",
+}
+
+/** The stub's first line: a handoff written from the whole conversation, or
+ * from what replaced it mid-run, which the handoff can only be as good as. */
+function stubOpeningOf(writtenFrom: WrittenFrom | undefined): string {
+  if (writtenFrom === undefined) return `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`
+  return `${STUB_OPENING}, right after the handoff skill wrote a handoff of the session from ${WRITTEN_FROM_TEXT[writtenFrom]}. It may lack details the ${writtenFrom} left out: recall them first (call ${RECALL_TOOL}) before guessing or running anything again.`
+}
+
 /** `factsSection` is the work's facts recorded by code (facts.ts), placed
- * after the person's words; `context` what runs and where the transcript is. */
-export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
+ * after the person's words; `context` what runs and where the transcript is;
+ * `writtenFrom` what replaced the conversation before the handoff was written. */
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}, writtenFrom?: WrittenFrom): string {
   const lines = [
-    `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
+    stubOpeningOf(writtenFrom),
     `Handoff file: ${files.handoff}`,
   ]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)

@@ -8,10 +8,12 @@ import { fitsToast, toastWithPath } from './toast-box.js'
 export type Toast = { text: string; detail?: string }
 
 /** Where a dropped run's conversation stands (run-steps.ts contextNoteOf). */
-export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid'
+export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid' | 'digest' | 'summary'
 
 const DROPPED_TEXT: Record<DroppedContext, string> = {
   unchanged: 'handoff run stopped; the conversation is unchanged',
+  digest: 'handoff run stopped; a digest had already replaced the conversation',
+  summary: "handoff run stopped; Claude Code's summary had already replaced the conversation",
   'compaction-pending': 'handoff run stopped, but its compaction may still replace the conversation',
   unsaid: 'handoff run stopped',
 }
