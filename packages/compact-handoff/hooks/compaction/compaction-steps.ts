@@ -24,6 +24,7 @@ import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
 import { isOwnMarkedCompaction } from '../stub/swap-text.js'
 import type { Options } from '../options/options.js'
+import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
@@ -91,14 +92,26 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
 export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: Options): Promise<SessionCompactResult> {
   if (isOwnMarkedCompaction(e, raisedBy)) return next(e)
   const isAskOn = options.askAfterCompaction
-  const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
+  const runKind = (await readPhase($)).kind
+  const route = compactionRouteOf(e, options.compactionHandoff, runKind)
   switch (route.kind) {
     case 'pass':
       return observed($, e, await next(e), isAskOn)
     case 'veto':
       return { skip: route.skip }
-    case 'summary':
-      return observed($, e, await next({ ...e, instructions: await summaryInstructions($, e.instructions) }), isAskOn)
+    case 'summary': {
+      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+      if (runKind !== 'idle') await noteSummaryDuringRun($, e, compacted)
+      return observed($, e, compacted, isAskOn)
+    }
+    case 'run-edge': {
+      const edged = await answerAtRunEdge($, e)
+      // No question is armed: the skill's own Write would meet it, and the swap takes it back.
+      if (edged !== undefined) return observed($, e, edged, false)
+      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+      await noteSummaryDuringRun($, e, compacted)
+      return observed($, e, compacted, isAskOn)
+    }
     case 'fork': {
       const usage = await $.session.usage().catch(() => undefined)
       const percent = usage?.context.percent ?? null
