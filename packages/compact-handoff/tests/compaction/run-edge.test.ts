@@ -10,7 +10,7 @@ import { test } from '../support/loaded-test.js'
 import type { SessionMessage } from 'claude-code'
 import { HANDOFF, PLAN, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
-import { SKILL_TURN, endTurn, skillWrite, startTurn, typeCommand } from '../support/engine-calls.js'
+import { SKILL_TURN, endTurn, startTurn, typeCommand } from '../support/engine-calls.js'
 import { handoffText, planText, readyAnswer } from '../support/texts.js'
 import { finishSkill, skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { DIGEST_OPENING } from '../../hooks/compaction/digest.js'
@@ -159,7 +159,7 @@ describe('/compact-handoffplan at the window edge', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoffplan', '')
     await compactAtTheEdge($, refusedTurnOf(w))
-    await skillWrite($, HANDOFF, handoffText())
+    await skillWritesFile($, w, HANDOFF, handoffText())
     await finishSkill($, w, readyAnswer([HANDOFF]))
     expect(everythingSaid(w)).toContain('a plan run, but no plan file was written')
     expect(everythingSaid(w)).toContain("already been replaced by a digest of it at the window's edge")
