@@ -39,7 +39,15 @@ function turn(n: number, output = `ok ${n}`): DigestMessage[] {
 }
 
 function hasLoneSurrogate(text: string): boolean {
-  return !text.isWellFormed()
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1)
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true
+      i++
+    } else if (code >= 0xdc00 && code <= 0xdfff) return true
+  }
+  return false
 }
 
 describe('digestBudgetCharsOf', () => {
