@@ -205,9 +205,11 @@ describe('the digest', () => {
   })
 
   test('never cuts between the two halves of a surrogate pair', () => {
-    for (const offset of [0, 1]) {
-      const output = `${'x'.repeat(offset)}${'🙂'.repeat(20_000)}`
-      const prompt = `${'y'.repeat(offset)}${'🙂'.repeat(9_000)}`
+    // An odd character before or after the pairs puts a cut from either end between two halves.
+    for (const [before, after] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) {
+      const offset = `${before} before, ${after} after`
+      const output = `${'x'.repeat(before)}${'🙂'.repeat(20_000)}${'x'.repeat(after)}`
+      const prompt = `${'y'.repeat(before)}${'🙂'.repeat(9_000)}${'y'.repeat(after)}`
       const messages: DigestMessage[] = [
         { role: 'user', text: prompt },
         { role: 'assistant', text: '', toolUses: [bash('t1', `echo ${'🙂'.repeat(400)}`)] },
