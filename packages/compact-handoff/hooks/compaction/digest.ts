@@ -58,15 +58,21 @@ const OUTPUT_HEAD_SHARE = 1 / 3
 const PROMPTS_SHARE = 0.5
 /** How much more than it keeps is taken to be masked (latest-step.ts says why). */
 const WINDOW_FACTOR = 4
-/** Each entry's own lines beyond its texts (its label, the fences' lines, a
- * cut's notice), at most, in UTF-16 code units, besides the tool's name. */
-const ENTRY_FRAME_CHARS = 200
+/** An entry's label beyond its message's place, its tool's name, its call and its outcome, at most, in UTF-16 code units. */
+const LABEL_FRAME_CHARS = 40
+/** The line before a tool's output, beyond the count it names, at most. */
+const OUTPUT_LABEL_CHARS = 70
+/** A cut's notice inside a fence, beyond the count it names, at most. */
+const NOTICE_FRAME_CHARS = 40
+/** Between two parts of the digest: a blank line. */
+const PART_GAP = '\n\n'
 /** A tool's name as shown; names are short, a longer one is cut. */
 const MAX_TOOL_NAME_CHARS = 100
 
-/** A quarter of a window of `windowTokens` tokens, at 4 characters a token. */
+/** A quarter of a window of `windowTokens` tokens, at 4 characters a token;
+ * none for a window that is no number (a budget that is no number would bound nothing). */
 export function digestBudgetCharsOf(windowTokens: number): number {
-  return Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE))
+  return Number.isFinite(windowTokens) ? Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE)) : 0
 }
 
 /** One text the digest shows: the windows it is masked in (indexes into the
@@ -98,7 +104,7 @@ export type DigestPlan = {
   /** Newest first. */
   entries: readonly PlannedEntry[]
   leftOut: LeftOut
-  /** The texts to mask, in the order the entries name them. */
+  /** The texts to mask; each entry names its own by index. */
   windows: readonly string[]
 }
 
@@ -131,11 +137,15 @@ function endOf(text: string, maxChars: number): string {
   return code >= 0xdc00 && code <= 0xdfff ? end.slice(1) : end
 }
 
-/** What a tool call was asked: a Bash command, a file's path, a pattern, a URL, or the arguments as JSON. */
+/** What a tool call was asked: a Bash command, a file's path, a pattern and
+ * where it was looked for, a URL, or else the arguments as JSON. */
 function callTextOf(input: Record<string, unknown>): string {
-  const named = [input.command, input.file_path, input.path, input.pattern, input.url].find((v): v is string => typeof v === 'string')
+  const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
+  const path = textOf(input.path)
+  const pattern = textOf(input.pattern)
+  const sought = pattern !== undefined && path !== undefined ? `${pattern} in ${path}` : (pattern ?? path)
   // JSON of an object the engine parsed is linear in its size, taken once per shown call.
-  return named ?? JSON.stringify(input) ?? ''
+  return textOf(input.command) ?? textOf(input.file_path) ?? sought ?? textOf(input.url) ?? JSON.stringify(input) ?? ''
 }
 
 /**
@@ -166,15 +176,33 @@ function planText(windows: string[], text: string, maxChars: number, headShare: 
   return { windows: planned, wholeChars: text.length, maxChars, headShare, fenceChars: Math.max(3, fenceRun + 1) }
 }
 
-/** The most a planned text adds to the digest: what it keeps and its fences. */
-function textBoundOf(text: PlannedText): number {
-  return Math.min(text.wholeChars, text.maxChars) + 2 * text.fenceChars
+function digitsOf(count: number): number {
+  return String(Math.max(0, Math.ceil(count))).length
 }
 
-function entryBoundOf(entry: PlannedEntry): number {
-  if (entry.kind !== 'call') return ENTRY_FRAME_CHARS + textBoundOf(entry.text)
-  return ENTRY_FRAME_CHARS + entry.tool.length + MAX_CALL_CHARS + entry.outcome.length + (entry.output === undefined ? 0 : textBoundOf(entry.output))
+/** The most a planned text adds to the digest in its fence: what it keeps,
+ * the fences, and a cut's notice when it is cut. The masking can lengthen a
+ * text planned whole past its size ("[REDACTED]" for a short token), and so
+ * add a notice; digestTextOf then leaves the oldest entry out. */
+function fencedBoundOf(text: PlannedText): number {
+  const notice = text.wholeChars > text.maxChars ? NOTICE_FRAME_CHARS + digitsOf(text.wholeChars) : 0
+  return Math.min(text.wholeChars, text.maxChars) + 2 * (text.fenceChars + 1) + notice
 }
+
+/** The most an entry adds to the digest, the gap before it included: digestTextOf keeps to it, bar the masking's lengthening. */
+function entryBoundOf(entry: PlannedEntry, messageCount: number): number {
+  const label = LABEL_FRAME_CHARS + whereOf(entry.index, messageCount).length + PART_GAP.length
+  if (entry.kind !== 'call') return label + fencedBoundOf(entry.text)
+  const output = entry.output === undefined ? 0 : OUTPUT_LABEL_CHARS + digitsOf(entry.output.wholeChars) + fencedBoundOf(entry.output)
+  return label + entry.tool.length + MAX_CALL_CHARS + CALL_CUT_MARK.length + entry.outcome.length + output
+}
+
+function whereOf(index: number, messageCount: number): string {
+  return `message ${index + 1} of ${messageCount}`
+}
+
+/** After a call's text when it was cut. */
+const CALL_CUT_MARK = ' […]'
 
 type ToolUse = NonNullable<DigestMessage['toolUses']>[number]
 type ToolResult = NonNullable<DigestMessage['toolResults']>[number]
@@ -267,18 +295,18 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const { messages } = input
   const windows: string[] = []
   const total = countsOf(messages)
-  const fixed = openingOf().length + input.leading.reduce((sum, section) => sum + section.length + 2, 0) + ENTRIES_HEAD.length + closingBoundOf(total, input.recallLine) + 8
+  const fixed = [openingOf(), ...input.leading, ENTRIES_HEAD].reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
   let room = Math.max(0, budgetChars - fixed)
 
   // The user's prompts first: whichever fit in their share are shown, even past where the other entries stop.
   const reserved = new Map<number, PlannedEntry>()
   let oldestReserved = Infinity
   let promptRoom = Math.floor(room * PROMPTS_SHARE)
-  for (let index = messages.length - 1; index >= 0 && promptRoom > ENTRY_FRAME_CHARS; index--) {
+  for (let index = messages.length - 1; index >= 0 && promptRoom > 0; index--) {
     const message = messages[index]!
     if (message.role !== 'user' || !hasText(message.text)) continue
     const entry: PlannedEntry = { kind: 'prompt', index, text: planText(windows, message.text, MAX_PROMPT_CHARS, PROMPT_HEAD_SHARE) }
-    const bound = entryBoundOf(entry)
+    const bound = entryBoundOf(entry, messages.length)
     if (bound > promptRoom) {
       // Its windows are dropped again: only what is shown is masked.
       windows.length = Math.min(...entry.text.windows)
@@ -309,7 +337,7 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
       if (kind === 'prompt' && held !== undefined) return true
       const mark = windows.length
       const entry = entryOf()
-      const bound = entryBoundOf(entry)
+      const bound = entryBoundOf(entry, messages.length)
       if (bound > room) {
         windows.length = mark
         isFull = true
@@ -351,10 +379,13 @@ function leftOutCountOf(leftOut: LeftOut): number {
 
 function closingOf(leftOut: LeftOut, recallLine: string | undefined): string {
   const count = leftOutCountOf(leftOut)
-  const recall = recallLine === undefined ? '' : ` The recall tool brings any of them back verbatim, and any output cut above: ${recallLine}`
-  if (count === 0) return `Nothing of the conversation was left out beyond the cuts marked above.${recall}`
+  if (count === 0) {
+    const said = 'Nothing of the conversation was left out beyond the cuts marked above.'
+    return recallLine === undefined ? said : `${said} The recall tool brings back verbatim whatever was cut:\n${recallLine}`
+  }
   const parts = [`${leftOut.prompts} of the user's messages`, `${leftOut.assistant} of the assistant's messages`, `${leftOut.calls} tool calls`]
-  return `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts.join(', ')}).${recall}`
+  const said = `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts.join(', ')}).`
+  return recallLine === undefined ? said : `${said} The recall tool brings them back verbatim, as it does whatever was cut above:\n${recallLine}`
 }
 
 /** The closing line's length at most, whatever is dropped later: each count is at most the total's. */
@@ -408,7 +439,7 @@ function oneLineOf(text: string): string {
 }
 
 function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCount: number): string {
-  const where = `message ${entry.index + 1} of ${messageCount}`
+  const where = whereOf(entry.index, messageCount)
   if (entry.kind === 'prompt' || entry.kind === 'assistant') {
     const who = entry.kind === 'prompt' ? 'The user wrote' : 'The assistant wrote'
     const kept = keptOf(entry.text, masked)
@@ -416,7 +447,7 @@ function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCoun
   }
   const call = keptOf(entry.call, masked)
   const callLine = oneLineOf(call.head)
-  const shownCall = call.leftOut > 0 || callLine.length > MAX_CALL_CHARS ? `${headOf(callLine, MAX_CALL_CHARS)} […]` : callLine
+  const shownCall = call.leftOut > 0 || callLine.length > MAX_CALL_CHARS ? `${headOf(callLine, MAX_CALL_CHARS)}${CALL_CUT_MARK}` : callLine
   const lines = [`--- The assistant called ${entry.tool} (${where}): ${shownCall}  → ${entry.outcome}`]
   if (entry.output !== undefined) {
     const output = keptOf(entry.output, masked)
@@ -436,9 +467,9 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
   const parts: string[] = []
   let size = 0
   const take = (part: string): boolean => {
-    if (size + part.length + 2 > plan.budgetChars - closingRoom) return false
+    if (size + part.length + PART_GAP.length > plan.budgetChars - closingRoom) return false
     parts.push(part)
-    size += part.length + 2
+    size += part.length + PART_GAP.length
     return true
   }
   let leadingLeftOut = 0
@@ -463,7 +494,7 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
   }
   if (plan.messageCount === 0) take('The conversation held no messages yet.')
   const closing = closingOf(leftOut, plan.recallLine)
-  const text = [...parts, closing].join('\n\n')
+  const text = [...parts, closing].join(PART_GAP)
   const fitted = text.length <= plan.budgetChars ? text : headOf(text, plan.budgetChars)
   return { text: fitted, shownEntries: shown, leftOutEntries: leftOutCountOf(leftOut), chars: fitted.length }
 }
