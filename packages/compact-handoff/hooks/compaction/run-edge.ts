@@ -10,8 +10,12 @@
 // skill's invocation on, kept with their handles: the engine restores a
 // handled message exactly as it holds it (the command rows, "Base directory
 // for this skill" and the skill's body), so the skill writes the handoff from
-// the digest and the run checks it and swaps as usual. Pure: the steps are
-// run-edge-steps.ts.
+// the digest and the run checks it and swaps as usual. A conversation known
+// not to fit before the run starts (a refusal recorded, the context full)
+// takes the same way: the skill's first request is refused at once (a 400
+// costs no model time) and its compaction lands here, so a run never starts
+// differently and nothing is compacted before the skill has its invocation.
+// Pure: the steps are run-edge-steps.ts.
 import { RECALL_TOOL } from '../recall/recall.js'
 
 /** What is read of a message: `session.compact`'s SessionMessage, in part. */
