@@ -25,6 +25,9 @@ export type CompactionRoute =
    * turn did not fit the window (run-edge.ts). A digest replaces the
    * conversation before the turn, which goes on from it. */
   | { kind: 'run-edge' }
+  /** The conversation is known not to fit one more request, so a fork would
+   * be refused: a request carrying its digest writes the handoff. */
+  | { kind: 'digest'; trigger: ForkTrigger; focus: string }
 
 /** What a route is decided from, as `session.compact`'s input holds it. */
 export type CompactionInput = { trigger?: string; agentId?: string; instructions?: string }
@@ -46,14 +49,23 @@ function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
  * mod's own, and a summary would erase the skill's invocation).
  * A precompute prepares any coming compaction, so it is vetoed whenever a fork
  * answers the automatic one (option not off); under off the answer mod decides.
+ * Where the conversation is known not to fit one more request, /compact too
+ * is answered from its digest (option not off): a summary with our
+ * instructions is one more request of the whole conversation.
  */
-export function compactionRouteOf(input: CompactionInput, option: CompactionHandoff, runKind: string): CompactionRoute {
+export function compactionRouteOf(input: CompactionInput, option: CompactionHandoff, runKind: string, isKnownNotToFit = false): CompactionRoute {
   if (input.agentId !== undefined) return { kind: 'pass' }
   if (input.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
   if (input.trigger !== 'auto' && input.trigger !== 'manual') return { kind: 'pass' }
   if (input.trigger === 'auto' && runKind === 'writing') return { kind: 'run-edge' }
+  if (isKnownNotToFit && option !== 'off' && runKind === 'idle') return { kind: 'digest', trigger: input.trigger, focus: focusOf(input) }
   if (!isForked(input.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
-  return { kind: 'fork', trigger: input.trigger, focus: input.trigger === 'manual' ? (input.instructions ?? '').trim() : '' }
+  return { kind: 'fork', trigger: input.trigger, focus: focusOf(input) }
+}
+
+/** The person's /compact words; an automatic compaction has none. */
+function focusOf(input: CompactionInput): string {
+  return input.trigger === 'manual' ? (input.instructions ?? '').trim() : ''
 }
 
 /** Where the main loop stood when the engine compacted, read from the last
