@@ -192,7 +192,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the fork handoff: the reply read, the route, the name, the focus, the prompts and the stub", () => {
+  test("the fork handoff: the reply read, the route, the name, the focus, the prompts, the stub and the digest", () => {
     const reply = forkReplyTextOf()
     expectFast({
       'forkReplyOf, line alone': () => forkReplyOf(line),
