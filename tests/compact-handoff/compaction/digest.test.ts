@@ -89,6 +89,15 @@ describe('the digest', () => {
     expect(text.endsWith(`The recall tool brings back verbatim whatever was cut:\n${RECALL}`), 'the recall line last').toBe(true)
   })
 
+  test('keeps the leading sections that fit half the budget, whole and in order, says how many did not, and leaves the rest to the conversation', () => {
+    const messages = Array.from({ length: 100 }, (_, n) => turn(n)).flat()
+    const skills = `SKILLS ${'s'.repeat(100_000)}`
+    const { text, shownEntries } = digestOf({ messages, leading: ['WORDS', skills, 'PLAN'], recallLine: RECALL }, 150_000)
+    expect(text).toContain('WORDS\n\nPLAN\n\n(1 of the sections code composed was left out here: too long for this digest, which keeps room for the conversation)')
+    expect(text).not.toContain('SKILLS')
+    expect(shownEntries, 'every entry of the conversation').toBe(300)
+  })
+
   test("cuts a huge prompt to its head and tail, and says so, while every prompt stays", () => {
     const pasted = `Here is the log:\n${'a pasted log line\n'.repeat(5_000)}What is wrong?`
     const messages: DigestMessage[] = [{ role: 'user', text: 'First, read the parser.' }, { role: 'assistant', text: 'Read.' }, { role: 'user', text: pasted }]
