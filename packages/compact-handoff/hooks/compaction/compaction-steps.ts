@@ -20,7 +20,7 @@ import { folderInputOf } from '../ownership/folder-steps.js'
 import { readPhase } from '../run/run-state.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
-import { newWindowBegan } from '../thresholds/window-steps.js'
+import { newWindowBegan, windowRefused } from '../thresholds/window-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -187,7 +187,11 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
       if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
       if (forked.isInterrupted === true) return keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn)
-      if (forked.isTooLong === true) return fromDigest($, e, next, route, reading, isAskOn, forked)
+      if (forked.isTooLong === true) {
+        // Known from now on, should nothing replace the conversation: the next compaction spends no fork.
+        await windowRefused($).catch((error: unknown) => $.ui.log(`the refusal could not be recorded (${messageOf(error)})`, { to: 'debug' }))
+        return fromDigest($, e, next, route, reading, isAskOn, forked)
+      }
       return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
     }
   }
