@@ -13,7 +13,7 @@ import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -184,7 +184,7 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return fromDigest($, e, next, route, reading, isAskOn, { why: KNOWN_NOT_TO_FIT, repairs: 0 })
     case 'fork': {
       const { percent } = reading
-      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
+      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent, FORK_WRITER))
       if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
       if (forked.isInterrupted === true) return keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn)
       if (forked.isTooLong === true) {
