@@ -5,11 +5,14 @@
 import { describe, expect, test } from 'vitest'
 import {
   DIGEST_OPENING,
+  MASK_SEPARATOR,
   MAX_OUTPUT_CHARS,
   digestBudgetCharsOf,
   digestPlanOf,
   digestTextOf,
+  maskBatchesOf,
   maskableTextsOf,
+  maskedPiecesOf,
   type Digest,
   type DigestInput,
   type DigestMessage,
@@ -55,6 +58,7 @@ describe('digestBudgetCharsOf', () => {
     expect(digestBudgetCharsOf(200_000)).toBe(200_000)
     expect(digestBudgetCharsOf(1_000_000)).toBe(1_000_000)
     expect(digestBudgetCharsOf(0)).toBe(0)
+    expect(digestBudgetCharsOf(Number.NaN), 'a window that is no number bounds to nothing, never to everything').toBe(0)
   })
 })
 
@@ -82,6 +86,25 @@ describe('the digest', () => {
     const at = order.map((part) => text.indexOf(part))
     for (const [i, index] of at.entries()) expect(index, `holds ${order[i]}`).toBeGreaterThan(0)
     expect([...at].sort((a, b) => a - b), 'in this order').toEqual(at)
+    expect(text.endsWith(`The recall tool brings back verbatim whatever was cut:\n${RECALL}`), 'the recall line last').toBe(true)
+  })
+
+  test('keeps the leading sections that fit half the budget, whole and in order, says how many did not, and leaves the rest to the conversation', () => {
+    const messages = Array.from({ length: 100 }, (_, n) => turn(n)).flat()
+    const skills = `SKILLS ${'s'.repeat(100_000)}`
+    const { text, shownEntries } = digestOf({ messages, leading: ['WORDS', skills, 'PLAN'], recallLine: RECALL }, 150_000)
+    expect(text).toContain('WORDS\n\nPLAN\n\n(1 of the sections code composed was left out here: too long for this digest, which keeps room for the conversation)')
+    expect(text).not.toContain('SKILLS')
+    expect(shownEntries, 'every entry of the conversation').toBe(300)
+  })
+
+  test("cuts a huge prompt to its head and tail, and says so, while every prompt stays", () => {
+    const pasted = `Here is the log:\n${'a pasted log line\n'.repeat(5_000)}What is wrong?`
+    const messages: DigestMessage[] = [{ role: 'user', text: 'First, read the parser.' }, { role: 'assistant', text: 'Read.' }, { role: 'user', text: pasted }]
+    const { text, leftOutEntries } = digestOf({ messages, leading: [] }, 50_000)
+    expect(leftOutEntries).toBe(0)
+    expect(text).toMatch(/--- The user wrote \(message 3 of 3\):\n```\nHere is the log:\n(a pasted log line\n)+\[… \d+ characters left out here …\]\n(a pasted log line\n)+What is wrong\?\n```/)
+    expect(text).toContain('--- The user wrote (message 1 of 3):\n```\nFirst, read the parser.\n```')
   })
 
   test("keeps the user's words verbatim, lines, spaces and backticks included", () => {
@@ -160,6 +183,19 @@ describe('the digest', () => {
     for (const line of [...head!.split('\n'), ...tail!.split('\n')]) expect(lines, 'whole lines only').toContain(line)
     expect(Number(said)).toBe(output.length - head!.length - tail!.length)
     expect(head!.length + tail!.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS)
+  })
+
+  test('keeps the head and tail of an output that is one long line after a short first and before a short last line', () => {
+    const output = `{\n${'"key": "value", '.repeat(20_000)}\n}`
+    const messages: DigestMessage[] = [
+      { role: 'assistant', text: '', toolUses: [bash('t1', 'cat data.json')] },
+      { role: 'user', text: '', toolResults: [result('t1', output)] },
+    ]
+    const { text } = digestOf({ messages, leading: [] }, 50_000)
+    const fenced = /```\n([^]*?)\n\[… (\d+) characters left out here …\]\n([^]*?)\n```/.exec(text)
+    const [, head, , tail] = fenced!
+    expect(head!.length, 'the head is more than its first line').toBeGreaterThan(500)
+    expect(tail!.length, 'the tail is more than its last line').toBeGreaterThan(1_000)
   })
 
   test('fences an output in more backticks than any run inside it', () => {
@@ -249,4 +285,28 @@ describe('the digest', () => {
     },
     LOADED_MACHINE_TIMEOUT_MS,
   )
+})
+
+describe('masking in batches', () => {
+  test('joins consecutive texts into calls of at most the engine\'s limit, every text once and in order', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `${i}:`.padEnd(1 + ((i * 7919) % 30_000), 'x'))
+    const batches = maskBatchesOf(texts)
+    expect(batches.flat()).toEqual(texts.map((_, i) => i))
+    for (const batch of batches) expect(batch.map((i) => texts[i]).join(MASK_SEPARATOR).length).toBeLessThanOrEqual(MAX_REDACT_CHARS)
+    expect(batches.length, 'far fewer calls than texts').toBeLessThan(texts.length / 5)
+    expect(maskBatchesOf([]), 'no text, no call').toEqual([])
+  })
+
+  test('sends a text that holds the separator on its own', () => {
+    const texts = ['a', `b${MASK_SEPARATOR}c`, 'd', 'e']
+    expect(maskBatchesOf(texts)).toEqual([[0], [1], [2, 3]])
+  })
+
+  test('splits a masked batch back into its texts, or gives it up where the masking took a separator', () => {
+    const texts = ['export TOKEN=abc', 'plain', 'Authorization: Bearer']
+    const mask = (text: string) => text.replace(/(export\s+[A-Z_]*TOKEN=)[^\s"']+/g, '$1[REDACTED]').replace(/(Authorization:\s*Bearer\s+)[^\s"']+/gi, '$1[REDACTED]')
+    expect(maskedPiecesOf(mask(texts.join(MASK_SEPARATOR)), 3)).toEqual(['export TOKEN=[REDACTED]', 'plain', 'Authorization: Bearer'])
+    const reaching = ['echo Authorization: Bearer', 'sk-live-1 was the key']
+    expect(maskedPiecesOf(mask(reaching.join(MASK_SEPARATOR)), 2), 'each masked on its own instead').toBeUndefined()
+  })
 })

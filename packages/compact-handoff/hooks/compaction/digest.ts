@@ -22,7 +22,7 @@ export type DigestMessage = {
 
 export type DigestInput = {
   messages: readonly DigestMessage[]
-  /** Sections code already composed and masked (the person's words, the facts, the latest step, what still runs, the plan and skills carried), in order, kept whole and first. */
+  /** Sections code already composed and masked (the person's words, the facts, the latest step, what still runs, the plan and skills carried), in order, kept whole and first: those that fit half the budget, the rest counted. */
   leading: readonly string[]
   /** The recall tool's line (recall/recall.ts recallLineOf), or undefined when the session keeps no transcript. */
   recallLine?: string
@@ -52,6 +52,9 @@ export const MAX_CALL_CHARS = 300
 const PROMPT_HEAD_SHARE = 0.75
 const ASSISTANT_HEAD_SHARE = 0.75
 const OUTPUT_HEAD_SHARE = 1 / 3
+/** The share of the budget the leading sections may take: at least half is
+ * the conversation's, however large the skills or the plan carried are. */
+const LEADING_SHARE = 0.5
 /** The share of the entries' room set aside for the user's prompts, newest
  * first, before any other entry: a prompt older than the entries shown still
  * shows, up to this share. */
@@ -69,9 +72,10 @@ const PART_GAP = '\n\n'
 /** A tool's name as shown; names are short, a longer one is cut. */
 const MAX_TOOL_NAME_CHARS = 100
 
-/** A quarter of a window of `windowTokens` tokens, at 4 characters a token. */
+/** A quarter of a window of `windowTokens` tokens, at 4 characters a token;
+ * none for a window that is no number (a budget that is no number would bound nothing). */
 export function digestBudgetCharsOf(windowTokens: number): number {
-  return Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE))
+  return Number.isFinite(windowTokens) ? Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE)) : 0
 }
 
 /** One text the digest shows: the windows it is masked in (indexes into the
@@ -97,13 +101,16 @@ export type LeftOut = { prompts: number; assistant: number; calls: number }
 /** Phase 1: what the digest shows, newest first within the budget; each text a window wider than it keeps (line starts), unmasked. */
 export type DigestPlan = {
   budgetChars: number
+  /** The leading sections that fit their share, in order. */
   leading: readonly string[]
+  /** How many leading sections did not fit their share. */
+  leadingLeftOut: number
   recallLine?: string
   messageCount: number
   /** Newest first. */
   entries: readonly PlannedEntry[]
   leftOut: LeftOut
-  /** The texts to mask, in the order the entries name them. */
+  /** The texts to mask; each entry names its own by index. */
   windows: readonly string[]
 }
 
@@ -149,8 +156,10 @@ function callTextOf(input: Record<string, unknown>): string {
 
 /**
  * Plans one text: its windows pushed onto `windows`, masked whole when that
- * is short enough, else a head window ending at a line's end and a tail
- * window starting at a line's start, each WINDOW_FACTOR times what it keeps.
+ * is short enough, else a head window and a tail window, each WINDOW_FACTOR
+ * times what it keeps, ending (starting) at a line's edge where one falls in
+ * its outer half; a window of one long line keeps its cut, which lies three
+ * times the kept part away from what is kept.
  */
 function planText(windows: string[], text: string, maxChars: number, headShare: number): PlannedText {
   const headChars = Math.ceil(maxChars * headShare)
@@ -165,10 +174,10 @@ function planText(windows: string[], text: string, maxChars: number, headShare: 
   } else {
     let head = headOf(text, wideHead)
     const headEnd = head.lastIndexOf('\n')
-    if (headEnd > 0) head = head.slice(0, headEnd)
+    if (headEnd >= head.length / 2) head = head.slice(0, headEnd)
     let tail = endOf(text, wideTail)
     const tailStart = tail.indexOf('\n')
-    if (tailStart >= 0 && tailStart < tail.length - 1) tail = tail.slice(tailStart + 1)
+    if (tailStart >= 0 && tailStart < tail.length / 2) tail = tail.slice(tailStart + 1)
     planned = [windows.push(head) - 1, windows.push(tail) - 1]
     fenceRun = Math.max(longestBacktickRunOf(head), longestBacktickRunOf(tail))
   }
@@ -283,6 +292,23 @@ function countsOf(messages: readonly DigestMessage[]): LeftOut {
 
 const KIND_COUNT: Record<PlannedEntry['kind'], keyof LeftOut> = { prompt: 'prompts', assistant: 'assistant', call: 'calls' }
 
+/** The leading sections that fit in `roomChars`, in order, each whole; one
+ * that does not fit is left out and the next ones still tried. */
+function leadingOf(sections: readonly string[], roomChars: number): { leading: string[]; leftOut: number } {
+  const leading: string[] = []
+  let size = 0
+  for (const section of sections) {
+    if (size + section.length + PART_GAP.length > roomChars) continue
+    leading.push(section)
+    size += section.length + PART_GAP.length
+  }
+  return { leading, leftOut: sections.length - leading.length }
+}
+
+function leadingLeftOutLineOf(count: number): string {
+  return `(${count} of the sections code composed ${count === 1 ? 'was' : 'were'} left out here: too long for this digest, which keeps room for the conversation)`
+}
+
 /**
  * Phase 1: the plan of the digest of `input` within `budgetChars`. The user's
  * prompts are taken first, newest first, up to their share of the room; then
@@ -294,7 +320,9 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const { messages } = input
   const windows: string[] = []
   const total = countsOf(messages)
-  const fixed = [openingOf(), ...input.leading, ENTRIES_HEAD].reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
+  const { leading, leftOut: leadingLeftOut } = leadingOf(input.leading, Math.floor(budgetChars * LEADING_SHARE))
+  const parts = [openingOf(), ...leading, ...(leadingLeftOut > 0 ? [leadingLeftOutLineOf(leadingLeftOut)] : []), ENTRIES_HEAD]
+  const fixed = parts.reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
   let room = Math.max(0, budgetChars - fixed)
 
   // The user's prompts first: whichever fit in their share are shown, even past where the other entries stop.
@@ -351,7 +379,8 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const leftOut = { prompts: total.prompts - shown.prompts, assistant: total.assistant - shown.assistant, calls: total.calls - shown.calls }
   return {
     budgetChars,
-    leading: input.leading,
+    leading,
+    leadingLeftOut,
     ...(input.recallLine !== undefined ? { recallLine: input.recallLine } : {}),
     messageCount: messages.length,
     entries,
@@ -459,6 +488,45 @@ function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCoun
   return lines.join('\n')
 }
 
+/** Between two texts masked in one redact call: on a line of its own, so no
+ * pattern that stops at white space reaches across it, and in words no
+ * credential pattern takes. A digest shows hundreds of texts, and each redact
+ * call is a hop through every plugin's hooks, one after another however many
+ * are in flight (1,604 calls took 5 s under the kit on a loaded machine). */
+export const MASK_SEPARATOR = '\n\u241e compact-handoff digest: next text \u241e\n'
+
+/** `texts` (by index) in batches of consecutive texts that fit one redact
+ * call joined by MASK_SEPARATOR; a text that holds the separator goes alone. */
+export function maskBatchesOf(texts: readonly string[]): number[][] {
+  const batches: number[][] = []
+  let batch: number[] = []
+  let size = 0
+  const close = (): void => {
+    if (batch.length > 0) batches.push(batch)
+    batch = []
+    size = 0
+  }
+  for (const [i, text] of texts.entries()) {
+    const isAlone = text.includes(MASK_SEPARATOR)
+    if (isAlone || size + MASK_SEPARATOR.length + text.length > MAX_REDACT_CHARS) close()
+    size += (batch.length > 0 ? MASK_SEPARATOR.length : 0) + text.length
+    batch.push(i)
+    if (isAlone) close()
+  }
+  close()
+  return batches
+}
+
+/** A batch's masked text split back into its `count` texts, or undefined
+ * when the masking reached across a separator (a credential pattern took it):
+ * then each text is masked on its own. No text of a batch holds the
+ * separator, and the masking never writes one, so a count that matches is
+ * each text in its place. */
+export function maskedPiecesOf(joined: string, count: number): string[] | undefined {
+  const pieces = joined.split(MASK_SEPARATOR)
+  return pieces.length === count ? pieces : undefined
+}
+
 /** Phase 2: the digest from the plan and the masked texts (same order as maskableTextsOf), each cut to its kept size; never longer than the budget. */
 export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Digest {
   const opening = openingOf()
@@ -471,12 +539,12 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
     size += part.length + PART_GAP.length
     return true
   }
-  let leadingLeftOut = 0
   if (!take(opening)) return { text: '', shownEntries: 0, leftOutEntries: leftOutCountOf(plan.leftOut) + plan.entries.length, chars: 0 }
+  let leadingLeftOut = plan.leadingLeftOut
   for (const section of plan.leading) {
     if (!take(section)) leadingLeftOut++
   }
-  if (leadingLeftOut > 0) take(`(${leadingLeftOut} of the sections above left out: too long for this digest)`)
+  if (leadingLeftOut > 0) take(leadingLeftOutLineOf(leadingLeftOut))
   const leftOut = { ...plan.leftOut }
   let shown = 0
   if (plan.entries.length > 0 && take(ENTRIES_HEAD)) {
