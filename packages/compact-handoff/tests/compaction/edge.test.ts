@@ -117,6 +117,35 @@ describe('a fork refused as too long', () => {
     expect(handoffFiles(w)).toEqual([])
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'compaction-digest', reason: expect.stringContaining("Claude Code's summary was skipped") })
   })
+
+  test("the digest's row is drawn as one line, whole under ctrl+o", SLOW, async ($, on) => {
+    const drawn: string[] = []
+    on('ui.render', { component: 'UserMessage' }, (_$, e) => {
+      drawn.push(e.props.text)
+      return { type: 'Text', props: {}, children: [e.props.text] } as never
+    })
+    await edgeSession($, on, { forks: [TOO_LONG], engineCompact: 'skip' })
+    const stub = (await compactAuto($)).messages?.[0]?.text ?? ''
+    for (const isExpanded of [false, true]) {
+      await $.ui.render({ surface: 'terminal', component: 'UserMessage', requestId: `m-${String(isExpanded)}`, props: { text: stub, origin: { kind: 'unclassified' }, isExpanded }, viewport: { columns: 80, rows: 40 } } as never)
+    }
+    expect(drawn[0]).toMatch(/^compact-handoff: (compacted; the conversation is now|compacted to) a digest \(\d+(\.\d)? KB\) · ctrl\+o/)
+    expect(drawn[1]).toBe(stub)
+  })
+})
+
+describe('the status line at the edge', () => {
+  test('from a fork refused as too long until something replaced the conversation, it says the context is full; then it is cleared', SLOW, async ($, on) => {
+    const w = await edgeSession($, on, { forks: [TOO_LONG], completes: [{ reason: 'empty-reply' }], engineCompact: 'skip' })
+    const atSummary: (string | undefined)[] = []
+    w.interjectAt('session.compact', 1, async () => {
+      atSummary.push(w.seen.statusLines.at(-1))
+    })
+    const result = await compactAuto($)
+    expect(atSummary, 'while the summary is asked').toEqual(['handoff: context full · /compact to go on'])
+    expect(result.messages?.[0]?.text).toContain(DIGEST_OPENING)
+    expect(w.seen.statusLines.at(-1), 'the digest replaced the conversation: a new window').toBeUndefined()
+  })
 })
 
 describe('a conversation known not to fit', () => {
