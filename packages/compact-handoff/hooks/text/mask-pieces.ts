@@ -29,35 +29,44 @@ const MIN_PIECE_CHARS = 2 * MASK_SEAM_REACH_CHARS
  * with the whole text masked, or undefined when no clean seam was found. */
 export type MaskPlan = Generator<string, string | undefined, string>
 
+/** Seams tried for one piece before the text is given up as unmaskable: the
+ * engine's redact runs once for each, over 2 × MASK_SEAM_REACH_CHARS. */
+export const MAX_SEAM_TRIES = 8
+
 function isLowSurrogate(text: string, i: number): boolean {
   const code = text.charCodeAt(i)
   return code >= 0xdc00 && code <= 0xdfff
 }
 
-/** The seams to try, best first, for the piece that starts at `from` of a text
- * longer than one piece: each at most MAX_REDACT_CHARS after `from`, at a line's
- * start where the room has one (a credential rarely spans lines, a PEM block
- * aside) and mid-line only in a line longer than the room, each next one
- * 2 × MASK_SEAM_REACH_CHARS before the last, so a credential found near one
- * does not spoil the next. */
-export function seamCandidatesOf(text: string, from: number): number[] {
-  const seams: number[] = []
-  let limit = Math.min(text.length, from + MAX_REDACT_CHARS)
+/** The seam to try for the piece that starts at `from`, at `limit` or before:
+ * the last line start in the room between MIN_PIECE_CHARS after `from` and
+ * `limit` (a credential rarely spans lines, a PEM block aside), or `limit`
+ * itself inside a line longer than the room, never between the halves of a
+ * character; undefined when the room is empty. */
+export function seamBefore(text: string, from: number, limit: number): number | undefined {
   const lowest = from + MIN_PIECE_CHARS
-  while (limit > lowest) {
-    // Looked for in the room alone: a search from `limit` back over one long line would not be linear.
-    const newline = text.slice(lowest, limit).lastIndexOf('\n')
-    let seam = newline >= 0 ? lowest + newline + 1 : limit
-    if (isLowSurrogate(text, seam)) seam--
-    seams.push(seam)
-    limit = seam - 2 * MASK_SEAM_REACH_CHARS
-  }
-  return seams
+  if (limit <= lowest) return undefined
+  // Looked for in the room alone: a search from `limit` back over one long line would not be linear.
+  const newline = text.slice(lowest, limit).lastIndexOf('\n')
+  const seam = newline >= 0 ? lowest + newline + 1 : limit
+  return isLowSurrogate(text, seam) ? seam - 1 : seam
 }
 
 /** The text around `seam` whose masking tells whether a credential lies across it. */
 export function seamSurroundingsOf(text: string, seam: number): string {
   return text.slice(Math.max(0, seam - MASK_SEAM_REACH_CHARS), seam + MASK_SEAM_REACH_CHARS)
+}
+
+/** Where the next seam may lie when masking changed the surroundings of
+ * `seam` (`around`, given back as `masked`): far enough before the first
+ * change that the next surroundings end before it, so each try leaves a
+ * credential behind. */
+export function nextSeamLimitOf(seam: number, around: string, masked: string): number {
+  let same = 0
+  const most = Math.min(around.length, masked.length)
+  while (same < most && around.charCodeAt(same) === masked.charCodeAt(same)) same++
+  const aroundStart = Math.max(0, seam - MASK_SEAM_REACH_CHARS)
+  return Math.min(seam - 1, aroundStart + same - MASK_SEAM_REACH_CHARS)
 }
 
 /** Masks `text` as the engine masks it whole: yields the texts to mask (each
@@ -66,17 +75,19 @@ export function* maskPlanOf(text: string): MaskPlan {
   const masked: string[] = []
   let from = 0
   while (text.length - from > MAX_REDACT_CHARS) {
-    let seam: number | undefined
-    for (const candidate of seamCandidatesOf(text, from)) {
-      const around = seamSurroundingsOf(text, candidate)
-      if ((yield around) === around) {
-        seam = candidate
-        break
-      }
+    let found: number | undefined
+    let limit = from + MAX_REDACT_CHARS
+    for (let tries = 0; found === undefined && tries < MAX_SEAM_TRIES; tries++) {
+      const seam = seamBefore(text, from, limit)
+      if (seam === undefined) break
+      const around = seamSurroundingsOf(text, seam)
+      const answer = yield around
+      if (answer === around) found = seam
+      else limit = nextSeamLimitOf(seam, around, answer)
     }
-    if (seam === undefined) return undefined
-    masked.push(yield text.slice(from, seam))
-    from = seam
+    if (found === undefined) return undefined
+    masked.push(yield text.slice(from, found))
+    from = found
   }
   masked.push(yield text.slice(from))
   return masked.join('')
