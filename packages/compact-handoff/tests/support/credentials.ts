@@ -127,7 +127,7 @@ export const HELD_CASES: readonly MaskingCase[] = [
     name: 'an escaped service-account key',
     word: 'E_HELD_SA',
     command: 'cat service-account.json',
-    output: JSON.stringify({ type: 'service_account', project_id: 'e-held-sa', private_key_id: 'E_HELD_SA', private_key: `${SERVICE_KEY}\n`, client_email: 'ci@e-held-sa.iam.example' }, null, 2),
+    output: JSON.stringify({ type: 'service_account', project_id: 'e-held-sa', description: 'E_HELD_SA ci deploy key', private_key: `${SERVICE_KEY}\n`, client_email: 'ci@e-held-sa.iam.example' }, null, 2),
     secrets: pemBodyLinesOf(SERVICE_KEY),
   },
   {
