@@ -133,6 +133,15 @@ describe('recallAnswerOf: masked whole, then cut', () => {
 })
 
 describe('recallAnswerOf: the bounds', () => {
+  test('a call of long blank runs around its line breaks: its line on one line, in bounded time', () => {
+    const blanks = ' '.repeat(16_000)
+    const command = `echo needle-blank${blanks}\n${blanks}\n${blanks}echo done`
+    const started = Date.now()
+    const answer = recallAnswerOf(transcriptOf([...commandLines('toolu_1', command, 'done'), ...boundaryLines()]), 'needle-blank')
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(answer, 'the blanks around the breaks fold away').toContain('[1] Tool result of Bash: echo needle-blank  → exit 0')
+  })
+
   test(`a query matching every entry: the newest ${MAX_ENTRIES}, the rest counted, well under what a Read returns`, () => {
     const lines = Array.from({ length: 400 }, (_, i) => commandLines(`toolu_${i}`, `echo ${i}`, `needle ${i} ${'x'.repeat(5_000)}`)).flat()
     const answer = recallAnswerOf(transcriptOf([...lines, ...boundaryLines()]), 'needle')
