@@ -123,6 +123,14 @@ describe('recallAnswerOf: masked whole, then cut', () => {
     })
   }
 
+  test('an entry shown whole once masked is not said to be cut', () => {
+    const [key] = CUT_CASES
+    const answer = recallAnswerOf(transcriptOf([...commandLines('toolu_1', key!.command, key!.output), ...boundaryLines()]), key!.word, { mask: redactStandIn })
+    expect(answer).toContain(`[1] Tool result of Bash: ${key!.command}  → exit 0 (2026-`)
+    expect(answer).not.toMatch(/characters \d+-\d+ of/)
+    expect(firstWindowOf(answer)).toBe(engineMaskOf(key!.output))
+  })
+
   test('an entry longer than one redact: its key across where a cut at the limit would fall is masked as the whole is', () => {
     const key = pemKeyOf(40, 51)
     const output = `${'build step ok\n'.repeat(Math.floor((MAX_REDACT_CHARS - 1_200) / 14))}E_BIG_KEY next\n${key}\n${'build step ok\n'.repeat(9_000)}`

@@ -77,7 +77,8 @@ function entryTextOf(hit: Hit, masked: MaskedHit, n: number): string {
   const name = nameOf(hit, masked.label)
   const window = windowOf(hit, masked.excerpt)
   const shownFrom = hit.excerptStart + window.from
-  const isWhole = shownFrom === 0 && window.text.length >= hit.textLength
+  // Whole once masked: masking shortens an entry, so its masked length is not its length.
+  const isWhole = hit.excerptStart === 0 && hit.excerpt.length === hit.textLength && window.text.length === masked.excerpt.length
   const part = isWhole ? '' : `, characters ${shownFrom + 1}-${shownFrom + window.text.length} of ${hit.textLength}`
   const fence = fenceOf(window.text)
   return [`[${n}] ${name}${atTextOf(hit.at)}${part}:`, fence, window.text, fence].join('\n')
