@@ -5,7 +5,7 @@
 // needle with `includes` (no pattern built from the query), and parsed only
 // when it may hold a match. What it keeps is bounded whatever the transcript:
 // the newest MAX_ENTRIES hits (each an excerpt of at most WINDOW_CHARS plus
-// the masking margin) and the open calls' lines.
+// the masking margin) and the open calls' texts (at most MAX_OPEN_CALL_CHARS).
 //
 // Scope: what a replacement took out, i.e. the lines before the newest
 // `compact_boundary`; the ones after it are in the conversation the model
@@ -31,6 +31,9 @@ export const MAX_LINE_CHARS = 8 * 1024 * 1024
 /** Calls waiting for their result; the oldest go first (a call whose result
  * never came, or came in a line no needle was in). */
 const MAX_OPEN_CALLS = 4_000
+/** The open calls' texts together (each up to MAX_CALL_KEPT_CHARS, kept to be
+ * masked whole); past this the oldest go first too. */
+const MAX_OPEN_CALL_CHARS = 4 * 1_048_576
 
 export type RecallScope = 'replaced' | 'all'
 
@@ -65,6 +68,8 @@ export type RecallScan = {
   isDropping: boolean
   skipFirst: boolean
   calls: Map<string, Call>
+  /** The characters of the open calls' texts together. */
+  openCallChars: number
   callsWithNeedle: Set<string>
   replaced: Segment
   current: Segment
@@ -101,6 +106,7 @@ export function recallScanOf(query: RecallQuery, options: { scope?: RecallScope;
     isDropping: false,
     skipFirst: options.startsMidLine === true,
     calls: new Map(),
+    openCallChars: 0,
     callsWithNeedle: new Set(),
     replaced: emptySegment(),
     current: emptySegment(),
@@ -174,20 +180,22 @@ function mergeCurrent(scan: RecallScan): void {
 }
 
 function rememberCall(scan: RecallScan, id: string, call: Call): void {
+  takeCall(scan, id)
   scan.calls.set(id, call)
+  scan.openCallChars += call.text.length
   const line = call.text.toLowerCase()
   if (scan.needles.some((n) => line.includes(n))) scan.callsWithNeedle.add(id)
-  if (scan.calls.size > MAX_OPEN_CALLS) {
-    const oldest = scan.calls.keys().next().value as string
-    scan.calls.delete(oldest)
-    scan.callsWithNeedle.delete(oldest)
+  while (scan.calls.size > MAX_OPEN_CALLS || scan.openCallChars > MAX_OPEN_CALL_CHARS) {
+    takeCall(scan, scan.calls.keys().next().value as string)
   }
 }
 
 function takeCall(scan: RecallScan, id: string): Call | undefined {
   const call = scan.calls.get(id)
+  if (call === undefined) return undefined
   scan.calls.delete(id)
   scan.callsWithNeedle.delete(id)
+  scan.openCallChars -= call.text.length
   return call
 }
 
