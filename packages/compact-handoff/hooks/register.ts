@@ -91,7 +91,8 @@ export const register: Register = (on, userConfig) => {
 
   // The recall tool, listed from the session's start (recall-steps.ts):
   // nothing beneath answers it, so a failure answers with what went wrong.
-  on('tool.call', { tool: RECALL_TOOL }, ($, e) => answerRecall($, e, e.agentId)).catch(($, e, next) => recallFailedOf(next.error.message))
+  // Only the model's own call in the main loop is answered (recall.ts).
+  on('tool.call', { tool: RECALL_TOOL }, ($, e, next) => answerRecall($, e, { agentId: e.agentId, plugin: next.origin.plugin })).catch(($, e, next) => recallFailedOf(next.error.message))
 
   // The skill's write of its own file runs without a dialog (own-write.ts);
   // the session's verdict is asked first and only the mode's own ask is answered.

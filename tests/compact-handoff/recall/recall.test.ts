@@ -16,6 +16,9 @@ import {
   transcriptOf,
   userLine,
 } from '../../../packages/compact-handoff/tests/support/transcripts.js'
+import { CUT_CASES, HELD_CASES, holdsPieceOf, pemBodyLinesOf, pemKeyOf } from '../../../packages/compact-handoff/tests/support/credentials.js'
+import { MAX_REDACT_CHARS } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
+import { engineMaskOf, redactStandIn } from '../../support/engine-mask.js'
 
 const TOKEN_MASK = (text: string) => text.replace(/(export\s+[A-Z_]*TOKEN=)\S+/g, '$1[REDACTED]')
 
@@ -95,7 +98,58 @@ describe('recallAnswerOf: what is found', () => {
   })
 })
 
+/** A one-line call as an entry names it: its first 200 characters, a mark where cut. */
+function shownLineOf(call: string): string {
+  return call.length <= 200 ? call : `${call.slice(0, 200)}…`
+}
+
+/** The window an answer's first entry shows, between its fences. */
+function firstWindowOf(answer: string): string {
+  const fenced = /^\[1\] [^\n]*:\n(`{3,})\n([\s\S]*?)\n\1$/m.exec(answer)
+  if (fenced === null) throw new Error(`no window in:\n${answer}`)
+  return fenced[2]!
+}
+
+describe('recallAnswerOf: masked whole, then cut', () => {
+  for (const c of [...CUT_CASES, ...HELD_CASES]) {
+    test(`${c.name}: the window and the call's line are what the whole text's masking shows there`, () => {
+      const transcript = transcriptOf([...commandLines('toolu_1', c.command, c.output), ...boundaryLines()])
+      const answer = recallAnswerOf(transcript, c.word, { mask: redactStandIn })
+      const window = firstWindowOf(answer)
+      expect(window, 'the match is shown').toContain(c.word)
+      expect(engineMaskOf(c.output), 'the window is a part of the whole output masked at once').toContain(window)
+      expect(answer, 'named by the masked call, cut after').toContain(`[1] Tool result of ${shownLineOf(engineMaskOf(`Bash: ${c.command}`))}  → exit 0`)
+      for (const secret of c.secrets) expect(holdsPieceOf(answer, secret), `a piece of ${secret.slice(0, 12)}… came back`).toBe(false)
+    })
+  }
+
+  test('an entry shown whole once masked is not said to be cut', () => {
+    const [key] = CUT_CASES
+    const answer = recallAnswerOf(transcriptOf([...commandLines('toolu_1', key!.command, key!.output), ...boundaryLines()]), key!.word, { mask: redactStandIn })
+    expect(answer).toContain(`[1] Tool result of Bash: ${key!.command}  → exit 0 (2026-`)
+    expect(answer).not.toMatch(/characters \d+-\d+ of/)
+    expect(firstWindowOf(answer)).toBe(engineMaskOf(key!.output))
+  })
+
+  test('an entry longer than one redact: its key across where a cut at the limit would fall is masked as the whole is', () => {
+    const key = pemKeyOf(40, 51)
+    const output = `${'build step ok\n'.repeat(Math.floor((MAX_REDACT_CHARS - 1_200) / 14))}E_BIG_KEY next\n${key}\n${'build step ok\n'.repeat(9_000)}`
+    const answer = recallAnswerOf(transcriptOf([...commandLines('toolu_1', 'cat build.log', output), ...boundaryLines()]), 'E_BIG_KEY', { mask: redactStandIn })
+    expect(engineMaskOf(output)).toContain(firstWindowOf(answer))
+    for (const line of pemBodyLinesOf(key)) expect(answer).not.toContain(line)
+  })
+})
+
 describe('recallAnswerOf: the bounds', () => {
+  test('a call of long blank runs around its line breaks: its line on one line, in bounded time', () => {
+    const blanks = ' '.repeat(16_000)
+    const command = `echo needle-blank${blanks}\n${blanks}\n${blanks}echo done`
+    const started = Date.now()
+    const answer = recallAnswerOf(transcriptOf([...commandLines('toolu_1', command, 'done'), ...boundaryLines()]), 'needle-blank')
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(answer, 'the blanks around the breaks fold away').toContain('[1] Tool result of Bash: echo needle-blank  → exit 0')
+  })
+
   test(`a query matching every entry: the newest ${MAX_ENTRIES}, the rest counted, well under what a Read returns`, () => {
     const lines = Array.from({ length: 400 }, (_, i) => commandLines(`toolu_${i}`, `echo ${i}`, `needle ${i} ${'x'.repeat(5_000)}`)).flat()
     const answer = recallAnswerOf(transcriptOf([...lines, ...boundaryLines()]), 'needle')

@@ -5,7 +5,7 @@
 // needle with `includes` (no pattern built from the query), and parsed only
 // when it may hold a match. What it keeps is bounded whatever the transcript:
 // the newest MAX_ENTRIES hits (each an excerpt of at most WINDOW_CHARS plus
-// the masking margin) and the open calls' lines.
+// the masking margin) and the open calls' texts (at most MAX_OPEN_CALL_CHARS).
 //
 // Scope: what a replacement took out, i.e. the lines before the newest
 // `compact_boundary`; the ones after it are in the conversation the model
@@ -13,20 +13,27 @@
 // compacted.)
 import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
 import { needlesOf, type RecallQuery } from './recall-query.js'
+import { MAX_REDACT_CHARS } from '../text/text-clip.js'
 
 /** The newest entries an answer shows; the rest are counted. */
 export const MAX_ENTRIES = 5
 /** Of each entry, the characters shown around its match. */
 export const WINDOW_CHARS = 2_000
-/** Read beyond the window on each side and masked with it, then dropped: a
- * credential cut by the window's edge would escape the patterns that find it. */
-export const MASK_MARGIN_CHARS = 500
+/** Kept beyond the window on each side and masked with it, then dropped: a
+ * credential cut by the window's edge would escape the patterns that find it
+ * (a PEM block's END line, a bearer header far before its token's end). An
+ * entry of up to twice this goes to the masking whole; of a longer one, what
+ * lies further from the window cannot change how the window masks. */
+export const MASK_MARGIN_CHARS = MAX_REDACT_CHARS
 /** A longer transcript line is skipped and counted: the engine cuts what one
  * tool result keeps far below this (a whole 1 MB line is searched). */
 export const MAX_LINE_CHARS = 8 * 1024 * 1024
 /** Calls waiting for their result; the oldest go first (a call whose result
  * never came, or came in a line no needle was in). */
 const MAX_OPEN_CALLS = 4_000
+/** The open calls' texts together (each up to MAX_CALL_KEPT_CHARS, kept to be
+ * masked whole); past this the oldest go first too. */
+const MAX_OPEN_CALL_CHARS = 4 * 1_048_576
 
 export type RecallScope = 'replaced' | 'all'
 
@@ -34,8 +41,11 @@ export type RecallScope = 'replaced' | 'all'
  * masking margin) with where the window lies in it and in the whole text. */
 export type Hit = {
   kind: Entry['kind']
-  /** The call's line for a tool result, who wrote it for a message. */
+  /** The call's text for a tool result (not yet masked nor cut), who wrote it for a message. */
   label: string
+  /** The needle the window centres on (lower-cased), found again in the masked
+   * excerpt; absent when only the call's text holds the needles. */
+  focus?: string
   status?: string
   at?: string
   excerpt: string
@@ -58,6 +68,8 @@ export type RecallScan = {
   isDropping: boolean
   skipFirst: boolean
   calls: Map<string, Call>
+  /** The characters of the open calls' texts together. */
+  openCallChars: number
   callsWithNeedle: Set<string>
   replaced: Segment
   current: Segment
@@ -94,6 +106,7 @@ export function recallScanOf(query: RecallQuery, options: { scope?: RecallScope;
     isDropping: false,
     skipFirst: options.startsMidLine === true,
     calls: new Map(),
+    openCallChars: 0,
     callsWithNeedle: new Set(),
     replaced: emptySegment(),
     current: emptySegment(),
@@ -167,20 +180,22 @@ function mergeCurrent(scan: RecallScan): void {
 }
 
 function rememberCall(scan: RecallScan, id: string, call: Call): void {
+  takeCall(scan, id)
   scan.calls.set(id, call)
-  const line = call.line.toLowerCase()
+  scan.openCallChars += call.text.length
+  const line = call.text.toLowerCase()
   if (scan.needles.some((n) => line.includes(n))) scan.callsWithNeedle.add(id)
-  if (scan.calls.size > MAX_OPEN_CALLS) {
-    const oldest = scan.calls.keys().next().value as string
-    scan.calls.delete(oldest)
-    scan.callsWithNeedle.delete(oldest)
+  while (scan.calls.size > MAX_OPEN_CALLS || scan.openCallChars > MAX_OPEN_CALL_CHARS) {
+    takeCall(scan, scan.calls.keys().next().value as string)
   }
 }
 
 function takeCall(scan: RecallScan, id: string): Call | undefined {
   const call = scan.calls.get(id)
+  if (call === undefined) return undefined
   scan.calls.delete(id)
   scan.callsWithNeedle.delete(id)
+  scan.openCallChars -= call.text.length
   return call
 }
 
@@ -219,7 +234,7 @@ function takeLine(scan: RecallScan, line: string): void {
     const call = takeCall(scan, piece.id)
     if (call?.tool === RECALL_TOOL) continue
     const status = statusOf(call, piece)
-    consider(scan, { kind: 'result', call: call?.line ?? 'a tool call made before the part searched', ...(status !== undefined ? { status } : {}), text: piece.text, ...(piece.at ? { at: piece.at } : {}) })
+    consider(scan, { kind: 'result', call: call?.text ?? 'a tool call made before the part searched', ...(status !== undefined ? { status } : {}), text: piece.text, ...(piece.at ? { at: piece.at } : {}) })
   }
   if (hasNeedle) for (const entry of record.entries) consider(scan, entry)
 }
@@ -236,18 +251,18 @@ function consider(scan: RecallScan, entry: Entry): void {
   for (const needle of scan.needles) if (!text.includes(needle) && !head.includes(needle)) return
   // The longest needle found in the text centres the window; one only in the call's line leaves it at the start.
   let focus = 0
-  let focusLength = 0
-  for (const needle of scan.needles) {
-    const at = text.indexOf(needle)
+  let needle: string | undefined
+  for (const n of scan.needles) {
+    const at = text.indexOf(n)
     if (at >= 0) {
       focus = at
-      focusLength = needle.length
+      needle = n
       break
     }
   }
   const segment = scan.current
   segment.count++
-  segment.hits.push(hitOf(entry, label, focus, focusLength))
+  segment.hits.push(hitOf(entry, label, focus, needle))
   if (segment.hits.length > MAX_ENTRIES) segment.hits.shift()
 }
 
@@ -256,9 +271,9 @@ function isLowSurrogate(text: string, i: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff
 }
 
-function hitOf(entry: Entry, label: string, focus: number, focusLength: number): Hit {
+function hitOf(entry: Entry, label: string, focus: number, needle: string | undefined): Hit {
   const { text } = entry
-  const windowFrom = Math.max(0, Math.min(focus + Math.floor(focusLength / 2) - WINDOW_CHARS / 2, text.length - WINDOW_CHARS))
+  const windowFrom = Math.max(0, Math.min(focus + Math.floor((needle?.length ?? 0) / 2) - WINDOW_CHARS / 2, text.length - WINDOW_CHARS))
   let from = Math.max(0, windowFrom - MASK_MARGIN_CHARS)
   let to = Math.min(text.length, windowFrom + WINDOW_CHARS + MASK_MARGIN_CHARS)
   // Never half a character at either edge.
@@ -267,6 +282,7 @@ function hitOf(entry: Entry, label: string, focus: number, focusLength: number):
   return {
     kind: entry.kind,
     label,
+    ...(needle !== undefined ? { focus: needle } : {}),
     ...(entry.kind === 'result' && entry.status !== undefined ? { status: entry.status } : {}),
     ...(entry.at !== undefined ? { at: entry.at } : {}),
     excerpt: text.slice(from, to),

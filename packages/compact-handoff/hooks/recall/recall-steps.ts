@@ -12,15 +12,15 @@
 // spins up the engine's loopback server for the plugin (0.5 to 2.8 s seen), so
 // it goes from the start's timer, off the start's wait.
 import type { EngineInterface } from 'claude-code'
-import { RECALL_DESCRIPTION, RECALL_INPUT_SCHEMA, RECALL_TOOL_NAME } from './recall.js'
+import { RECALL_DESCRIPTION, RECALL_INPUT_SCHEMA, RECALL_TOOL_NAME, recallCallerRefusalOf, type RecallCaller } from './recall.js'
 import { recallQueryOf } from './recall-query.js'
-import { recallScanOf, scanEnd, scanText, type RecallScan } from './recall-search.js'
-import { maskTextOf, recallAnswerTextOf, type Coverage } from './recall-answer.js'
+import { recallScanOf, scanEnd, scanText, type Hit, type RecallScan } from './recall-search.js'
+import { recallAnswerTextOf, type Coverage, type MaskedHit } from './recall-answer.js'
 import { transcriptPartsOf, transcriptRefusalOf } from './transcript-path.js'
 import { LAG_POLL_MS, READ_CHUNK_BYTES, SEARCH_BUDGET_MS, bytesOfBase64, joinedBytesOf, readStartOf, waitsForWritesOf, wholeCharsLengthOf } from './transcript-reading.js'
 import { projectFileOnDisk } from '../disk/disk-steps.js'
 import { folderIgnoresCase } from '../protocol/protocol-paths.js'
-import { maskedText } from '../text/mask-steps.js'
+import { maskedWhole } from '../text/mask-steps.js'
 import { recordRecallCall } from '../facts/work-steps.js'
 
 type $ = EngineInterface
@@ -46,10 +46,20 @@ export function recallFailedOf(why: string | undefined): { result: string } {
   return { result: unreadTextOf(`the search failed (${why ?? 'no reason given'})`) }
 }
 
-/** The tool's answer to a main-loop call with `input`; the meter counts it. */
-export async function answerRecall($: $, input: unknown, agentId: string | undefined): Promise<{ result: string }> {
-  const [text] = await Promise.all([recallTextOf($, input), agentId === undefined ? recordRecallCall($).catch(() => undefined) : undefined])
+/** The tool's answer to a call with `input`: the model's own call in the main
+ * conversation is answered and counted by the meter; any other caller's is
+ * refused in words and reaches neither the transcript nor the meter. */
+export async function answerRecall($: $, input: unknown, caller: RecallCaller): Promise<{ result: string } | { deny: string }> {
+  const refusal = recallCallerRefusalOf(caller)
+  if (refusal !== undefined) return { deny: refusal }
+  const [text] = await Promise.all([recallTextOf($, input), recordRecallCall($).catch(() => undefined)])
   return { result: text }
+}
+
+/** A hit's excerpt and call text, each masked whole before the answer cuts them. */
+async function maskedHitOf($: $, hit: Hit): Promise<MaskedHit> {
+  const [label, excerpt] = await Promise.all([hit.kind === 'result' ? maskedWhole($, hit.label) : hit.label, maskedWhole($, hit.excerpt)])
+  return label === undefined || excerpt === undefined ? undefined : { label, excerpt }
 }
 
 async function recallTextOf($: $, input: unknown): Promise<string> {
@@ -81,7 +91,7 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
     await readRanges($, search, reading, { kind: 'grown', end: grown })
   }
   const result = scanEnd(scan, { isCut })
-  const masked = await Promise.all(result.hits.map((hit) => maskedText($, maskTextOf(hit))))
+  const masked = await Promise.all(result.hits.map((hit) => maskedHitOf($, hit)))
   const coverage: Coverage = isCut
     ? { kind: 'stopped', searchedBytes: reading.offset - start.offset, totalBytes: size }
     : start.offset > 0

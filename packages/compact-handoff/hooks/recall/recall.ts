@@ -10,7 +10,8 @@
 // steps by range reads and masks with the engine's redact.
 import { recallQueryOf } from './recall-query.js'
 import { recallScanOf, scanEnd, scanText, type RecallScope } from './recall-search.js'
-import { maskTextOf, recallAnswerTextOf } from './recall-answer.js'
+import { recallAnswerTextOf, type MaskedHit } from './recall-answer.js'
+import { maskedWholeWith } from '../text/mask-pieces.js'
 import { RECALL_TOOL } from './transcript-entries.js'
 
 export { RECALL_TOOL }
@@ -34,6 +35,28 @@ export const RECALL_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const
 
+/** Who raised a call of the tool: the loop it runs in (`agentId`, absent on
+ * the main loop) and the plugin whose hook raised it (`next.origin.plugin`:
+ * `'engine'` for the model's own call, a plugin's name for its `$.tool.call`,
+ * `hook:<event>` for a settings hook's). */
+export type RecallCaller = { agentId: string | undefined; plugin: string }
+
+/** Why recall does not answer `caller`, or undefined for the model's own call
+ * in the main conversation. Only there did a handoff or a compaction take
+ * something out: a subagent never had what the main conversation lost, and a
+ * plugin's call (which the engine runs in the main loop) is not the model
+ * asking for it, so neither is answered from the main transcript nor counted
+ * by the meter as the new context's recall. */
+export function recallCallerRefusalOf(caller: RecallCaller): string | undefined {
+  if (caller.plugin !== 'engine') {
+    return `recall searched nothing: it answers only the model's own calls in the main conversation, and this call was raised by ${caller.plugin}.`
+  }
+  if (caller.agentId !== undefined) {
+    return "recall searched nothing: it answers only the main conversation, whose earlier part compact-handoff's handoffs took out; a subagent never had that part. Work from your task and your own tool results, or say in your answer what you are missing."
+  }
+  return undefined
+}
+
 /** The one line a stub or a summary gives the next context, in place of the
  * transcript's grep advice: a transcript line holds a tool result's whole
  * output (a 63,735-character line in a short session), so a grep hit pours it
@@ -45,7 +68,8 @@ export function recallLineOf(transcriptPath?: string): string {
 }
 
 /** The answer the tool gives for `query` over `transcript`; `mask` stands in
- * for the engine's redact (each hit's text goes through it once), `scope`
+ * for the engine's redact (each hit's excerpt and call text go through it
+ * whole, in pieces of at most MAX_REDACT_CHARS as mask-pieces.ts cuts them), `scope`
  * `all` searches every line instead of only what a compaction took out. */
 export function recallAnswerOf(transcript: string | Iterable<string>, query: string, options: { mask?: (text: string) => string; scope?: RecallScope } = {}): string {
   const parsed = recallQueryOf({ query })
@@ -54,5 +78,10 @@ export function recallAnswerOf(transcript: string | Iterable<string>, query: str
   for (const chunk of typeof transcript === 'string' ? [transcript] : transcript) scanText(scan, chunk)
   const found = scanEnd(scan)
   const mask = options.mask ?? ((text: string) => text)
-  return recallAnswerTextOf(found, found.hits.map((hit) => mask(maskTextOf(hit))))
+  const masked = found.hits.map((hit): MaskedHit => {
+    const label = hit.kind === 'result' ? maskedWholeWith(hit.label, mask) : hit.label
+    const excerpt = maskedWholeWith(hit.excerpt, mask)
+    return label === undefined || excerpt === undefined ? undefined : { label, excerpt }
+  })
+  return recallAnswerTextOf(found, masked)
 }

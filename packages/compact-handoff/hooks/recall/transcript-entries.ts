@@ -9,6 +9,7 @@
 // attachments, modes) is the engine's own bookkeeping and is never searched.
 import { exitCodeOf } from '../facts/facts.js'
 import { headOf } from '../text/text-clip.js'
+import { MASK_SEAM_REACH_CHARS } from '../text/mask-pieces.js'
 
 /** The recall tool's own full name: its calls and results are never searched,
  * so an answer never returns an earlier answer. */
@@ -17,11 +18,17 @@ export const RECALL_TOOL = 'mcp__compact-handoff__recall'
 /** A call's line is cut to this many characters: it names the call, the window shows its output. */
 export const MAX_CALL_CHARS = 200
 
-/** A tool call as its result's entry names it: the call's line, and its tool. */
-export type Call = { tool: string; line: string }
+/** Of a call's text, what is kept for its line: the MAX_CALL_CHARS shown and
+ * the longest credential that may start inside them (a password in a URL, a
+ * PEM block in a heredoc), so the line is masked before it is cut. */
+export const MAX_CALL_KEPT_CHARS = MAX_CALL_CHARS + MASK_SEAM_REACH_CHARS
 
-/** A searchable piece of the conversation: a tool result (`call` its line and
- * how it ended) or a message (`by` who wrote it), with its text. */
+/** A tool call as its result's entry names it: its text as written (not yet
+ * masked nor cut: `callLineOf` cuts it once masked), and its tool. */
+export type Call = { tool: string; text: string }
+
+/** A searchable piece of the conversation: a tool result (`call` its call's
+ * text, as `Call`) or a message (`by` who wrote it), with its text. */
 export type Entry = { kind: 'result'; call: string; status?: string; text: string; at?: string } | { kind: 'message'; by: string; text: string; at?: string }
 
 /** What one transcript line holds for recall. */
@@ -36,27 +43,28 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ')
-}
-
-function clipped(text: string): string {
-  const line = oneLine(text)
-  return line.length <= MAX_CALL_CHARS ? line : `${headOf(line, MAX_CALL_CHARS)}…`
-}
-
 const PATH_TOOLS = new Set(['Read', 'Write', 'Edit', 'NotebookEdit'])
 
-/** A call's line: what the person would recognise it by (the command, the path, the pattern). */
-export function callLineOf(tool: string, input: unknown): string {
+/** A call's text: what the person would recognise it by (the command, the
+ * path, the pattern), its head of MAX_CALL_KEPT_CHARS. */
+export function callTextOf(tool: string, input: unknown): string {
   const args = isObject(input) ? input : {}
-  if (tool === 'Bash' && typeof args.command === 'string') return clipped(`Bash: ${args.command}`)
-  if (PATH_TOOLS.has(tool) && typeof args.file_path === 'string') return clipped(`${tool}: ${args.file_path}`)
+  const kept = (text: string) => headOf(text, MAX_CALL_KEPT_CHARS)
+  if (tool === 'Bash' && typeof args.command === 'string') return kept(`Bash: ${args.command}`)
+  if (PATH_TOOLS.has(tool) && typeof args.file_path === 'string') return kept(`${tool}: ${args.file_path}`)
   if ((tool === 'Grep' || tool === 'Glob') && typeof args.pattern === 'string') {
-    return clipped(`${tool}: ${args.pattern}${typeof args.path === 'string' ? ` in ${args.path}` : ''}`)
+    return kept(`${tool}: ${args.pattern}${typeof args.path === 'string' ? ` in ${args.path}` : ''}`)
   }
   // Stringified whole only to be cut: a tool's input is small, a Write's content aside, and that is linear.
-  return clipped(`${tool}: ${JSON.stringify(args)}`)
+  return kept(`${tool}: ${JSON.stringify(args)}`)
+}
+
+/** A call's line as an entry is named by, from its masked text: on one line, cut to MAX_CALL_CHARS. */
+export function callLineOf(maskedCallText: string): string {
+  // Split, not one pattern around the line breaks: `\s*` before a break backtracks over a long run of blanks.
+  const lines = maskedCallText.split(/[\r\n]+/)
+  const line = lines.map((l, i) => (i === 0 ? l : l.trimStart())).map((l, i) => (i === lines.length - 1 ? l : l.trimEnd())).filter((l, i) => l !== '' || i === 0).join(' ')
+  return line.length <= MAX_CALL_CHARS ? line : `${headOf(line, MAX_CALL_CHARS)}…`
 }
 
 /** How a call ended, as the facts say it: a command's exit status, a failure, or nothing to say. */
@@ -120,7 +128,7 @@ function assistantRecordOf(record: Json, content: unknown): LineRecord {
   const texts: string[] = []
   for (const block of content) {
     if (!isObject(block)) continue
-    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') calls.set(block.id, { tool: block.name, line: callLineOf(block.name, block.input) })
+    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') calls.set(block.id, { tool: block.name, text: callTextOf(block.name, block.input) })
     else if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') texts.push(block.text)
   }
   const at = atOf(record)

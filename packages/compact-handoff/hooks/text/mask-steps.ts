@@ -3,6 +3,7 @@
 // summariser's instructions, or written to the swap log, which sits in the
 // project folder beside handoffs that people commit.
 import type { EngineInterface } from 'claude-code'
+import { maskPlanOf } from './mask-pieces.js'
 import { redactableOf } from './text-clip.js'
 
 type $ = EngineInterface
@@ -18,5 +19,21 @@ export async function maskedText($: $, text: string): Promise<string> {
     return await $.session.redact(redactableOf(text))
   } catch {
     return UNMASKED_TEXT
+  }
+}
+
+/** `text` of any length masked as the engine masks it whole, or undefined when
+ * it could not be (the engine refused, or no seam free of credentials was
+ * found to cut a text over MAX_REDACT_CHARS at: mask-pieces.ts). Mask with
+ * this, then cut: a window or a line cut from the masked text never shows
+ * part of a credential the whole text's masking hides. */
+export async function maskedWhole($: $, text: string): Promise<string | undefined> {
+  try {
+    const plan = maskPlanOf(text)
+    let step = plan.next()
+    while (step.done !== true) step = plan.next(await $.session.redact(step.value))
+    return step.value
+  } catch {
+    return undefined
   }
 }

@@ -5,9 +5,10 @@
 import { describe, expect, test } from 'claude-code/testing'
 import type { Engine } from 'claude-code/testing'
 import { CWD, HANDOFF, world, type World } from '../support/world.js'
-import { TRANSCRIPT_PATH } from '../support/beneath.js'
+import { TRANSCRIPT_PATH, kitMaskOf } from '../support/beneath.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { typeCommand } from '../support/engine-calls.js'
+import { CUT_CASES, HELD_CASES, holdsPieceOf, pemBodyLinesOf, pemKeyOf } from '../support/credentials.js'
 import { skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { AT_PROMPT, REPLY, compactAuto, sessionWithWork } from '../support/fork-support.js'
 import { bigTranscriptOf, boundaryLines, commandLines, transcriptOf, userLine } from '../support/transcripts.js'
@@ -200,6 +201,85 @@ describe('a call', () => {
     expect(ranges.every((r) => r.length !== undefined && r.length <= READ_CHUNK_BYTES)).toBe(true)
     expect(ranges).toHaveLength(2 * Math.ceil(text.length / READ_CHUNK_BYTES))
     expect(ms, `recall over a ${(text.length / 1_048_576).toFixed(0)} MB transcript, a rare word and a word on every line: ${ms} ms together`).toBeLessThan(BOUND_MS)
+  })
+})
+
+function transcriptReadsOf(w: World): number {
+  return w.seen.reads.filter((r) => r.path === TRANSCRIPT_PATH).length
+}
+
+/** The window an answer's first entry shows, between its fences. */
+function firstWindowOf(answer: string): string {
+  const fenced = /^\[1\] [^\n]*:\n(`{3,})\n([\s\S]*?)\n\1$/m.exec(answer)
+  return fenced?.[2] ?? `no window in: ${answer}`
+}
+
+describe('masked whole, then cut', () => {
+  for (const c of [...CUT_CASES, ...HELD_CASES]) {
+    test(`${c.name}: nothing of it comes back, and the window is what the engine's masking of the whole output shows there`, SLOW, async ($, on) => {
+      world(on, { files: transcriptFiles([...commandLines('toolu_1', c.command, c.output), ...boundaryLines()]) })
+      await startSession($)
+      const answer = await recall($, { query: c.word })
+      const window = firstWindowOf(answer)
+      expect(window).toContain(c.word)
+      expect(kitMaskOf(c.output), "the whole output, masked by the kit's redact at once").toContain(window)
+      for (const secret of c.secrets) expect(holdsPieceOf(answer, secret), `a piece of ${secret.slice(0, 12)}… came back:\n${answer}`).toBe(false)
+    })
+  }
+
+  test('an entry longer than the engine masks at once: a key across where a cut at its limit would fall is masked as the whole is', { timeoutMs: BOUND_MS }, async ($, on) => {
+    const key = pemKeyOf(40, 61)
+    const output = `${'build step ok\n'.repeat(7_050)}E_BIG_KEY next\n${key}\n${'build step ok\n'.repeat(9_000)}`
+    const w = world(on, { files: transcriptFiles([...commandLines('toolu_1', 'cat build.log', output), ...boundaryLines()]) })
+    await startSession($)
+    const before = w.seen.redactions
+    const answer = await recall($, { query: 'E_BIG_KEY' })
+    expect(answer).toContain('E_BIG_KEY next\n[REDACTED]\nbuild step ok')
+    for (const line of pemBodyLinesOf(key)) expect(answer).not.toContain(line)
+    expect(w.seen.redactions - before, 'in pieces the engine takes, a few calls').toBeLessThan(12)
+  })
+})
+
+describe('who may call it', () => {
+  test("a subagent's call is refused in words, searches nothing and is not counted", { ...SLOW, plugins: [ANSWER_STAND_IN] }, async ($, on) => {
+    const w = world(on)
+    await swapped($, w)
+    w.files.set(TRANSCRIPT_PATH, { text: transcriptOf(EARLIER), mtimeMs: 0 })
+    const reads = transcriptReadsOf(w)
+    const answer = await $.tool.call({ tool: RECALL_TOOL, query: 'E_PARSE_EOF', agentId: 'agent-1' })
+    expect(answer.deny).toMatch(/^recall searched nothing: it answers only the main conversation, .* a subagent never had that part\./)
+    expect(JSON.stringify(answer)).not.toContain('E_PARSE_EOF: unexpected')
+    expect(transcriptReadsOf(w), 'the transcript is not read').toBe(reads)
+    expect(await recall($, { query: 'E_PARSE_EOF' })).toContain('E_PARSE_EOF: unexpected end of input at 12:4')
+    expect((await typeCommand($, 'compact-handoff', 'status')).text ?? '').toContain('no file re-read, no command re-run, 1 recall.')
+  })
+
+  test("another plugin's call is refused in words, searches nothing and is not counted", {
+    ...SLOW,
+    plugins: [
+      ANSWER_STAND_IN,
+      {
+        name: 'other-plugin',
+        register(on) {
+          on('command.run', { command: 'ask-recall' }, async ($) => {
+            const answer = await $.tool.call({ tool: 'mcp__compact-handoff__recall', query: 'E_PARSE_EOF' })
+            return { text: `recall:${JSON.stringify(answer)}` }
+          })
+        },
+      },
+    ],
+  }, async ($, on) => {
+    const w = world(on)
+    await swapped($, w)
+    w.files.set(TRANSCRIPT_PATH, { text: transcriptOf(EARLIER), mtimeMs: 0 })
+    const reads = transcriptReadsOf(w)
+    const answer = (await typeCommand($, 'ask-recall')).text ?? ''
+    expect(answer).toContain("recall searched nothing: it answers only the model's own calls in the main conversation, and this call was raised by other-plugin.")
+    expect(answer).not.toContain('E_PARSE_EOF: unexpected')
+    expect(transcriptReadsOf(w), 'the transcript is not read').toBe(reads)
+    // The model's own call in the main loop is answered, and it alone is counted.
+    expect(await recall($, { query: 'E_PARSE_EOF' })).toContain('E_PARSE_EOF: unexpected end of input at 12:4')
+    expect((await typeCommand($, 'compact-handoff', 'status')).text ?? '').toContain('no file re-read, no command re-run, 1 recall.')
   })
 })
 

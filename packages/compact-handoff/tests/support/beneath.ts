@@ -9,14 +9,26 @@ const CREDENTIALS: readonly RegExp[] = [
   /(Authorization:\s*Bearer\s+)[^\s"']+/gi,
   /(--password=)[^\s"']+/g,
   /(export\s+[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|KEY)[A-Z0-9_]*=)[^\s"']+/g,
-  /([a-z][a-z0-9+.-]*:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/gi,
+  // From the `://` on: a scheme matched first backtracks over every long run of letters.
+  /(:\/\/)[^\s:@/]+:[^\s@/]+(?=@)/g,
   /(AWS_SECRET_ACCESS_KEY=)[^\s"']+/g,
   // A GitHub token on its own, as the resume tests' handoff texts hold one.
   /()\bghp_[A-Za-z0-9]+/g,
+  // A PEM private key block, BEGIN to END, and a bare JWT (seen masked whole, live).
+  /()-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----/g,
+  /()\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g,
+  // A JSON password or private key value.
+  /("(?:password|api_key|private_key)"\s*:\s*")(?:[^"\\]|\\.)*(?=")/gi,
 ]
 
 /** The main loop's model, as `$.session.model()` answers in the kit. */
 export const SESSION_MODEL = 'claude-session-model'
+
+/** `text` as the kit's `$.session.redact` masks it, whatever its length (a
+ * test's oracle for the masking of a whole text). */
+export function kitMaskOf(text: string): string {
+  return CREDENTIALS.reduce((masked, re) => masked.replace(re, '$1[REDACTED]'), text)
+}
 
 /** Where the kit's session keeps its transcript, unless a test says otherwise. */
 export const TRANSCRIPT_PATH = '/home/me/.claude/projects/-srv-app/session-1.jsonl'
@@ -32,7 +44,7 @@ export function answerSession(on: On, ctx: WorldContext): void {
   on('session.redact', (_$, e) => {
     ctx.seen.redactions++
     if (ctx.options.refuseRedact || e.text.length > MAX_REDACT_CHARS) return { deny: `session.redact refused: ${e.text.length} characters` }
-    return { value: CREDENTIALS.reduce((text, re) => text.replace(re, '$1[REDACTED]'), e.text) }
+    return { value: kitMaskOf(e.text) }
   })
   on('session.start', (_$, e) => ({ cwd: e.cwd }))
   on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
