@@ -155,9 +155,10 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     const meter: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'meter', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),
-      'logLineOf, a follow-up': () => logLineOf(meter),
+      'logLineOf, a meter reading': () => logLineOf(meter),
       jsonClippedOf: () => jsonClippedOf(line, 1_000),
       readsAsSwapLog: () => readsAsSwapLog(`${line}\n${line}\n`),
+      'readsAsSwapLog, the line cut short last': () => readsAsSwapLog(`${logLineOf(aborted)}\n${logLineOf(aborted).slice(0, -2)}`),
       quotedOf: () => quotedOf(line, 60, 'head'),
       'reportEntriesOf, the line as a reason': () => reportEntriesOf(logLineOf(aborted)),
       'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),

@@ -2,7 +2,7 @@
 // of the path a link, each part at the project's real path plus its own
 // spelling, the file a regular file; on POSIX and Windows folders alike.
 import { describe, expect, test } from 'vitest'
-import { diskPartsOf, diskVerdictOf, isSettledBy, writeRefusalOf, type PartAnswer, type ProjectFolder } from '../../../packages/compact-handoff/hooks/disk/disk-rule.js'
+import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type PartAnswer, type ProjectFolder } from '../../../packages/compact-handoff/hooks/disk/disk-rule.js'
 
 const LOG = '.claude/handoffs/compact-handoff.log.jsonl'
 const POSIX: ProjectFolder = { cwd: '/tmp/proj', cwdRealPath: '/private/tmp/proj', ignoresCase: false }
@@ -126,5 +126,18 @@ describe('writeRefusalOf: the look right before a write', () => {
     expect(writeRefusalOf(LOG, { kind: 'present' }, 'absent')).toBe(`${LOG} appeared meanwhile, and is never overwritten`)
     expect(writeRefusalOf(LOG, { kind: 'absent' }, 'present')).toBe(`${LOG} went away meanwhile, and is not made again`)
     expect(writeRefusalOf(LOG, { kind: 'refused', why: 'x is a symbolic link' }, 'present')).toBe('x is a symbolic link')
+  })
+})
+
+describe('failedWriteWhyOf: what a failed write left, and what to do', () => {
+  const FILE = '.claude/handoffs/HANDOFF_x.md'
+  test('a new file: nothing left, or the empty one named to delete, or a cut one named', () => {
+    expect(failedWriteWhyOf(FILE, 'ENOSPC', 'none', 'absent')).toBe('the write failed (ENOSPC); nothing of it is left')
+    expect(failedWriteWhyOf(FILE, 'ENOSPC', 'emptied', 'absent')).toBe(`the write failed (ENOSPC); the empty file it left at ${FILE} is no handoff and was not recorded: delete it`)
+    expect(failedWriteWhyOf(FILE, 'ENOSPC', 'kept', 'absent')).toBe(`the write failed (ENOSPC); what it left at ${FILE} may be cut short: delete it`)
+  })
+
+  test('a file that was there (a log): its cut last line is the reader\'s to drop, so only the failure is said', () => {
+    expect(failedWriteWhyOf(LOG, 'ENOSPC', 'kept', 'present')).toBe('the write failed (ENOSPC)')
   })
 })

@@ -1,5 +1,5 @@
-// The ownership records: the fingerprint, the one key, a store key per record,
-// the merge of records from many sessions, the budget, the ownership verdict
+// The ownership records: the fingerprint, the one key, a store key per record
+// (a record trusted only under its own), the budget, the ownership verdict
 // and the one record the start offer may name.
 import { createHash } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
@@ -12,15 +12,13 @@ import {
   RECORD_KEY_PREFIX,
   fingerprintOf,
   isRecordable,
-  mergedRecords,
   ownershipKeyOf,
   ownershipOf,
   recordCharsOf,
   recordKeysToDrop,
   recordStoreKeyOf,
-  recordsOf,
   standsOver,
-  withinBudget,
+  storedRecordOf,
   type OwnRecord,
 } from '../../../packages/compact-handoff/hooks/ownership/ownership.js'
 import { OFFER_WITHIN_MS, offerRecordOf } from '../../../packages/compact-handoff/hooks/resume/resume.js'
@@ -120,21 +118,19 @@ function storedOf(records: readonly OwnRecord[]) {
 }
 
 describe('the records', () => {
-  test('merge by file from every source, the newest written winning, oldest first', () => {
-    const a1 = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
-    const a2 = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '2'.repeat(64), writtenAtMs: 9 })
-    const b = recordOf('HANDOFF_b_2026-11-30.md', { writtenAtMs: 7 })
-    expect(mergedRecords([[a2], [a1, b]]), 'a record written later by another session stands').toEqual([b, a2])
-    expect(mergedRecords([[a1, b], [a2]])).toEqual([b, a2])
-    expect(mergedRecords([[], []])).toEqual([])
+  test('a later write stands over an earlier one; at the same moment neither does, and the one set last wins', () => {
+    const first = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
+    const second = { ...first, sha256: '0'.repeat(64), usedAtMs: 8 }
+    expect(standsOver(first, second), 'the same moment: neither stands over the other').toBe(false)
+    expect(standsOver({ ...first, writtenAtMs: 6 }, second)).toBe(true)
   })
 
-  test('at the same moment, the later source wins: a record of its own key over an earlier version\'s list, a second write over the first', () => {
-    const legacy = recordOf('HANDOFF_a_2026-11-30.md', { sha256: '1'.repeat(64), writtenAtMs: 5 })
-    const own = { ...legacy, sha256: '0'.repeat(64), usedAtMs: 8 }
-    expect(mergedRecords([[legacy], [own]])).toEqual([own])
-    expect(standsOver(legacy, own), 'the same moment: neither stands over the other').toBe(false)
-    expect(standsOver({ ...legacy, writtenAtMs: 6 }, own)).toBe(true)
+  test("are trusted only under their own file's key: one stored under another file's is none", async () => {
+    const a = recordOf('HANDOFF_a_2026-11-30.md')
+    const b = recordOf('HANDOFF_b_2026-11-30.md')
+    expect(await storedRecordOf(await recordStoreKeyOf(a.key), a)).toEqual(a)
+    expect(await storedRecordOf(await recordStoreKeyOf(b.key), a), "a's record under b's key").toBeUndefined()
+    expect(await storedRecordOf(`${RECORD_KEY_PREFIX}${a.key}`, a), 'under a key that is not the digest').toBeUndefined()
   })
 
   test(`are bounded to the newest ${MAX_OWN_RECORDS}: the oldest written are dropped, in any stored order`, () => {
@@ -154,10 +150,9 @@ describe('the records', () => {
     expect(kept.reduce((sum, r) => sum + recordCharsOf(r), 0)).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
     expect(kept.length).toBeLessThan(100)
     expect(kept).toEqual(records.slice(100 - kept.length))
-    expect(withinBudget(records), "an earlier version's list keeps the same newest ones").toEqual(kept)
   })
 
-  test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known handoff status only`, () => {
+  test(`keep a path of at most ${MAX_RECORD_PATH_CHARS} characters, and a known handoff status only`, async () => {
     const good = recordOf('HANDOFF_a_2026-11-30.md')
     const long = `${CWD}/${'x'.repeat(MAX_RECORD_PATH_CHARS)}`
     expect(isRecordable(good)).toBe(true)
@@ -166,17 +161,18 @@ describe('the records', () => {
     const quoted = `${CWD}/${'"'.repeat(MAX_RECORD_PATH_CHARS - 20)}`
     expect(isRecordable({ ...good, key: quoted, path: quoted })).toBe(false)
     expect(MAX_RECORD_CHARS * Math.floor(OWN_RECORDS_BUDGET_CHARS / MAX_RECORD_CHARS)).toBeLessThanOrEqual(OWN_RECORDS_BUDGET_CHARS)
-    expect(recordsOf([{ ...good, path: long }, { ...good, key: long }])).toEqual([])
+    const key = await recordStoreKeyOf(good.key)
+    const stored = (values: readonly unknown[]) => Promise.all(values.map((value) => storedRecordOf(key, value)))
+    expect(await stored([{ ...good, path: long }])).toEqual([undefined])
     const { status: _status, ...noStatus } = good
-    expect(recordsOf([{ ...good, status: 'in-progress' }, { ...good, status: 'x'.repeat(1_000_000) }, { ...good, status: 7 }])).toEqual([good, noStatus, noStatus])
-    expect(recordsOf([{ ...good, sha256: 'z'.repeat(64) }, { ...good, sha256: 'a'.repeat(1_000_000) }, { ...good, bytes: -1 }, { ...good, usedAtMs: 'x' }])).toEqual([])
+    expect(await stored([{ ...good, status: 'in-progress' }, { ...good, status: 'x'.repeat(1_000_000) }, { ...good, status: 7 }])).toEqual([good, noStatus, noStatus])
+    expect(await stored([{ ...good, sha256: 'z'.repeat(64) }, { ...good, sha256: 'a'.repeat(1_000_000) }, { ...good, bytes: -1 }, { ...good, usedAtMs: 'x' }])).toEqual([undefined, undefined, undefined, undefined])
   })
 
-  test('read from the store drop anything that is not a record', () => {
+  test('read from the store drop anything that is not a record', async () => {
     const good = recordOf('HANDOFF_a_2026-11-30.md')
-    expect(recordsOf([good, { key: 1 }, null, 'x', { ...good, bytes: '10' }])).toEqual([good])
-    expect(recordsOf({ records: [good] })).toEqual([])
-    expect(recordsOf(undefined)).toEqual([])
+    const key = await recordStoreKeyOf(good.key)
+    for (const value of [{ key: 1 }, null, 'x', { ...good, bytes: '10' }, [good], { records: [good] }, undefined]) expect(await storedRecordOf(key, value), JSON.stringify(value)).toBeUndefined()
   })
 
 })

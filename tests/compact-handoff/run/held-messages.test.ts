@@ -10,8 +10,6 @@ import {
   heldKeyOf,
   heldKeysToDrop,
   isHeldKey,
-  legacyHeldKeyPartsOf,
-  legacyEntriesOf,
   letThroughTextOf,
   restoredToastOf,
 } from '../../../packages/compact-handoff/hooks/run/held-messages.js'
@@ -34,13 +32,8 @@ describe('the held entries', () => {
     expect(await heldKeyOf('a', '/p:b'), 'the parts cannot run into each other').not.toBe(await heldKeyOf('a:/p', 'b'))
   })
 
-  test("an earlier version's keys are still told apart, with their folder and session", () => {
-    for (const cwd of ['/p', 'C:\\Users\\me\\proj', '/a:b']) expect(legacyHeldKeyPartsOf(`held:0b6f-uuid:${cwd}`)).toEqual({ sessionId: '0b6f-uuid', cwd })
-    expect(isHeldKey('held:0b6f-uuid:/p')).toBe(true)
-    for (const other of ['ownedFiles', 'held-at-session-end', 'owned:abc']) {
-      expect(legacyHeldKeyPartsOf(other)).toBeUndefined()
-      expect(isHeldKey(other)).toBe(false)
-    }
+  test('no other key is a held entry\'s', () => {
+    for (const other of ['held:0b6f-uuid:/p', 'held-at-session-end', 'owned:abc']) expect(isHeldKey(other), other).toBe(false)
   })
 
   test('reads only well-formed entries from what the store holds', () => {
@@ -48,12 +41,6 @@ describe('the held entries', () => {
     expect(heldEntryOf(good)).toEqual(good)
     expect(heldEntryOf({ ...good, endedAt: AT })).toEqual({ ...good, endedAt: AT })
     for (const bad of [undefined, null, 'x', { cwd: '/p' }, { ...good, messages: [1] }, { ...good, messages: [] }, { ...good, endedAt: 5 }]) expect(heldEntryOf(bad)).toBeUndefined()
-  })
-
-  test("reads the earlier version's one list, entry by entry", () => {
-    const good = { cwd: '/p', messages: ['a'], endedAt: AT }
-    expect(legacyEntriesOf([good, { cwd: '/q', messages: [1], endedAt: AT }, null, 'x', { cwd: '/r', messages: [] }])).toEqual([{ ...good, heldAt: AT }])
-    expect(legacyEntriesOf({ cwd: '/p' })).toEqual([])
   })
 
   test(`makes room by dropping the oldest other entries: at most ${MAX_HELD_ENTRIES}, and ${HELD_BUDGET_CHARS} characters`, () => {

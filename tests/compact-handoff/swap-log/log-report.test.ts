@@ -103,11 +103,6 @@ describe('reportEntriesOf: each outcome in plain words', () => {
     ])
   })
 
-  test("reads old lines: mode 'resume' a handoff run, outcome 'follow-up' the meter", () => {
-    const text = [JSON.stringify({ ...entryOf(1), mode: 'resume' }), JSON.stringify({ time: entryOf(2).time, follows: { kind: 'swapped', handoff: 'H.md' }, outcome: 'follow-up', reReads: [], repeatedCommands: [] })].join('\n')
-    expect(reportEntriesOf(text).map((e) => e.line)).toEqual(['11-29 10:01  handoff run: swapped to “plans/handoffs/HANDOFF_1.md”', '11-29 10:02  after “H.md”: no file re-read, no command re-run'])
-  })
-
   test('skips lines that are no entries; an unknown outcome is quoted; a time that is none is shown as unknown', () => {
     const text = ['not json', 'null', '[1]', JSON.stringify({ time: 't' }), JSON.stringify({ outcome: 'swapped' }), JSON.stringify({ time: 'soon', outcome: 'exploded' }), ''].join('\r\n')
     expect(reportEntriesOf(text).map((e) => e.line)).toEqual(['??-?? ??:??  an entry of another kind: “exploded”'])

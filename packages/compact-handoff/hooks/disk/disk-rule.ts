@@ -77,3 +77,21 @@ export function writeRefusalOf(relPath: string, now: DiskVerdict, expected: 'abs
   if (now.kind === expected) return undefined
   return expected === 'absent' ? `${relPath} appeared meanwhile, and is never overwritten` : `${relPath} went away meanwhile, and is not made again`
 }
+
+/** What is left at a file's path after a write of it failed: `$.fs.write`
+ * truncates or creates the file first and on a full disk stops at the last
+ * block it got (seen live on 2.1.332: a new handoff left empty, a log cut at
+ * 4096 bytes). `none`: a file the writer found absent is absent again;
+ * `emptied`: it could not be removed (no `rm` on the host), so it holds
+ * nothing, which no check passes; `kept`: a file the writer found present,
+ * or one the rule no longer passes, is left as the write left it. */
+export type WriteLeftover = 'none' | 'emptied' | 'kept'
+
+/** Why nothing was written, for the person: the write's error, and what is
+ * left at the path and what to do about it. */
+export function failedWriteWhyOf(relPath: string, error: string, left: WriteLeftover, expected: 'absent' | 'present'): string {
+  const failed = `the write failed (${error})`
+  if (left === 'none') return `${failed}; nothing of it is left`
+  if (left === 'emptied') return `${failed}; the empty file it left at ${relPath} is no handoff and was not recorded: delete it`
+  return expected === 'present' ? failed : `${failed}; what it left at ${relPath} may be cut short: delete it`
+}

@@ -4,7 +4,7 @@
 // and follows links), so a write is as safe as the look just before it: what
 // changes between that look and the write itself is not seen.
 import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
-import { diskPartsOf, diskVerdictOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder } from './disk-rule.js'
+import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 
 type $ = EngineInterface
@@ -34,13 +34,38 @@ export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: st
 }
 
 /** Writes `text` to `relPath` when the rule passes it right now and it is
- * as the writer found it (`expected`); else says why nothing was written. */
+ * as the writer found it (`expected`); else says why nothing was written. A
+ * write that fails leaves no new file behind (leftoverOfFailedWrite): a file
+ * of ours cut short in a folder people commit would look like a handoff. */
 export async function writeProjectFile($: $, folder: ProjectFolder, relPath: string, text: string, expected: 'absent' | 'present'): Promise<{ isWritten: true } | { isWritten: false; why: string }> {
   const { verdict } = await projectFileOnDisk($, folder, relPath)
   const why = writeRefusalOf(relPath, verdict, expected)
   if (why !== undefined) return { isWritten: false, why }
-  await $.fs.write(inFolder(folder.cwd, relPath), text)
+  try {
+    await $.fs.write(inFolder(folder.cwd, relPath), text)
+  } catch (error) {
+    const left = expected === 'absent' ? await leftoverOfFailedWrite($, folder, relPath) : 'kept'
+    return { isWritten: false, why: failedWriteWhyOf(relPath, error instanceof Error ? error.message : String(error), left, expected) }
+  }
   return { isWritten: true }
+}
+
+/** Takes away the file a failed write created, when the one rule still
+ * passes it: removed by `rm` (the engine has no removal of its own; `rm`
+ * never follows a link it is given), else emptied, which always fits, since
+ * the write's own blocks are given back first. */
+async function leftoverOfFailedWrite($: $, folder: ProjectFolder, relPath: string): Promise<WriteLeftover> {
+  const path = inFolder(folder.cwd, relPath)
+  const left = async () => (await projectFileOnDisk($, folder, relPath)).verdict.kind
+  const found = await left()
+  if (found !== 'present') return found === 'absent' ? 'none' : 'kept'
+  await $.process.run(['rm', '-f', '--', path]).catch(() => undefined)
+  const after = await left()
+  if (after !== 'present') return after === 'absent' ? 'none' : 'kept'
+  return $.fs.write(path, '').then(
+    () => 'emptied' as const,
+    () => 'kept' as const,
+  )
 }
 
 /** Reads `relPath` when the one rule finds it present and `isWanted` takes

@@ -10,7 +10,6 @@ import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import {
-  LEGACY_RECORDS_KEY,
   MAX_OWN_RECORDS,
   MAX_RECORD_CHARS,
   OWN_RECORDS_BUDGET_CHARS,
@@ -18,16 +17,13 @@ import {
   fingerprintOf,
   isOwnAfter,
   isRecordable,
-  mergedRecords,
   ownershipKeyOf,
   ownershipOf,
   recordHandoffStatusOf,
   recordKeysToDrop,
-  recordOf,
   recordStoreKeyOf,
-  recordsOf,
   standsOver,
-  withinBudget,
+  storedRecordOf,
   type MainLoopWrite,
   type OwnRecord,
   type Ownership,
@@ -47,47 +43,21 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
-/** The records an earlier version kept in its one list, if it is still there. */
-async function legacyRecords($: $): Promise<OwnRecord[]> {
-  return recordsOf(await $.store.get(LEGACY_RECORDS_KEY))
-}
-
-/** Every record, each file's own key merged with an earlier version's list
- * (the newest written of a file winning), oldest written first. */
+/** Every record, each under its own file's key, oldest written first. */
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
-  const keys = await $.store.keys()
-  const own: OwnRecord[] = []
-  for (const key of keys) {
-    if (!key.startsWith(RECORD_KEY_PREFIX)) continue
-    const record = recordOf(await $.store.get(key))
-    if (record !== undefined) own.push(record)
+  const records: OwnRecord[] = []
+  for (const storeKey of await $.store.keys()) {
+    if (!storeKey.startsWith(RECORD_KEY_PREFIX)) continue
+    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
+    if (record !== undefined) records.push(record)
   }
-  return mergedRecords([keys.includes(LEGACY_RECORDS_KEY) ? await legacyRecords($) : [], own])
+  return records.sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }
 
-/** The record of one file: its own key's, or an earlier version's list's. */
+/** The record of one file, under its own key. */
 async function recordOfFile($: $, key: string): Promise<OwnRecord | undefined> {
   const storeKey = await recordStoreKeyOf(key)
-  const [stored, legacy] = await Promise.all([$.store.get(storeKey), legacyRecords($)])
-  const own = recordOf(stored)
-  return mergedRecords([legacy.filter((r) => r.key === key), own !== undefined ? [own] : []])[0]
-}
-
-/** An earlier version's one list moved to a key per record (within the
- * budget), then deleted: this version never sets it. Deleted first, so a store
- * that list filled to the engine's limit has room for the sets. A record of a
- * file that has its own key already stands only when it is newer. */
-async function moveLegacyRecords($: $): Promise<string[]> {
-  const keys = await $.store.keys()
-  if (!keys.includes(LEGACY_RECORDS_KEY)) return keys
-  const legacy = withinBudget(await legacyRecords($))
-  await $.store.delete(LEGACY_RECORDS_KEY)
-  for (const record of legacy) {
-    const storeKey = await recordStoreKeyOf(record.key)
-    const own = recordOf(await $.store.get(storeKey))
-    if (own === undefined || standsOver(record, own)) await $.store.set(storeKey, record)
-  }
-  return $.store.keys()
+  return storedRecordOf(storeKey, await $.store.get(storeKey))
 }
 
 /** The oldest records deleted until the rest fit the budget (a value out of
@@ -99,7 +69,7 @@ async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void>
   const stored: { storeKey: string; record: OwnRecord }[] = []
   const junk: string[] = []
   for (const storeKey of keys) {
-    const record = recordOf(await $.store.get(storeKey))
+    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
     if (record === undefined) junk.push(storeKey)
     else stored.push({ storeKey, record })
   }
@@ -107,25 +77,17 @@ async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void>
 }
 
 /** Sets `record` under its file's key unless the record there stands over it
- * (another session wrote the file since), after moving an earlier version's
- * list; then the budget. */
+ * (another session wrote the file since); then the budget. */
 async function setRecord($: $, record: OwnRecord): Promise<void> {
   await afterEarlierChanges(async () => {
-    const keys = await moveLegacyRecords($)
+    const keys = await $.store.keys()
     const storeKey = await recordStoreKeyOf(record.key)
-    const found = recordOf(await $.store.get(storeKey))
+    const found = await storedRecordOf(storeKey, await $.store.get(storeKey))
     if (found !== undefined && standsOver(found, record)) return
     await $.store.set(storeKey, record)
     // Listed before the set: a key another session set since waits for the next check.
     await dropOverBudget($, keys.includes(storeKey) ? keys : [...keys, storeKey])
   })
-}
-
-/** Room given back in a store an earlier version filled (held-steps.ts calls
- * it when a set is refused): its list moved to a key per record within the
- * budget, the oldest records dropped. */
-export async function trimOwnRecords($: $): Promise<void> {
-  await afterEarlierChanges(async () => dropOverBudget($, await moveLegacyRecords($)))
 }
 
 /** Records `text` as what this person's session wrote to `relPath`. The step
@@ -179,9 +141,8 @@ export async function markUsed($: $, cwd: string, relPath: string): Promise<void
   if (key === undefined) return
   const nowMs = await $.clock.now()
   await afterEarlierChanges(async () => {
-    await moveLegacyRecords($)
     const storeKey = await recordStoreKeyOf(key)
-    const record = recordOf(await $.store.get(storeKey))
+    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
     // A file with no record has nothing to mark.
     if (record === undefined || record.usedAtMs !== undefined) return
     await $.store.set(storeKey, { ...record, usedAtMs: nowMs })

@@ -13,9 +13,6 @@ import { sha256HexOf, storeKeyOf } from '../text/store-key.js'
  * merges; one list read, changed and set back whole by each lost one of them
  * now and then (seen live: 29 of 30 records kept). */
 export const RECORD_KEY_PREFIX = 'owned:'
-/** The one list of records an earlier version kept: still read and folded in,
- * moved to a key per record by the first change this version makes, never set. */
-export const LEGACY_RECORDS_KEY = 'ownedFiles'
 
 /** Records kept, newest written first out; ~200 bytes each. */
 export const MAX_OWN_RECORDS = 500
@@ -86,8 +83,8 @@ export async function recordStoreKeyOf(key: string): Promise<string> {
 }
 
 /** A stored value as a record, every field within its bounds; a handoff status that is
- * not a known one is left out, anything else out of shape (a hand edit, an
- * older shape) is undefined, never trusted. */
+ * not a known one is left out, anything else out of shape (a hand edit) is
+ * undefined, never trusted. */
 export function recordOf(value: unknown): OwnRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const r = value as Record<string, unknown>
@@ -99,15 +96,13 @@ export function recordOf(value: unknown): OwnRecord | undefined {
   return { key, path, sha256, bytes, writtenAtMs, ...(kept !== undefined ? { status: kept } : {}), ...(usedAtMs !== undefined ? { usedAtMs } : {}) }
 }
 
-/** The records in an earlier version's one list, each bounded. */
-export function recordsOf(stored: unknown): OwnRecord[] {
-  if (!Array.isArray(stored)) return []
-  const records: OwnRecord[] = []
-  for (const value of stored) {
-    const record = recordOf(value)
-    if (record !== undefined) records.push(record)
-  }
-  return records
+/** The value stored under `storeKey` as a record, only where `storeKey` is
+ * its own file's key: a record under another file's key (a hand edit of the
+ * store) would make the offer name that file as the person's own, while a
+ * resume, reading the file's own key, finds no record. */
+export async function storedRecordOf(storeKey: string, value: unknown): Promise<OwnRecord | undefined> {
+  const record = recordOf(value)
+  return record !== undefined && (await recordStoreKeyOf(record.key)) === storeKey ? record : undefined
 }
 
 /** Whether `a` stands over `b`, a record of the same file: written later. At
@@ -115,20 +110,6 @@ export function recordsOf(stored: unknown): OwnRecord[] {
  * the clock's grain). */
 export function standsOver(a: OwnRecord, b: OwnRecord): boolean {
   return a.writtenAtMs > b.writtenAtMs
-}
-
-/** The records of every source merged by file, oldest written first: a
- * record stands unless one of its file in a later source does not stand under
- * it (so at the same moment the later source wins). */
-export function mergedRecords(sources: readonly (readonly OwnRecord[])[]): OwnRecord[] {
-  const byKey = new Map<string, OwnRecord>()
-  for (const records of sources) {
-    for (const record of records) {
-      const found = byKey.get(record.key)
-      if (found === undefined || !standsOver(found, record)) byKey.set(record.key, record)
-    }
-  }
-  return [...byKey.values()].sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }
 
 /** A record's store key's length: the prefix and a SHA-256 in hex. */
@@ -148,13 +129,6 @@ function keptCountOf(newestFirst: readonly OwnRecord[]): number {
     if (i >= MAX_OWN_RECORDS || chars > OWN_RECORDS_BUDGET_CHARS) return i
   }
   return newestFirst.length
-}
-
-/** The newest records (the list is oldest first) within the budget: what an
- * earlier version's list keeps when it is moved to a key per record. */
-export function withinBudget(records: readonly OwnRecord[]): OwnRecord[] {
-  const newestFirst = [...records].reverse()
-  return newestFirst.slice(0, keptCountOf(newestFirst)).reverse()
 }
 
 /** Which stored records go so that the rest fit the budget, the oldest

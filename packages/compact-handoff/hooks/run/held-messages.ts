@@ -10,13 +10,6 @@ import { storeKeyOf } from '../text/store-key.js'
  * The key holds digests, never the folder's path: the engine refuses a key
  * over 256 characters, which a path in the key passed from about 215. */
 export const HELD_KEY_PREFIX = 'held-in:'
-/** An earlier version's keys, `held:<session id>:<folder>`: still read, and put
- * back like the others (their folder is in the key, so finding them is cheap);
- * never written again. */
-export const LEGACY_HELD_KEY_PREFIX = 'held:'
-/** The one list for every project an earlier version kept at a session's end;
- * still read, so nothing it kept is lost. */
-export const LEGACY_KEPT_KEY = 'held-at-session-end'
 /** The JSON text all held entries may take together, the oldest of other
  * sessions dropped first: with the records' budget (ownership.ts) it keeps the
  * store under the engine's 4 MiB, so an entry always has room. */
@@ -38,16 +31,9 @@ export async function heldKeyOf(sessionId: string, cwd: string): Promise<string>
   return storeKeyOf(HELD_KEY_PREFIX, cwd, sessionId)
 }
 
-/** Whether a key is a held entry's, this version's or an earlier one's. */
+/** Whether a key is a held entry's. */
 export function isHeldKey(key: string): boolean {
-  return key.startsWith(HELD_KEY_PREFIX) || legacyHeldKeyPartsOf(key) !== undefined
-}
-
-/** Whose and where an earlier version's key is, or undefined for any other key. */
-export function legacyHeldKeyPartsOf(key: string): { sessionId: string; cwd: string } | undefined {
-  if (!key.startsWith(LEGACY_HELD_KEY_PREFIX)) return undefined
-  const colon = key.indexOf(':', LEGACY_HELD_KEY_PREFIX.length)
-  return colon < 0 ? undefined : { sessionId: key.slice(LEGACY_HELD_KEY_PREFIX.length, colon), cwd: key.slice(colon + 1) }
+  return key.startsWith(HELD_KEY_PREFIX)
 }
 
 function isTexts(value: unknown): value is string[] {
@@ -82,18 +68,6 @@ export function heldKeysToDrop(others: readonly { key: string; chars: number; he
     total -= other.chars
   }
   return dropped
-}
-
-/** The earlier version's list, as stored: entries of `{ cwd, messages, endedAt }`. */
-export function legacyEntriesOf(stored: unknown): HeldEntry[] {
-  if (!Array.isArray(stored)) return []
-  const entries: HeldEntry[] = []
-  for (const v of stored as Partial<HeldEntry>[]) {
-    if (typeof v === 'object' && v !== null && typeof v.cwd === 'string' && typeof v.endedAt === 'string' && isTexts(v.messages) && v.messages.length > 0) {
-      entries.push({ cwd: v.cwd, messages: v.messages, heldAt: v.endedAt, endedAt: v.endedAt })
-    }
-  }
-  return entries
 }
 
 /** What the restore toast says of the entries it put back, oldest first. */

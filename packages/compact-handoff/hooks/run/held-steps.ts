@@ -9,8 +9,7 @@ import { showToast } from '../text/toast-steps.js'
 import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
-import { trimOwnRecords } from '../ownership/ownership-steps.js'
-import { LEGACY_KEPT_KEY, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, legacyEntriesOf, legacyHeldKeyPartsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
+import { heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
@@ -61,14 +60,7 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
     return false
   }
   for (const other of toDrop) await $.store.delete(other)
-  try {
-    await $.store.set(key, entry)
-  } catch {
-    // The store refuses every set once it is full; the records' budget is what
-    // keeps room for this, so records an earlier version stored are trimmed.
-    await trimOwnRecords($)
-    await $.store.set(key, entry)
-  }
+  await $.store.set(key, entry)
   return true
 }
 
@@ -158,25 +150,15 @@ export async function restoreKept($: $): Promise<void> {
   const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
   const found: { key: string; entry: HeldEntry }[] = []
   for (const key of keys) {
-    const legacy = legacyHeldKeyPartsOf(key)
-    const isHere = legacy === undefined ? key.startsWith(prefix) && key !== ownKey : legacy.cwd === cwd && legacy.sessionId !== sessionId
-    if (!isHere) continue
+    if (!key.startsWith(prefix) || key === ownKey) continue
     const entry = heldEntryOf(await $.store.get(key))
     // The digest names the folder; the entry's own path confirms it.
     if (entry !== undefined && entry.cwd === cwd) found.push({ key, entry })
   }
-  const legacy = keys.includes(LEGACY_KEPT_KEY) ? legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY)) : []
-  const legacyHere = legacy.filter((e) => e.cwd === cwd)
-  const entries = [...legacyHere, ...found.map((f) => f.entry)].sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
+  const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
   if (entries.length === 0) return
   if (!(await appendToBox($, entries.flatMap((e) => e.messages).join('\n\n')))) return
   for (const { key } of found) await $.store.delete(key)
-  if (legacyHere.length > 0) {
-    // Read again right before the set: another session may have changed the list since.
-    const latest = legacyEntriesOf(await $.store.get(LEGACY_KEPT_KEY))
-    const rest = latest.filter((e) => e.cwd !== cwd).map(({ cwd: other, messages, endedAt }) => ({ cwd: other, messages, endedAt }))
-    await (rest.length === 0 ? $.store.delete(LEGACY_KEPT_KEY) : $.store.set(LEGACY_KEPT_KEY, rest))
-  }
   showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
 }
 

@@ -4,7 +4,7 @@
 // it (a reason, a path) is what the file says, never compact-handoff's own
 // words: shown quoted, cut short, and with nothing that could break the line
 // or draw as something else (a line break, a terminal escape, a bidi control).
-import { logModeOf, logOutcomeOf, logTriggerOf, objectOfLine } from './swap-log.js'
+import { objectOfLine } from './swap-log.js'
 
 /** Characters a report line keeps at most: the engine draws a command's
  * output after `  ⎿  ` (5 columns), and the default terminal is 80 columns. */
@@ -104,14 +104,12 @@ function withReason(before: string, parsed: Parsed): Said {
 
 /** What a run's line is called: by the kind of run it names. */
 function runNameOf(parsed: Parsed): string {
-  const mode = logModeOf(parsed.mode)
-  return mode === 'plan' ? 'plan run' : mode === 'handoff' ? 'handoff run' : 'run'
+  return parsed.mode === 'plan' ? 'plan run' : parsed.mode === 'handoff' ? 'handoff run' : 'run'
 }
 
 /** The engine's compaction a line names, in plain words, or undefined for a run's line. */
 function compactionNameOf(parsed: Parsed): string | undefined {
-  const trigger = logTriggerOf(parsed.trigger)
-  return trigger === 'automatic-compaction' ? 'automatic compaction' : trigger === 'compact-command' ? '/compact' : undefined
+  return parsed.trigger === 'automatic-compaction' ? 'automatic compaction' : parsed.trigger === 'compact-command' ? '/compact' : undefined
 }
 
 function afterSwapSaidOf(outcome: string, parsed: Parsed): Said {
@@ -130,9 +128,8 @@ function afterSwapSaidOf(outcome: string, parsed: Parsed): Said {
 
 /** A line's words, for each outcome: at most one text quoted from the file. */
 function saidOf(parsed: Parsed): Said | undefined {
-  const outcomeText = stringOf(parsed.outcome)
-  if (outcomeText === undefined) return undefined
-  const outcome = logOutcomeOf(outcomeText)
+  const outcome = stringOf(parsed.outcome)
+  if (outcome === undefined) return undefined
   const compaction = compactionNameOf(parsed) ?? 'compaction'
   const run = runNameOf(parsed)
   switch (outcome) {
@@ -158,7 +155,7 @@ function saidOf(parsed: Parsed): Said | undefined {
     case 'compaction-kept':
       return { before: `${compaction}: stopped, nothing compacted` }
     default:
-      return { before: 'an entry of another kind: ', quote: { text: outcomeText, keep: 'head' } }
+      return { before: 'an entry of another kind: ', quote: { text: outcome, keep: 'head' } }
   }
 }
 

@@ -5,7 +5,7 @@
 // it is masked: reasons and file paths here, the meter's paths and commands
 // where they were recorded (work-steps.ts).
 import type { EngineInterface } from 'claude-code'
-import { MAX_LOG_BYTES, OLD_SWAP_LOG_PATH, SWAP_LOG_FOLDER, isSessionLogName, logSizeRefusalOf, logTextRefusalOf, logTextWith, sessionLogPathOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
+import { MAX_LOG_BYTES, SWAP_LOG_FOLDER, isSessionLogName, logSizeRefusalOf, logTextRefusalOf, logTextWith, sessionLogPathOf, type AfterSwapEntry, type CompactionTrigger, type LogEntry, type Outcome } from './swap-log.js'
 import { newestEntriesOf, notALogLinesOf, reportEntriesOf, type ReportEntry } from './log-report.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
@@ -115,14 +115,14 @@ export async function appendCompactionLog(
   await appendEntry($, cwd, { mode: 'handoff', ...rest, files, ...(reason !== undefined ? { reason: await maskedText($, reason) } : {}), messagesHeld: 0 })
 }
 
-/** The logs the report reads: this session's, the newest `count` others by
- * time written (each one's newest line was written at its mtime, so the
- * newest `count` lines are in them), and the old shared log. */
+/** The logs the report reads: this session's, and the newest `count` others
+ * by time written (each one's newest line was written at its mtime, so the
+ * newest `count` lines are in them). */
 async function logPathsToRead($: $, folder: ProjectFolder, own: string | undefined, count: number): Promise<string[]> {
   const listed = await listProjectFolder($, folder, SWAP_LOG_FOLDER)
   const logs = listed.filter((entry) => entry.kind === 'file' && isSessionLogName(entry.name)).sort((a, b) => b.mtimeMs - a.mtimeMs)
   const others = logs.map((entry) => `${SWAP_LOG_FOLDER}/${entry.name}`).filter((relPath) => relPath !== own)
-  return [...(own === undefined ? [] : [own]), ...others.slice(0, count), OLD_SWAP_LOG_PATH]
+  return [...(own === undefined ? [] : [own]), ...others.slice(0, count)]
 }
 
 /** What /compact-handoff status shows of the logs: their newest `count`

@@ -11,9 +11,6 @@ import type { Mode } from '../protocol/protocol.js'
 
 /** The folder of the logs: one `<session id>.jsonl` a session. */
 export const SWAP_LOG_FOLDER = '.claude/handoffs/swap-log'
-/** The one log all sessions shared in earlier versions: read for the status
- * report, never written again. */
-export const OLD_SWAP_LOG_PATH = '.claude/handoffs/compact-handoff.log.jsonl'
 
 /** A session id as a file name: the engine's ids are UUIDs; anything else
  * (a separator, a dot, a long name) names no file, and nothing is logged. */
@@ -68,8 +65,7 @@ export type Outcome =
   | 'compaction-kept'
 
 /** The two compactions a fork answers, by who asked: the engine at its
- * threshold, or the person's /compact. Not `auto`, which lines written before
- * the auto handoff was named `auto-handoff` use for it (logTriggerOf). */
+ * threshold, or the person's /compact. */
 export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
 
 /** The log's trigger for a compaction a fork was asked to answer: the engine's
@@ -84,12 +80,10 @@ export type LogEntry = {
   time: string
   sessionId: string
   /** The kind of run (run.ts Mode; a compaction a fork answered writes a
-   * handoff); absent on a line of /compact-handoff resume, which runs nothing. Lines written before the kinds were named by what they write
-   * say 'resume' for a handoff run (logModeOf reads them). */
+   * handoff); absent on a line of /compact-handoff resume, which runs nothing. */
   mode?: Mode
   /** How the swap was asked for: straight from the command, /compact-handoff
-   * apply after a review, the auto handoff, or one of the engine's compactions.
-   * Lines written before the auto handoff was named say 'auto' for it (logTriggerOf reads them). */
+   * apply after a review, the auto handoff, or one of the engine's compactions. */
   trigger: LogTrigger
   files: { path: string; bytes: number }[]
   contextPercentBefore: number | null
@@ -188,7 +182,7 @@ function utf8BytesOf(text: string): number {
 /** The log's text with `entry` appended: its newest whole lines, at most
  * MAX_LOG_LINES of them and MAX_LOG_BYTES in all. */
 export function logTextWith(existing: string, entry: Entry): string {
-  const lines = existing.split('\n').filter((line) => line.trim() !== '')
+  const lines = wholeLinesOf(existing)
   lines.push(logLineOf(entry))
   let first = Math.max(0, lines.length - MAX_LOG_LINES)
   let chars = 0
@@ -220,17 +214,40 @@ export function logTextRefusalOf(relPath: string, text: string): string | undefi
 }
 
 /** Whether a log's whole text is a swap log, which alone may be cut to its
- * newest lines and rewritten: every line that is not
- * blank is a JSON object with a string `time` and `outcome`, as every entry
- * has. Anything else there (a file a clone put in its place, a hand edit) is
- * never truncated or rewritten. */
+ * newest lines and rewritten (logLinesOf). */
 export function readsAsSwapLog(text: string): boolean {
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue
-    const parsed = objectOfLine(line)
-    if (parsed === undefined || typeof parsed.time !== 'string' || typeof parsed.outcome !== 'string') return false
-  }
-  return true
+  return logLinesOf(text) !== undefined
+}
+
+/** What every line logLineOf writes opens with: `time` is each entry's first field. */
+const LINE_OPENING = '{"time":"'
+
+function isEntryLine(line: string): boolean {
+  const parsed = objectOfLine(line)
+  return parsed !== undefined && typeof parsed.time === 'string' && typeof parsed.outcome === 'string'
+}
+
+/** The entry lines of a swap log's text, or undefined when it is none: every
+ * line that is not blank is a JSON object with a string `time` and `outcome`,
+ * as every entry has. Anything else there (a file a clone put in its place, a
+ * hand edit) is never truncated or rewritten. One exception, dropped here: a
+ * last line with no line break that is the head of an entry. `$.fs.write`
+ * truncates the file and then writes, and on a full disk it stops at the last
+ * block it got (seen live on 2.1.332: a log rewritten on a full tmpfs kept
+ * its first 4096 bytes), so a failed append leaves the log's whole lines and
+ * the new one cut short. */
+export function logLinesOf(text: string): string[] | undefined {
+  const lines = wholeLinesOf(text)
+  return lines.every(isEntryLine) ? lines : undefined
+}
+
+/** The lines of a log's text that are not blank, a cut last line left out (logLinesOf). */
+function wholeLinesOf(text: string): string[] {
+  const lines = text.split('\n')
+  const last = lines.pop()!
+  const isCut = !isEntryLine(last) && (last.startsWith(LINE_OPENING) || LINE_OPENING.startsWith(last.trimEnd()))
+  if (!isCut) lines.push(last)
+  return lines.filter((line) => line.trim() !== '')
 }
 
 /** A log line's JSON object, or undefined for anything else (not JSON, an
@@ -243,27 +260,4 @@ export function objectOfLine(line: string): Record<string, unknown> | undefined 
     return undefined
   }
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
-}
-
-/** The kind of run a log line's `mode` names: 'resume' is how lines written
- * before the kinds were named by what they write spelled a handoff run. */
-export function logModeOf(mode: unknown): Mode | undefined {
-  if (mode === 'handoff' || mode === 'resume') return 'handoff'
-  return mode === 'plan' ? 'plan' : undefined
-}
-
-/** The outcome a log line's `outcome` names: 'follow-up' is how lines written
- * before the meter was named spelled a meter reading. */
-export function logOutcomeOf(outcome: string): string {
-  return outcome === 'follow-up' ? 'meter' : outcome
-}
-
-const LOG_TRIGGERS: readonly LogTrigger[] = ['command', 'apply', 'auto-handoff', 'automatic-compaction', 'compact-command']
-
-/** The trigger a log line's `trigger` names: 'auto' is how lines written
- * before the auto handoff was named spelled it, never the engine's automatic
- * compaction ('automatic-compaction'). */
-export function logTriggerOf(trigger: unknown): LogTrigger | undefined {
-  if (trigger === 'auto') return 'auto-handoff'
-  return LOG_TRIGGERS.find((known) => known === trigger)
 }

@@ -1,11 +1,13 @@
-// A fork that gives no handoff that passes: the engine's summary with our
-// instructions instead, never both, no file, and a toast that says why.
+// A fork that gives no handoff that passes, or one a full disk cannot hold:
+// the engine's summary with our instructions instead, never both, no file
+// left, and a toast that says why.
 import { describe, expect, type Engine } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
 import type { On } from 'claude-code'
-import { world, swapLogEntries, type ForkAnswer, type WorldOptions } from '../support/world.js'
-import { ENGINE_SUMMARY, FIRST_WORDS, REPLY, compactAuto, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { CWD, world, swapLogEntries, type ForkAnswer, type WorldOptions } from '../support/world.js'
+import { ENGINE_SUMMARY, FIRST_WORDS, FORK_FILE, REPLY, compactAuto, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { ownRecordsIn } from '../support/records.js'
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../hooks/protocol/protocol.js'
 import { OUTLINE } from '../../hooks/compaction/summary-instructions.js'
 
@@ -126,5 +128,33 @@ describe('masking', () => {
     expect(handoffFiles(w)).toEqual([])
     expect(w.seen.toasts).toContain("no handoff was written; Claude Code's own summary replaced the conversation")
     expect(w.seen.logs.some((t) => t.includes('no handoff was written at this compaction: the handoff could not be masked')), 'the detail line says why').toBe(true)
+  })
+})
+
+describe('a full disk', () => {
+  test('the handoff the write could not save is removed, the summary replaces the conversation, and the person is told', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY], isDiskFull: true })
+    await sessionWithWork($)
+    const result = await compactAuto($)
+    expect(result.messages).toEqual([ENGINE_SUMMARY])
+    expect(w.seen.writes.map((path) => path.slice(CWD.length + 1)), 'the handoff was tried').toContain(FORK_FILE)
+    expect(handoffFiles(w), 'nothing of it is left').toEqual([])
+    expect([...w.files].map(([path]) => path).filter((path) => path.includes('/swap-log/')), 'nor of the log line that failed too').toEqual([])
+    const detail = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+    expect(detail).toContain(`${FORK_FILE} was not written: the write failed (`)
+    expect(detail).toContain('ENOSPC); nothing of it is left.')
+    expect(ownRecordsIn(w.store), 'never recorded as the person\'s own').toEqual([])
+  })
+
+  test('with no rm on the host, the file is left empty and named, with what to do, and never recorded', SLOW, async ($, on) => {
+    const w = world(on, { forks: [REPLY], isDiskFull: true, hasNoRm: true })
+    await sessionWithWork($)
+    const result = await compactAuto($)
+    expect(result.messages).toEqual([ENGINE_SUMMARY])
+    expect(handoffFiles(w)).toEqual([FORK_FILE])
+    expect(fileText(w, FORK_FILE), 'empty: no check passes it').toBe('')
+    const detail = w.seen.logs.find((t) => t.includes('no handoff was written at this compaction')) ?? ''
+    expect(detail).toContain(`; the empty file it left at ${FORK_FILE} is no handoff and was not recorded: delete it.`)
+    expect(ownRecordsIn(w.store)).toEqual([])
   })
 })

@@ -12,6 +12,7 @@ import { skillWrite, typeCommand } from '../support/engine-calls.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { DIR, HOUR_MS, placeOnDisk, settle, settleOffer, withHandoffStatus } from '../support/resume-support.js'
 import { ownRecordsIn } from '../support/records.js'
+import { recordStoreKeyOf } from '../../hooks/ownership/ownership.js'
 
 const MINE = `${DIR}/HANDOFF_recent_2026-11-30.md`
 
@@ -35,6 +36,19 @@ describe('the start-of-session offer', () => {
     expect(w.seen.toasts).toEqual([TOASTS.offer(MINE, 2 * HOUR_MS).text])
     expect(w.seen.toasts[0]).toMatch(/^\/compact-handoff resume picks up your handoff of 2 h ago: .*HANDOFF_recent_2026-11-30\.md$/)
     expect(w.seen.gitCalls).toEqual([])
+  })
+
+  test("never names a file whose record is stored under another file's key", async ($, on) => {
+    const w = world(on)
+    await skillWritesFile($, w, MINE, withHandoffStatus('in-progress'))
+    const [record] = ownRecordsIn(w.store)
+    // Moved by a hand edit of the store: under another file's key, the record names MINE, which is on disk as it says.
+    for (const key of [...w.store.keys()]) if (key.startsWith('owned:')) w.store.delete(key)
+    w.store.set(await recordStoreKeyOf(`${CWD}/${DIR}/HANDOFF_other_2026-11-30.md`), record)
+    await w.clock.advance(HOUR_MS)
+    await $.session.start({ cwd: CWD, surface: 'terminal', isInteractive: true })
+    await settleOffer(w)
+    expect(offers(w)).toEqual([])
   })
 
   test('never names a handoff placed from elsewhere, however recent', async ($, on) => {

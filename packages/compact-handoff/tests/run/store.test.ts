@@ -2,9 +2,8 @@
 // keys of at most 256 characters): held messages are kept there from the
 // moment they are held, per session and folder, so a killed session leaves
 // them for the next one, whatever the folder's path; one that cannot be kept
-// is said on screen; a store an earlier version filled still takes a new
-// record and held messages, its keys read once; and the stand-in store refuses
-// what the engine's refuses.
+// is said on screen; a key or a list in any other shape is no record and no
+// held entry; and the stand-in store refuses what the engine's refuses.
 import { describe, expect, type Engine } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
@@ -15,11 +14,11 @@ import { ownRecordsIn } from '../support/records.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { LEGACY_KEPT_KEY, heldKeyOf } from '../../hooks/run/held-messages.js'
+import { heldKeyOf } from '../../hooks/run/held-messages.js'
 import { TOASTS } from '../../hooks/text/toasts.js'
 
 const NOT_KEPT_TOAST = TOASTS.notKept().text
-import { LEGACY_RECORDS_KEY, ownershipKeyOf, recordStoreKeyOf } from '../../hooks/ownership/ownership.js'
+import { ownershipKeyOf, recordStoreKeyOf } from '../../hooks/ownership/ownership.js'
 
 const HELD = 'typed while the run went on'
 const SECOND = 'and a second thought'
@@ -51,7 +50,7 @@ async function runHoldingTwo($: Engine, w: World) {
   await settle(w)
 }
 
-/** A record as an earlier version stored it: the frontmatter's status kept whole. */
+/** A record of another handoff, its status `statusChars` characters long. */
 function bloatedRecord(i: number, statusChars: number) {
   const path = `${CWD}/.claude/handoffs/HANDOFF_old${i}_2026-11-01.md`
   return { key: path, path, sha256: 'b'.repeat(64), bytes: 10, writtenAtMs: i, status: 'x'.repeat(statusChars) }
@@ -117,23 +116,14 @@ describe('held messages in the store', () => {
     expect([...w.store.keys()].filter((k) => k.startsWith('held')), 'nothing left for a next session to give back again').toEqual([])
   })
 
-  test("an earlier version's one list still gives back this folder's, and keeps the others'", async ($, on) => {
-    const other = { cwd: '/srv/other', messages: ['theirs'], endedAt: '2026-11-30T09:00:00.000Z' }
-    const w = world(on, { store: { [LEGACY_KEPT_KEY]: [{ cwd: CWD, messages: [HELD], endedAt: '2026-11-30T10:00:00.000Z' }, other] } })
+  test("a key of another shape (a list, the folder in the key) is no held entry: nothing is put back, and it is left as it is", async ($, on) => {
+    const mine = { cwd: CWD, messages: [HELD], heldAt: '2026-11-30T10:00:00.000Z', endedAt: '2026-11-30T10:00:00.000Z' }
+    const store = { 'held-at-session-end': [mine], [`held:session-0:${CWD}`]: mine }
+    const w = world(on, { store })
     await startSession($)
     await settle(w)
-    expect(w.box()).toBe(HELD)
-    expect(w.store.get(LEGACY_KEPT_KEY)).toEqual([other])
-  })
-
-  test("an earlier version's key (its folder in it) is put back once, and another folder's stays", async ($, on) => {
-    const mine = { cwd: CWD, messages: [HELD], heldAt: '2026-11-30T10:00:00.000Z' }
-    const theirs = { cwd: '/srv/other', messages: ['theirs'], heldAt: '2026-11-30T09:00:00.000Z' }
-    const w = world(on, { store: { [`held:session-0:${CWD}`]: mine, 'held:session-0:/srv/other': theirs } })
-    await startSession($)
-    await settle(w)
-    expect(w.box()).toBe(HELD)
-    expect([...w.store.keys()]).toEqual(['held:session-0:/srv/other'])
+    expect(w.box()).toBe('')
+    expect(Object.fromEntries(w.store)).toEqual(store)
   })
 })
 
@@ -223,35 +213,20 @@ describe('the stand-in store refuses what the engine refuses', () => {
   })
 })
 
-describe("an earlier version's one list of records", () => {
-  test('is read as well: a file it recorded is own, with no question', async ($, on) => {
+describe('a list of records in one key', () => {
+  test('is no record: a file it names is asked about at resume, never taken as the person\'s own', async ($, on) => {
     const path = `${CWD}/${HANDOFF}`
     const w = world(on)
     await startSession($)
     await skillWritesFile($, w, HANDOFF, handoffText())
     const [record] = ownRecordsIn(w.store)
-    // As an earlier version kept it: in the one list, no key of its own.
+    // A clone's record put in the one list an unreleased build kept: no key of its own.
     for (const key of [...w.store.keys()]) w.store.delete(key)
-    w.store.set(LEGACY_RECORDS_KEY, [record])
+    w.store.set('ownedFiles', [record])
     expect(record?.key).toBe(ownershipKeyOf(CWD, HANDOFF))
     const said = (await typeCommand($, 'compact-handoff', `resume ${path}`)).text ?? ''
-    expect(said).toBe(`Resuming from ${HANDOFF}.`)
-  })
-
-  test('filling the store: still keeps held messages and records a new handoff; the list is moved to a key per record and never set again', async ($, on) => {
-    // Eight records whose status was kept whole: the store just under its limit.
-    const records = Array.from({ length: 8 }, (_, i) => bloatedRecord(i, 520_000))
-    const w = world(on, { store: { [LEGACY_RECORDS_KEY]: records } })
-    expect(JSON.stringify(Object.fromEntries(w.store)).length).toBeGreaterThan(STORE_LIMIT_CHARS - 100_000)
-    await runHoldingTwo($, w)
-    expect(w.store.get(await ownKey()), 'held messages have room').toMatchObject({ messages: [HELD, SECOND] })
-    await skillWritesFile($, w, HANDOFF, handoffText())
-    const kept = ownRecordsIn(w.store)
-    expect(kept.map((r) => r.key)).toContain(ownershipKeyOf(CWD, HANDOFF))
-    expect(kept.map((r) => r.key), 'the old records moved, none lost').toEqual(expect.arrayContaining(records.map((r) => r.key)))
-    expect(kept.filter((r) => r.status !== undefined), 'no status but a known one').toEqual([expect.objectContaining({ key: ownershipKeyOf(CWD, HANDOFF), status: 'in-progress' })])
-    expect(w.store.has(LEGACY_RECORDS_KEY), 'the one list is gone').toBe(false)
-    expect(JSON.stringify(Object.fromEntries([...w.store].filter(([k]) => k.startsWith('owned:')))).length).toBeLessThan(1024 * 1024)
+    expect(said).not.toBe(`Resuming from ${HANDOFF}.`)
+    expect(said).toContain('not written in your Claude Code sessions')
   })
 })
 

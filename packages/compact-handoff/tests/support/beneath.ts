@@ -147,6 +147,11 @@ export function answerFiles(on: On, ctx: WorldContext): void {
     const landed = ctx.files.resolvedOf(e.path, true)
     if (landed === undefined) return { deny: `write ${e.path} failed: ELOOP` }
     ctx.seen.writes.push(landed)
+    if (ctx.options.isDiskFull === true && e.text !== '') {
+      const had = ctx.files.get(landed)?.text.length ?? 0
+      ctx.files.set(landed, { text: e.text.slice(0, had), mtimeMs: ctx.clock.now() })
+      return { deny: `$.fs.write(${e.path}) failed: ENOSPC` }
+    }
     ctx.files.set(landed, { text: e.text, mtimeMs: ctx.clock.now() })
     return { value: undefined }
   })
@@ -161,6 +166,12 @@ export function answerFiles(on: On, ctx: WorldContext): void {
   // not track, a plain `ls-files` exits 0 and lists nothing; a folder git
   // refuses to read exits 128 to every question; a missing git never starts.
   on('process.run', (_$, e) => {
+    // rm as it answers: the link or file named, never what a link leads to, and exit 0 when nothing is there.
+    if (e.argv[0] === 'rm') {
+      if (ctx.options.hasNoRm === true) return { deny: 'spawn rm ENOENT' }
+      ctx.files.delete(ctx.files.resolvedOf(e.argv.at(-1) ?? '', false) ?? '')
+      return { value: { exitCode: 0, stdout: '', stderr: '', isStdoutTruncated: false, isStderrTruncated: false } }
+    }
     if (ctx.options.git === 'missing') return { deny: `spawn ${e.argv[0]} ENOENT` }
     const ran = { isStdoutTruncated: false, isStderrTruncated: false }
     if (ctx.options.git === 'dubious') {

@@ -1,8 +1,6 @@
-// The ownership records a kit test's store holds, however they are laid out: a
-// key per record, and an earlier version's one list, merged as the mod reads them.
-import { LEGACY_RECORDS_KEY, RECORD_KEY_PREFIX, mergedRecords, recordOf, recordsOf, type OwnRecord } from '../../hooks/ownership/ownership.js'
+// The ownership records a kit test's store holds, a key per record, as the mod reads them.
+import { RECORD_KEY_PREFIX, recordOf, type OwnRecord } from '../../hooks/ownership/ownership.js'
 
 export function ownRecordsIn(store: ReadonlyMap<string, unknown>): OwnRecord[] {
-  const own = [...store].filter(([key]) => key.startsWith(RECORD_KEY_PREFIX)).flatMap(([, value]) => recordOf(value) ?? [])
-  return mergedRecords([recordsOf(store.get(LEGACY_RECORDS_KEY)), own])
+  return [...store].filter(([key]) => key.startsWith(RECORD_KEY_PREFIX)).flatMap(([, value]) => recordOf(value) ?? []).sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }

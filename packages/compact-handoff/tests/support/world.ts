@@ -54,6 +54,12 @@ export type WorldOptions = {
   /** Tool calls on these absolute paths are refused (a deny), or fail (an error). */
   refusedPaths?: string[]
   failedPaths?: string[]
+  /** The disk is full: as Claude Code's write on a full disk, a write truncates
+   * or creates its file, keeps what fits in the blocks the file had (a new file
+   * none) and rejects ENOSPC; writing nothing always works. */
+  isDiskFull?: boolean
+  /** The host has no `rm` (Windows): running it rejects. */
+  hasNoRm?: boolean
   /** Files git tracks (relative paths), with who last committed each. */
   gitTracked?: Record<string, string>
   /** What the person answers when asked; 'dismiss' closes the question. */
@@ -130,6 +136,11 @@ export class FakeDisk {
   set(path: string, file: DiskFile): void {
     const key = this.keyOf(path)
     this.byKey.set(key, { path: this.byKey.get(key)?.path ?? this.hostPathOf(path), file })
+  }
+
+  /** Removes the file, as `rm` would. */
+  delete(path: string): void {
+    this.byKey.delete(this.keyOf(path))
   }
 
   spellingOf(path: string): string | undefined {
