@@ -21,7 +21,7 @@ const NOT_KEPT_TOAST_MS = 10_000
  * often: the engine puts a dropped prompt back in the box once the whole
  * prompt.submit chain has answered, and under load that lands after a timer
  * the hook set has read the box (issue 39); the hook hears no moment it landed. */
-const DRAFT_WATCH_MS = 5_000
+export const DRAFT_WATCH_MS = 5_000
 const DRAFT_RECHECK_MS = 200
 /** Past the moment another session's entry would be orphaned, when this
  * session looks again: its owner's beat may be on its way. */
@@ -63,27 +63,30 @@ function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
 // over, in the same session, under the same id.)
 const keptUnder = new Map<string, string>()
 
-// This session's heartbeat while it holds messages (module memory: a hot
-// reload stops `every` timers and starts this over; session.start beats again).
-let beat: { timer: Timer; key: string } | undefined
+// This session's heartbeat while it holds messages, and the key it last set
+// (module memory: a hot reload stops `every` timers and starts this over;
+// session.start beats again).
+let beat: { timer: Timer; key?: string } | undefined
 
 /** Starts this session's heartbeat, unless it beats already: another session
- * takes this one's entries only once the beat has stopped (held-messages.ts). */
-async function startBeat($: $): Promise<void> {
-  if (beat !== undefined) return
-  const key = await heldBeatKeyOf(await $.session.id())
-  if (beat !== undefined) return
-  // No write now: the entry's own `heldAt`, just set, is the first sign of life.
-  beat = { timer: $.clock.every(HEARTBEAT_MS, () => void beatOnce($).catch(() => undefined)), key }
+ * takes this one's entries only once the beat has stopped (held-messages.ts).
+ * No write now: the entry's own `heldAt`, just set, is the first sign of life. */
+function startBeat($: $): void {
+  if (beat === undefined) beat = { timer: $.clock.every(HEARTBEAT_MS, () => void beatOnce($).catch(() => undefined)) }
 }
 
 /** One beat, in turn with the entry's changes: while the run holds messages,
- * the time; once it holds none, the beat stops and its key goes. */
+ * the time, under the session id the engine names now; once it holds none,
+ * the beat stops and its key goes. */
 async function beatOnce($: $): Promise<void> {
   await afterEarlierHeld(async () => {
     const phase = await readPhase($)
-    if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0 && beat !== undefined) await $.store.set(beat.key, await $.clock.now())
-    else await stopBeat($)
+    if (phase.kind === 'idle' || phase.run.held.length + phase.run.heldCommands.length === 0) return stopBeat($)
+    const [key, nowMs] = await Promise.all([$.session.id().then(heldBeatKeyOf), $.clock.now()])
+    if (beat === undefined) return
+    if (beat.key !== undefined && beat.key !== key) await $.store.delete(beat.key)
+    beat.key = key
+    await $.store.set(key, nowMs)
   })
 }
 
@@ -92,14 +95,14 @@ async function stopBeat($: $): Promise<void> {
   const { timer, key } = beat
   beat = undefined
   timer.cancel()
-  await $.store.delete(key)
+  if (key !== undefined) await $.store.delete(key)
 }
 
 /** At session.start: a run that still holds messages (a hot reload keeps the
  * run's state, not its timers) beats again. Nothing held: no timer, no write. */
 export async function resumeBeat($: $): Promise<void> {
   const phase = await readPhase($)
-  if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0) await startBeat($)
+  if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0) startBeat($)
 }
 
 function errorText(error: unknown): string {
@@ -149,7 +152,7 @@ export async function keepHeldNow($: $): Promise<void> {
     const key = await heldKeyOf(sessionId, phase.run.cwd)
     keptUnder.set(phase.run.cwd, key)
     const isSet = await setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
-    if (isSet) await startBeat($)
+    if (isSet) startBeat($)
     return isSet
   }).catch((error: unknown) => {
     $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' })
@@ -248,7 +251,8 @@ async function takeOrphaned($: $): Promise<void> {
     if (entry === undefined || entry.cwd !== cwd) continue
     const beatKey = heldBeatKeyOfEntryKey(key)
     const beatMs = entry.endedAt === undefined && beatKey !== undefined ? heldBeatOf(await $.store.get(beatKey)) : undefined
-    const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
+    // An earlier version's session never beats: its entries are taken as it took them.
+    const orphanedInMs = legacy === undefined ? orphanedInMsOf(entry, beatMs, nowMs) : 0
     if (orphanedInMs === 0) found.push({ key, entry })
     else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
   }
@@ -282,13 +286,17 @@ async function takeOrphaned($: $): Promise<void> {
  * would send it a second time after the swap has delivered it. It puts the
  * text back once the prompt.submit chain has answered, which may land after
  * this first reads the box, so the box is read again every DRAFT_RECHECK_MS
- * for DRAFT_WATCH_MS and cleared whenever it holds exactly that text (nothing
+ * for DRAFT_WATCH_MS and cleared once it holds exactly that text (nothing
  * typed since is lost), while the run still holds it: once the run gave it
  * back, the box's copy is the only one. */
 export async function clearHeldDraft($: $, text: string, watchedMs = 0): Promise<void> {
   const [box, phase] = await Promise.all([$.prompt.read(), readPhase($)])
   const isStillHeld = phase.kind !== 'idle' && [...phase.run.held, ...phase.run.heldCommands].includes(text)
   if (!isStillHeld) return
-  if (box.text.trim() !== '' && box.text.trim() === text.trim()) await $.prompt.fill({ text: '', mode: 'replace' })
+  // The box is emptied at Enter, so the text seen there is the drop landed: cleared, the watch ends.
+  if (box.text.trim() !== '' && box.text.trim() === text.trim()) {
+    await $.prompt.fill({ text: '', mode: 'replace' })
+    return
+  }
   if (watchedMs < DRAFT_WATCH_MS) $.clock.after(DRAFT_RECHECK_MS, () => void clearHeldDraft($, text, watchedMs + DRAFT_RECHECK_MS).catch(() => undefined))
 }

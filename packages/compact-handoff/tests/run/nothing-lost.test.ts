@@ -11,6 +11,7 @@ import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
 import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
 import { heldKeyOf } from '../../hooks/run/held-messages.js'
+import { DRAFT_WATCH_MS } from '../../hooks/run/held-steps.js'
 
 /** This session's entry's key in the store. */
 const heldKey = () => heldKeyOf('session-1', CWD)
@@ -40,7 +41,9 @@ describe('a compaction slower than the stuck limit', () => {
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
     // Moved while the compaction is in flight. (Inside that wait the kit's
-    // clock moves only while no timer is due, so the prompt is typed before.)
+    // clock moves only while no timer is due, so the prompt is typed before,
+    // and the box's watch for its put-back has ended.)
+    await w.clock.advance(DRAFT_WATCH_MS)
     w.interjectAt('session.compact', 1, async () => {
       await w.clock.advance(6 * MINUTE_MS)
       expect(w.clock.now(), 'the clock moved').toBeGreaterThan(1_000_000 + 6 * MINUTE_MS)
@@ -59,6 +62,7 @@ describe('a compaction slower than the stuck limit', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    await w.clock.advance(DRAFT_WATCH_MS)
     w.interjectAt('session.compact', 1, async () => {
       await w.clock.advance(6 * MINUTE_MS)
       // The next event past the limit drops the run: the compaction may never return.
