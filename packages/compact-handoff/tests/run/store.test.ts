@@ -182,7 +182,7 @@ describe('two sessions in one folder, one of them holding (issue 39)', () => {
   test('a session that exits with them marks its entry ended: the other takes it at once, with no wait for a heartbeat', async ($, on) => {
     const w = world(on)
     await runHoldingTwo($, w)
-    await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1' })
+    await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1', resume: { id: 'session-1' } })
     await settle(w)
     expect(w.store.get(await ownKey())).toMatchObject({ endedAt: expect.any(String) })
     expect(w.store.has(await heldBeatKeyOf('session-1')), 'the beat stops at the end').toBe(false)
