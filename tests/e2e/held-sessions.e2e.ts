@@ -102,8 +102,9 @@ describe('held messages typed under load', () => {
     const { mock, session, run } = flow
     await ordinaryTurn(flow, 'LOAD-ONE')
     const turn = skillTurn({ proj: run.proj, doc: { slug: 'held-load', focus: 'held load' } })
-    // The skill's answer waits long enough for three messages typed under load.
-    turn.replies[1] = { ...turn.replies[1]!, delayMs: 60_000 }
+    // The skill's answer waits long enough for three messages typed under load;
+    // the cancel, typed during the turn, is queued behind it.
+    turn.replies[1] = { ...turn.replies[1]!, delayMs: 25_000 }
     mock.script(...turn.replies)
     const before = mock.requests.length
     await session.type('/compact-handoff held load')
@@ -121,7 +122,7 @@ describe('held messages typed under load', () => {
     }
     for (const loop of loops.splice(0)) loop.kill('SIGKILL')
     await session.type('/compact-handoff cancel')
-    await pollUntil('the held texts back in the prompt box', 30_000, () => (held.every((t) => squashed(promptBoxOf(session.screen())).includes(squashed(t))) ? true : undefined))
+    await pollUntil('the held texts back in the prompt box', 60_000, () => (held.every((t) => squashed(promptBoxOf(session.screen())).includes(squashed(t))) ? true : undefined))
     await sleep(1_500)
     const box = squashed(promptBoxOf(session.screen()))
     for (const text of held) expect(box.split(squashed(text)).length - 1, `"${text}" given back once`).toBe(1)
