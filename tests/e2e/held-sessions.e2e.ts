@@ -6,8 +6,10 @@
  * - A session killed while it holds: the other session, already running, takes the
  *   message once the heartbeat has stopped.
  * - Held messages typed under load (two busy loops beside the session): the engine puts
- *   a dropped prompt back in the box once the hook chain has answered, which can land
- *   after the mod first looks; the box is still cleared, and a cancel gives each back once.
+ *   a dropped prompt back in the box once the whole hook chain has answered, which can
+ *   land after the mod first looks; a mod outer to compact-handoff that answers a drop
+ *   1.5 s late makes it land late every time. The box is still cleared, and a cancel
+ *   gives each back once.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
@@ -15,6 +17,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import { startMockApi } from '../harness/mock-api.js'
 import { startSession } from '../harness/tmux-session.js'
+import { createRunDir } from '../harness/run-dir.js'
+import { writeMod } from '../harness/staging.js'
 import { ORPHANED_AFTER_MS, HEARTBEAT_MS } from '../../packages/compact-handoff/hooks/run/held-messages.js'
 import { trackRuns } from './lifecycle.js'
 import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, messagesText, ordinaryTurn, pollUntil, promptBoxOf, requestAfter, reviewRunHolding, startFlow, turnSettled, type Flow } from './flow-support.js'
@@ -41,6 +45,18 @@ async function applyReviewed(flow: Flow, slug: string) {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const LATE_DROP_MOD = 'late-drop'
+const LATE_DROP_SOURCE = `import type { Register } from 'claude-code'
+
+export const register: Register = (on) => {
+  on('prompt.submit', async ($, e, next) => {
+    const result = await next(e)
+    if (result.drop !== undefined) await $.clock.sleep(1500)
+    return result
+  })
+}
+`
 
 /** A text without its white space: the box wraps long lines on screen. */
 const squashed = (text: string) => text.replace(/\s+/g, '')
@@ -97,9 +113,20 @@ describe('held messages typed under load', () => {
     for (const loop of loops.splice(0)) loop.kill('SIGKILL')
   })
 
-  it('with two busy loops beside the session: each held message leaves the box, and a cancel gives each back once', { timeout: 300_000 }, async () => {
-    const flow = await startFlow('held-under-load', track)
-    const { mock, session, run } = flow
+  it('with two busy loops beside the session and the drop landing late: each held message leaves the box, and a cancel gives each back once', { timeout: 300_000 }, async () => {
+    const run = createRunDir('held-under-load')
+    track(run)
+    // Outer to compact-handoff (it depends on it), this mod answers a dropped prompt
+    // 1.5 s late: the engine puts the text back only then, as it does late under load.
+    const late = writeMod(run, LATE_DROP_MOD, {
+      '.claude-plugin/plugin.json': JSON.stringify({ name: LATE_DROP_MOD, version: '0.0.0', description: 'e2e throwaway mod', author: { name: 'e2e' }, dependencies: ['compact-handoff'] }),
+      'hooks/register.ts': LATE_DROP_SOURCE,
+    })
+    const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl') })
+    const session = await startSession({ run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills, late], mock })
+    track(run, session)
+    await session.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD, `${LATE_DROP_MOD}@inline`] })
+    const flow: Flow = { run, mock, session }
     await ordinaryTurn(flow, 'LOAD-ONE')
     const turn = skillTurn({ proj: run.proj, doc: { slug: 'held-load', focus: 'held load' } })
     // The skill's answer waits long enough for three messages typed under load;
@@ -115,7 +142,7 @@ describe('held messages typed under load', () => {
       const mark = session.logMark()
       await session.type(text)
       await session.waitForDebugLog(/prompt\.submit: dropped \(held by compact-handoff/, { since: mark, timeoutMs: 30_000 })
-      // Past the put-back, whenever it lands: the box must end empty and stay so.
+      // Past the put-back: the box must end empty and stay so.
       await pollUntil(`"${text}" to leave the prompt box`, 15_000, () => (promptBoxOf(session.screen()) === '' ? true : undefined))
       await sleep(1_500)
       expect(promptBoxOf(session.screen()), `"${text}" stays out of the box`).toBe('')
