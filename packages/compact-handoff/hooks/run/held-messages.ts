@@ -1,8 +1,10 @@
 // Messages typed during a run, kept in the mod's own store outside the project
 // from the moment they are held until they are delivered or given back, so a
 // session killed mid-run (no session.end runs) leaves them as an exit does:
-// the next interactive session in that folder puts them back in its prompt
-// box. And a prompt with attachments, let through. Pure: no `$`.
+// an interactive session in that folder puts them back in its prompt box once
+// the holding session is known to be gone (it marked its entry at its end, or
+// its heartbeat stopped), never while it still runs. And a prompt with
+// attachments, let through. Pure: no `$`.
 import { storeKeyOf } from '../text/store-key.js'
 
 /** One key per folder and session: two sessions never set the same key, so
