@@ -45,7 +45,7 @@ describe(`held messages in a project whose path is ${PROJECT_PATH_CHARS} charact
     await flow.session.crash()
 
     const next = await nextSession(flow, track)
-    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 90_000 }) // once the killed session's heartbeat is ORPHANED_AFTER_MS old
     // What the box cannot hold, when they were held, is its detail line.
     await next.waitForTranscriptLine(/^1 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held [^)]+\), are back in the prompt box\.$/, { plugin: 'compact-handoff', timeoutMs: 30_000 })
     await pollUntil('the kept text in the prompt box', 15_000, () => (promptBoxOf(next.screen()) === held ? true : undefined))

@@ -63,7 +63,8 @@ describe('a session ending during a run', () => {
     const next = await startSession({ run: flow.run, plugins: [PLUGIN_DIRS.handoff, PLUGIN_DIRS.answer, PLUGIN_DIRS.skills], mock: flow.mock })
     track(flow.run, next)
     await next.waitForReady({ mods: [HANDOFF_MOD, ANSWER_MOD] })
-    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 30_000 })
+    // Taken once the killed session's heartbeat is ORPHANED_AFTER_MS old.
+    await next.waitForToast(/^1 message\(s\) you typed during a handoff run are back in the prompt box$/, { mod: 'compact-handoff', timeoutMs: 90_000 })
     await next.waitForTranscriptLine(/^1 message\(s\) you typed during a handoff run, held by a session here that stopped before it could deliver them \(last held .*\), are back in the prompt box\.$/, {
       plugin: 'compact-handoff',
       timeoutMs: 30_000,

@@ -3,7 +3,14 @@
 import { describe, expect, test } from 'vitest'
 import {
   HELD_BUDGET_CHARS,
+  HELD_BEAT_PREFIX,
   MAX_HELD_ENTRIES,
+  ORPHANED_AFTER_MS,
+  heldBeatKeyOf,
+  heldBeatKeyOfEntryKey,
+  heldBeatOf,
+  isInBox,
+  orphanedInMsOf,
   heldCharsOf,
   heldEntryOf,
   heldFolderPrefixOf,
@@ -64,6 +71,40 @@ describe('the held entries', () => {
     )
   })
 })
+describe("who may take another session's held entry (issue 39)", () => {
+  const heldAtMs = Date.parse(AT)
+  const live = { cwd: '/p', messages: ['one'], heldAt: AT }
+
+  test('an entry whose owner ended with it is taken at once; a live one only once its last sign of life is ORPHANED_AFTER_MS old', () => {
+    expect(orphanedInMsOf({ ...live, endedAt: AT }, undefined, heldAtMs)).toBe(0)
+    expect(orphanedInMsOf(live, undefined, heldAtMs + 1_000), 'held a second ago, no beat yet').toBe(ORPHANED_AFTER_MS - 1_000)
+    expect(orphanedInMsOf(live, heldAtMs + 20_000, heldAtMs + 40_000), 'the newer beat counts').toBe(ORPHANED_AFTER_MS - 20_000)
+    expect(orphanedInMsOf(live, heldAtMs - 60_000, heldAtMs + 1_000), 'an older beat than the hold does not shorten it').toBe(ORPHANED_AFTER_MS - 1_000)
+    expect(orphanedInMsOf(live, heldAtMs, heldAtMs + ORPHANED_AFTER_MS)).toBe(0)
+    expect(orphanedInMsOf({ ...live, heldAt: 'not a time' }, undefined, heldAtMs), 'no readable sign of life').toBe(0)
+  })
+
+  test("a session's heartbeat key is its own, and an entry's key names it", async () => {
+    const beat = await heldBeatKeyOf('session-1')
+    expect(beat.startsWith(HELD_BEAT_PREFIX)).toBe(true)
+    expect(beat.length).toBe(HELD_BEAT_PREFIX.length + 64)
+    expect(isHeldKey(beat), 'no held entry').toBe(false)
+    for (const cwd of ['/p', 'C:\\Users\\me']) expect(heldBeatKeyOfEntryKey(await heldKeyOf('session-1', cwd))).toBe(beat)
+    expect(heldBeatKeyOfEntryKey('held:session-1:/p'), "an earlier version's key names no beat").toBeUndefined()
+    expect([heldBeatOf(1_000), heldBeatOf('1000'), heldBeatOf(Number.NaN), heldBeatOf(undefined)]).toEqual([1_000, undefined, undefined, undefined])
+  })
+
+  test('a message counts as in the box only whole, on lines of its own', () => {
+    expect(isInBox('fix it', 'fix it')).toBe(true)
+    expect(isInBox('  fix it\n', 'fix it')).toBe(true)
+    expect(isInBox('draft\n\nfix it', 'fix it')).toBe(true)
+    expect(isInBox('fix it\n\ndraft', 'fix it')).toBe(true)
+    expect(isInBox('a\nfix it\nb', 'fix it')).toBe(true)
+    expect(isInBox('fix it later', 'fix it'), 'part of a line is the person\'s own draft').toBe(false)
+    expect(isInBox('', 'fix it')).toBe(false)
+  })
+})
+
 describe('a prompt with attachments let through', () => {
   test.each([
     [['image'], 'an image'],

@@ -1,8 +1,10 @@
 // Messages typed during a run, kept in the mod's own store outside the project
 // from the moment they are held until they are delivered or given back, so a
 // session killed mid-run (no session.end runs) leaves them as an exit does:
-// the next interactive session in that folder puts them back in its prompt
-// box. And a prompt with attachments, let through. Pure: no `$`.
+// an interactive session in that folder puts them back in its prompt box once
+// the holding session is known to be gone (it marked its entry at its end, or
+// its heartbeat stopped), never while it still runs. And a prompt with
+// attachments, let through. Pure: no `$`.
 import { storeKeyOf } from '../text/store-key.js'
 
 /** One key per folder and session: two sessions never set the same key, so
@@ -10,6 +12,22 @@ import { storeKeyOf } from '../text/store-key.js'
  * The key holds digests, never the folder's path: the engine refuses a key
  * over 256 characters, which a path in the key passed from about 215. */
 export const HELD_KEY_PREFIX = 'held-in:'
+/** The key of a session's heartbeat, `held-beat:<session digest>`: the time,
+ * in ms, its owner last said it still runs. One key per session, set only by
+ * its owner, so no other session's write can lose it (the store has no
+ * versioned write, and two sessions that set one key lose an update). */
+export const HELD_BEAT_PREFIX = 'held-beat:'
+/** How often a session that holds messages sets its heartbeat. */
+export const HEARTBEAT_MS = 5_000
+/** How long a held entry's owner may go without a sign of life (a beat, or a
+ * message held) before another session takes the entry as orphaned: six beats
+ * missed. A live session's timer is late by seconds at most (the engine
+ * unloads a mod whose worker does not answer within 5 s, and a beat is one
+ * timer and one store write), so only a session that stopped (killed, or
+ * suspended that long) misses six; a killed session's messages are back in
+ * the next session's box at most this long after its last beat. */
+export const ORPHANED_AFTER_MS = 30_000
+
 /** The JSON text all held entries may take together, the oldest of other
  * sessions dropped first: with the records' budget (ownership.ts) it keeps the
  * store under the engine's 4 MiB, so an entry always has room. */
@@ -29,6 +47,45 @@ export async function heldFolderPrefixOf(cwd: string): Promise<string> {
 /** The key of `sessionId`'s entry in `cwd`: 137 characters whatever either is. */
 export async function heldKeyOf(sessionId: string, cwd: string): Promise<string> {
   return storeKeyOf(HELD_KEY_PREFIX, cwd, sessionId)
+}
+
+/** The heartbeat key of `sessionId`: 74 characters whatever it is. */
+export async function heldBeatKeyOf(sessionId: string): Promise<string> {
+  return storeKeyOf(HELD_BEAT_PREFIX, sessionId)
+}
+
+/** The heartbeat key of the session an entry's key names (its last part is
+ * that session's digest), or undefined for a key that names none. */
+export function heldBeatKeyOfEntryKey(key: string): string | undefined {
+  if (!key.startsWith(HELD_KEY_PREFIX)) return undefined
+  const digest = key.slice(key.lastIndexOf(':') + 1)
+  return digest === '' ? undefined : `${HELD_BEAT_PREFIX}${digest}`
+}
+
+/** A heartbeat as stored (ms); anything else is none. */
+export function heldBeatOf(stored: unknown): number | undefined {
+  return typeof stored === 'number' && Number.isFinite(stored) ? stored : undefined
+}
+
+/** How long until another session may take `entry`: 0 once its owner is known
+ * to have ended (it marked the entry at its end), or once its last sign of
+ * life (the newer of its last beat and its last held message) is
+ * ORPHANED_AFTER_MS old; until then the owner still runs and will deliver or
+ * give the messages back itself. */
+export function orphanedInMsOf(entry: HeldEntry, beatMs: number | undefined, nowMs: number): number {
+  if (entry.endedAt !== undefined) return 0
+  const heldMs = Date.parse(entry.heldAt)
+  const aliveMs = Math.max(Number.isNaN(heldMs) ? 0 : heldMs, beatMs ?? 0)
+  return Math.max(0, aliveMs + ORPHANED_AFTER_MS - nowMs)
+}
+
+/** Whether the prompt box already holds `message` whole, on lines of its own:
+ * the engine puts a dropped prompt back in the box, and a give-back must not
+ * add a second copy of one the box still holds. Linear in the box's length. */
+export function isInBox(box: string, message: string): boolean {
+  const m = message.trim()
+  const b = box.trim()
+  return m === '' || b === m || b.startsWith(`${m}\n`) || b.endsWith(`\n${m}`) || b.includes(`\n${m}\n`)
 }
 
 /** Whether a key is a held entry's. */

@@ -3,23 +3,45 @@
 // without its swap: into the prompt box (always appended after what is there),
 // sent as typed, or left in the store for the next session in the folder
 // (held-messages.ts decides the store's entries).
-import type { EngineInterface } from 'claude-code'
+import type { EngineInterface, Timer } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import type { Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
 import { heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, restoredToastOf, type HeldEntry } from './held-messages.js'
+import { HEARTBEAT_MS, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, isInBox, orphanedInMsOf } from './held-messages.js'
 
 type $ = EngineInterface
 
 const RESTORE_TOAST_MS = 10_000
 const NOT_KEPT_TOAST_MS = 10_000
+/** How long after a hold the box is watched for the dropped text, and how
+ * often: the engine puts a dropped prompt back in the box once the whole
+ * prompt.submit chain has answered, and under load that lands after a timer
+ * the hook set has read the box (issue 39); the hook hears no moment it landed. */
+export const DRAFT_WATCH_MS = 5_000
+const DRAFT_RECHECK_MS = 200
+/** Past the moment another session's entry would be orphaned, when this
+ * session looks again: its owner's beat may be on its way. */
+const RECHECK_SLACK_MS = 1_000
 
 /** Puts `text` after the draft in the prompt box, a blank line between them,
  * so nothing typed there is overwritten. Whether the box took it. */
 export async function appendToBox($: $, text: string): Promise<boolean> {
   const box = await $.prompt.read().catch(() => ({ text: '' }))
+  const filled = await $.prompt.fill({ text: box.text.trim() === '' ? text : `\n\n${text}`, mode: 'append' }).catch(() => undefined)
+  return filled?.isFilled === true
+}
+
+/** Puts held messages back in the box, each once: one the box still holds (a
+ * dropped prompt the engine put back) is not added again. Whether the box
+ * holds them all. */
+async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
+  const box = await $.prompt.read().catch(() => ({ text: '' }))
+  const missing = messages.filter((m) => !isInBox(box.text, m))
+  if (missing.length === 0) return true
+  const text = missing.join('\n\n')
   const filled = await $.prompt.fill({ text: box.text.trim() === '' ? text : `\n\n${text}`, mode: 'append' }).catch(() => undefined)
   return filled?.isFilled === true
 }
@@ -39,6 +61,48 @@ function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
 // entry kept under the old one must go then too. (A hot reload starts this
 // over, in the same session, under the same id.)
 const keptUnder = new Map<string, string>()
+
+// This session's heartbeat while it holds messages, and the key it last set
+// (module memory: a hot reload stops `every` timers and starts this over;
+// session.start beats again).
+let beat: { timer: Timer; key?: string } | undefined
+
+/** Starts this session's heartbeat, unless it beats already: another session
+ * takes this one's entries only once the beat has stopped (held-messages.ts).
+ * No write now: the entry's own `heldAt`, just set, is the first sign of life. */
+function startBeat($: $): void {
+  if (beat === undefined) beat = { timer: $.clock.every(HEARTBEAT_MS, () => void beatOnce($).catch(() => undefined)) }
+}
+
+/** One beat, in turn with the entry's changes: while the run holds messages,
+ * the time, under the session id the engine names now; once it holds none,
+ * the beat stops and its key goes. */
+async function beatOnce($: $): Promise<void> {
+  await afterEarlierHeld(async () => {
+    const phase = await readPhase($)
+    if (phase.kind === 'idle' || phase.run.held.length + phase.run.heldCommands.length === 0) return stopBeat($)
+    const [key, nowMs] = await Promise.all([$.session.id().then(heldBeatKeyOf), $.clock.now()])
+    if (beat === undefined) return
+    if (beat.key !== undefined && beat.key !== key) await $.store.delete(beat.key)
+    beat.key = key
+    await $.store.set(key, nowMs)
+  })
+}
+
+async function stopBeat($: $): Promise<void> {
+  if (beat === undefined) return
+  const { timer, key } = beat
+  beat = undefined
+  timer.cancel()
+  if (key !== undefined) await $.store.delete(key)
+}
+
+/** At session.start: a run that still holds messages (a hot reload keeps the
+ * run's state, not its timers) beats again. Nothing held: no timer, no write. */
+export async function resumeBeat($: $): Promise<void> {
+  const phase = await readPhase($)
+  if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0) startBeat($)
+}
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -79,7 +143,9 @@ export async function keepHeldNow($: $): Promise<void> {
     const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
     const key = await heldKeyOf(sessionId, phase.run.cwd)
     keptUnder.set(phase.run.cwd, key)
-    return setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
+    const isSet = await setEntry($, key, { cwd: phase.run.cwd, messages, heldAt: new Date(nowMs).toISOString() })
+    if (isSet) startBeat($)
+    return isSet
   }).catch((error: unknown) => {
     $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' })
     return false
@@ -93,6 +159,7 @@ export async function forgetHeld($: $, cwd: string): Promise<void> {
     const keys = new Set([await heldKeyOf(await $.session.id(), cwd), ...(keptUnder.has(cwd) ? [keptUnder.get(cwd)!] : [])])
     keptUnder.delete(cwd)
     for (const key of keys) await $.store.delete(key)
+    await stopBeat($)
   }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
 }
 
@@ -103,7 +170,12 @@ async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise
   const key = keptUnder.get(cwd) ?? (await heldKeyOf(await $.session.id().catch(() => 'unknown-session'), cwd))
   try {
     const endedAt = new Date(await $.clock.now()).toISOString()
-    return await afterEarlierHeld(async () => setEntry($, key, { cwd, messages: [...messages], heldAt: endedAt, endedAt }))
+    // `endedAt` is the session-end record: another session takes the entry at once.
+    return await afterEarlierHeld(async () => {
+      const isSet = await setEntry($, key, { cwd, messages: [...messages], heldAt: endedAt, endedAt })
+      if (isSet) await stopBeat($)
+      return isSet
+    })
   } catch (error) {
     const kept = heldEntryOf(await $.store.get(key).catch(() => undefined))
     if (kept !== undefined && messages.every((m) => kept.messages.includes(m))) return true
@@ -123,7 +195,7 @@ export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenB
   const n = all.length
   if (n === 0) return { note: '', logNote: '' }
   const said = (note: string, where: string): GivenBack => ({ note, logNote: `; ${n} held message(s) ${where}` })
-  if (to !== 'keep' && (await appendToBox($, all.join('\n\n')))) {
+  if (to !== 'keep' && (await giveToBox($, all))) {
     await forgetHeld($, run.cwd)
     return said(` Your ${n} held message(s) are back in the prompt box.`, 'given back in the prompt box')
   }
@@ -141,35 +213,71 @@ export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenB
     : said(` Your ${n} held message(s) could not be kept.`, 'could not be kept')
 }
 
-/** At the start of an interactive session: what other sessions in this folder
- * held and never delivered (they exited, or were killed, during a run) goes
- * back in the prompt box, oldest first, and leaves the store only once the box
- * took it. This session's own entry (a hot reload runs this again) is its run's. */
+// The one look again this session has scheduled at another session's entries
+// (module memory: a hot reload's session.start looks at once anyway).
+let recheck: Timer | undefined
+
+/** At the start of an interactive session, and again while another session
+ * here still holds messages: what other sessions in this folder held and
+ * never delivered goes back in the prompt box, oldest first, and leaves the
+ * store only once the box took it. Only an entry whose owner is known to be
+ * gone is taken: it ended with them (exit), or its heartbeat stopped
+ * (killed); one whose owner still runs is its to deliver or give back, and is
+ * looked at again once it would be orphaned. This session's own entry (a hot
+ * reload runs this again) is its run's. */
 export async function restoreKept($: $): Promise<void> {
-  const [cwd, sessionId, keys] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys()])
+  await afterEarlierHeld(() => takeOrphaned($))
+}
+
+async function takeOrphaned($: $): Promise<void> {
+  const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
   const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
   const found: { key: string; entry: HeldEntry }[] = []
+  let waitMs: number | undefined
   for (const key of keys) {
     if (!key.startsWith(prefix) || key === ownKey) continue
     const entry = heldEntryOf(await $.store.get(key))
     // The digest names the folder; the entry's own path confirms it.
-    if (entry !== undefined && entry.cwd === cwd) found.push({ key, entry })
+    if (entry === undefined || entry.cwd !== cwd) continue
+    const beatKey = heldBeatKeyOfEntryKey(key)
+    const beatMs = entry.endedAt === undefined && beatKey !== undefined ? heldBeatOf(await $.store.get(beatKey)) : undefined
+    const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
+    if (orphanedInMs === 0) found.push({ key, entry })
+    else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
+  }
+  if (waitMs !== undefined && recheck === undefined) {
+    recheck = $.clock.after(waitMs + RECHECK_SLACK_MS, () => {
+      recheck = undefined
+      void restoreKept($).catch(() => undefined)
+    })
   }
   const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
   if (entries.length === 0) return
-  if (!(await appendToBox($, entries.flatMap((e) => e.messages).join('\n\n')))) return
-  for (const { key } of found) await $.store.delete(key)
+  if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
+  for (const { key } of found) {
+    await $.store.delete(key)
+    const beatKey = heldBeatKeyOfEntryKey(key)
+    if (beatKey !== undefined) await $.store.delete(beatKey)
+  }
   showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in
  * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
- * would send it a second time after the swap has delivered it. Cleared once the
- * drop has landed, only while the box holds exactly that text, so nothing typed
- * since is lost, and only while the run still holds it: once the run gave it
+ * would send it a second time after the swap has delivered it. It puts the
+ * text back once the prompt.submit chain has answered, which may land after
+ * this first reads the box, so the box is read again every DRAFT_RECHECK_MS
+ * for DRAFT_WATCH_MS and cleared once it holds exactly that text (nothing
+ * typed since is lost), while the run still holds it: once the run gave it
  * back, the box's copy is the only one. */
-export async function clearHeldDraft($: $, text: string): Promise<void> {
+export async function clearHeldDraft($: $, text: string, watchedMs = 0): Promise<void> {
   const [box, phase] = await Promise.all([$.prompt.read(), readPhase($)])
   const isStillHeld = phase.kind !== 'idle' && [...phase.run.held, ...phase.run.heldCommands].includes(text)
-  if (isStillHeld && box.text.trim() !== '' && box.text.trim() === text.trim()) await $.prompt.fill({ text: '', mode: 'replace' })
+  if (!isStillHeld) return
+  // The box is emptied at Enter, so the text seen there is the drop landed: cleared, the watch ends.
+  if (box.text.trim() !== '' && box.text.trim() === text.trim()) {
+    await $.prompt.fill({ text: '', mode: 'replace' })
+    return
+  }
+  if (watchedMs < DRAFT_WATCH_MS) $.clock.after(DRAFT_RECHECK_MS, () => void clearHeldDraft($, text, watchedMs + DRAFT_RECHECK_MS).catch(() => undefined))
 }

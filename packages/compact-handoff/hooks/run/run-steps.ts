@@ -109,7 +109,8 @@ async function perform($: $, effect: Effect): Promise<string> {
       showToast($, TOASTS.held(), HOLD_TOAST_MS)
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
       // Kept outside the session at once (a killed session runs no session.end),
-      // not awaited: the drop must land before clearHeldDraft's timer reads the box.
+      // not awaited: the hook answers the drop first, and only then can the
+      // engine put the text back in the box for clearHeldDraft to clear.
       void keepHeldNow($)
       return ''
     case 'let-through':

@@ -3,7 +3,7 @@
 import type { EngineInterface } from 'claude-code'
 import { readInteractive, readPhase, setInteractive } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
-import { restoreKept } from '../run/held-steps.js'
+import { restoreKept, resumeBeat } from '../run/held-steps.js'
 import { clearContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
@@ -12,7 +12,7 @@ type $ = EngineInterface
  * is at the prompt, and gives back, once the prompt box is up, what an earlier
  * session in this folder held when it ended. */
 export async function noteSessionStart($: $, isInteractive: boolean): Promise<void> {
-  await setInteractive($, isInteractive)
+  await Promise.all([setInteractive($, isInteractive), resumeBeat($)])
   if (isInteractive) $.clock.after(0, () => void restoreKept($).catch(() => undefined))
 }
 

@@ -26,6 +26,19 @@ async function settle(w: World) {
   await w.clock.settle()
 }
 
+/** Holds the next compaction open until `release()`; `inFlight` resolves once it waits. */
+function heldOpen(w: World) {
+  let release = () => {}
+  let isWaiting = () => {}
+  const inFlight = new Promise<void>((resolve) => (isWaiting = resolve))
+  const released = new Promise<void>((resolve) => (release = resolve))
+  w.interjectAt('session.compact', 1, async () => {
+    isWaiting()
+    await released
+  })
+  return { inFlight, release }
+}
+
 /** Ends the skill's turn with a good handoff and lets the swap run. */
 async function endSkillTurn($: Engine, w: World) {
   await skillWritesFile($, w, HANDOFF, handoffText())
@@ -39,13 +52,17 @@ describe('a compaction slower than the stuck limit', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
-    // Moved while the compaction is in flight. (Inside that wait the kit's
-    // clock moves only while no timer is due, so the prompt is typed before.)
-    w.interjectAt('session.compact', 1, async () => {
-      await w.clock.advance(6 * MINUTE_MS)
-      expect(w.clock.now(), 'the clock moved').toBeGreaterThan(1_000_000 + 6 * MINUTE_MS)
-    })
-    await endSkillTurn($, w)
+    // Moved while the compaction is in flight, from outside its wait: inside
+    // it the kit's clock moves only while no timer is due, and a run holding
+    // a message beats on a timer.
+    const compaction = heldOpen(w)
+    const ended = endSkillTurn($, w)
+    await compaction.inFlight
+    await w.clock.advance(6 * MINUTE_MS)
+    expect(w.clock.now(), 'the clock moved').toBeGreaterThan(1_000_000 + 6 * MINUTE_MS)
+    compaction.release()
+    await ended
+    await settle(w)
     expect(w.seen.submits.filter((s) => s.asUser).map((s) => s.text)).toEqual([expect.stringContaining(HELD)])
     expect([...w.seen.toasts, ...w.seen.logs].filter((t) => /stuck|Context unchanged|handoff run stopped/.test(t)), 'never called stuck').toEqual([])
     expect(w.box(), 'nothing given back: it was delivered').toBe('')
@@ -59,12 +76,15 @@ describe('a compaction slower than the stuck limit', () => {
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', '')
     expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
-    w.interjectAt('session.compact', 1, async () => {
-      await w.clock.advance(6 * MINUTE_MS)
-      // The next event past the limit drops the run: the compaction may never return.
-      expect((await typeCommand($, 'compact-handoff', 'status')).text).toContain('No handoff run under way')
-    })
-    await endSkillTurn($, w)
+    const compaction = heldOpen(w)
+    const ended = endSkillTurn($, w)
+    await compaction.inFlight
+    await w.clock.advance(6 * MINUTE_MS)
+    // The next event past the limit drops the run: the compaction may never return.
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toContain('No handoff run under way')
+    compaction.release()
+    await ended
+    await settle(w)
     expect(w.seen.toasts[1]).toBe('handoff run stopped, but its compaction may still replace the conversation')
     expect(w.seen.logs).toContainEqual(expect.stringMatching(/stuck at "replacing the conversation" for over 5 minutes.*The compaction had not returned: if it still does, the conversation is replaced/))
     expect(w.box()).toBe(`${HELD}\n\nGo on.`)

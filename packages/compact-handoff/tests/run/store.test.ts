@@ -14,7 +14,7 @@ import { ownRecordsIn } from '../support/records.js'
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, startSession, typeAndLaunch } from '../support/flow.js'
-import { heldKeyOf } from '../../hooks/run/held-messages.js'
+import { HEARTBEAT_MS, ORPHANED_AFTER_MS, heldBeatKeyOf, heldKeyOf } from '../../hooks/run/held-messages.js'
 import { TOASTS } from '../../hooks/text/toasts.js'
 
 const NOT_KEPT_TOAST = TOASTS.notKept().text
@@ -41,6 +41,19 @@ async function settleUntil(w: World, isDone: () => boolean) {
   for (let i = 0; i < 10 && !isDone(); i++) await settle(w)
 }
 
+/** The engine is another session's from now on (a new process in the same
+ * folder): this one's beat, which speaks for the session the engine names,
+ * no longer refreshes the first session's, as when that one was killed. */
+function anotherSession(w: World, id = 'session-2') {
+  w.setSessionId(id)
+}
+
+/** Past the moment a killed session's entry counts as orphaned, and the next session's look again. */
+async function pastOrphaned(w: World) {
+  await w.clock.advance(ORPHANED_AFTER_MS + 2 * HEARTBEAT_MS)
+  await settle(w)
+}
+
 /** A run under way holding two messages, as typed while its skill's turn ran. */
 async function runHoldingTwo($: Engine, w: World) {
   await startSession($)
@@ -57,14 +70,16 @@ function bloatedRecord(i: number, statusChars: number) {
 }
 
 describe('held messages in the store', () => {
-  test('are kept the moment they are held, so a session killed mid-run (no session.end) leaves them for the next one here', async ($, on) => {
+  test('are kept the moment they are held, so a session killed mid-run (no session.end) leaves them for the next one here, once its heartbeat has stopped', async ($, on) => {
     const w = world(on)
     await runHoldingTwo($, w)
     expect(w.store.get(await ownKey()), 'outside the session at once').toEqual({ cwd: CWD, messages: [HELD, SECOND], heldAt: expect.any(String) })
     // Killed: no session.end. The next process in this folder is another session.
-    w.setSessionId('session-2')
+    anotherSession(w)
     await startSession($)
     await settle(w)
+    expect(w.box(), 'the first session may still run: its entry is its own').toBe('')
+    await pastOrphaned(w)
     expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
     expect(w.seen.toasts.at(-1)).toBe('2 message(s) you typed during a handoff run are back in the prompt box')
     expect(w.seen.logs).toContainEqual(expect.stringMatching(STOPPED_TOAST))
@@ -81,9 +96,9 @@ describe('held messages in the store', () => {
     await settle(w)
     expect(w.box()).toBe('')
     expect(w.store.get(await ownKey())).toMatchObject({ messages: [HELD, SECOND] })
-    w.setSessionId('session-2')
+    anotherSession(w)
     await startSession($)
-    await settle(w)
+    await pastOrphaned(w)
     expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
     expect(w.store.get(elsewhere), "another project's messages are not this folder's").toEqual(theirs)
   })
@@ -127,6 +142,78 @@ describe('held messages in the store', () => {
   })
 })
 
+describe('two sessions in one folder, one of them holding (issue 39)', () => {
+  test('the other leaves a live session\'s held messages alone: the owner delivers them, once, and no box gets a copy', async ($, on) => {
+    const w = world(on)
+    await runHoldingTwo($, w)
+    // Session 2 starts in the same folder while session 1's run still holds them.
+    anotherSession(w)
+    await startSession($)
+    await settle(w)
+    expect(w.box(), 'not taken into the second session\'s box').toBe('')
+    expect(w.store.get(await ownKey()), 'still the first session\'s').toMatchObject({ messages: [HELD, SECOND] })
+    // Session 1 goes on beating and finishes its run.
+    w.setSessionId('session-1')
+    await w.clock.advance(2 * HEARTBEAT_MS)
+    expect(typeof w.store.get(await heldBeatKeyOf('session-1')), 'the owner beats while it holds').toBe('number')
+    await skillWritesFile($, w, HANDOFF, handoffText())
+    await endTurn($, readyAnswer([HANDOFF], 'Go on.'))
+    await settle(w)
+    const delivered = w.seen.submits.filter((s) => s.asUser).map((s) => s.text)
+    expect(delivered).toEqual([expect.stringContaining(SECOND)])
+    expect(delivered[0]!.split(HELD).length - 1, 'delivered once').toBe(1)
+    // The second session's later look finds nothing left to take.
+    anotherSession(w)
+    await pastOrphaned(w)
+    expect(w.box()).toBe('')
+    expect([...w.store.keys()].filter((k) => k.startsWith('held')), 'entry and heartbeat gone').toEqual([])
+  })
+
+  test('a session that exits with them marks its entry ended: the other takes it at once, with no wait for a heartbeat', async ($, on) => {
+    const w = world(on)
+    await runHoldingTwo($, w)
+    await $.session.end({ reason: 'prompt_input_exit', sessionId: 'session-1', resume: { id: 'session-1' } })
+    await settle(w)
+    expect(w.store.get(await ownKey())).toMatchObject({ endedAt: expect.any(String) })
+    expect(w.store.has(await heldBeatKeyOf('session-1')), 'the beat stops at the end').toBe(false)
+    anotherSession(w)
+    await startSession($)
+    await settle(w)
+    expect(w.box()).toBe(`${HELD}\n\n${SECOND}`)
+  })
+})
+
+describe('a held message the engine puts back in the box late (issue 39)', () => {
+  test('is cleared when the drop lands after the first look at the box, and a cancel then gives it back once', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    expect(await submitPrompt($, HELD)).toEqual({ drop: 'held by compact-handoff until its swap is done' })
+    // The clearing timer reads the box before the engine has taken the drop.
+    await settle(w)
+    w.putInBox(HELD)
+    await w.clock.advance(1_000)
+    expect(w.box(), 'cleared once the drop landed').toBe('')
+    await typeCommand($, 'compact-handoff', 'cancel')
+    await settle(w)
+    expect(w.box()).toBe(HELD)
+  })
+
+  test('still in the box when the run is cancelled: given back without a second copy', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await submitPrompt($, HELD)
+    await submitPrompt($, SECOND)
+    // Put back after the watch ended (or typed again by the person): the box holds one of them.
+    await w.clock.advance(10_000)
+    w.putInBox(SECOND)
+    await typeCommand($, 'compact-handoff', 'cancel')
+    await settle(w)
+    expect(w.box()).toBe(`${SECOND}\n\n${HELD}`)
+  })
+})
+
 /** A project folder of `chars` characters, of folders of 16 on the platform's separator. */
 function longFolder(chars: number, windows: boolean): string {
   const separator = windows ? '\\' : '/'
@@ -157,10 +244,10 @@ describe('a project path of 1,000 characters', () => {
       await typeAndLaunch($, w, 'compact-handoff', '')
       await submitPrompt($, SECOND)
       await settle(w)
-      // Killed mid-run; the next session in the folder puts it back.
-      w.setSessionId('session-2')
+      // Killed mid-run; the next session in the folder puts it back once its heartbeat has stopped.
+      anotherSession(w)
       await startSession($, { cwd })
-      await settle(w)
+      await pastOrphaned(w)
       expect(w.box()).toBe(SECOND)
       expect([...w.store.keys()].filter((k) => k.length > STORE_KEY_LIMIT_CHARS)).toEqual([])
       expect(w.seen.logs.filter((l) => /could not|over the/.test(l)), 'nothing refused').toEqual([])

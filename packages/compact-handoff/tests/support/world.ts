@@ -286,6 +286,11 @@ export function world(on: On, options: WorldOptions = {}) {
     interjectAt,
     /** The prompt box's draft now. */
     box: () => state.box,
+    /** Puts `text` in the prompt box as the engine does, beneath every hook:
+     * a dropped prompt put back, or the person typing. */
+    putInBox(text: string) {
+      state.box = text
+    },
     setContextPercent(percent: number | undefined) {
       state.contextPercent = percent
     },
