@@ -55,6 +55,7 @@ describe('digestBudgetCharsOf', () => {
     expect(digestBudgetCharsOf(200_000)).toBe(200_000)
     expect(digestBudgetCharsOf(1_000_000)).toBe(1_000_000)
     expect(digestBudgetCharsOf(0)).toBe(0)
+    expect(digestBudgetCharsOf(Number.NaN), 'a window that is no number bounds to nothing, never to everything').toBe(0)
   })
 })
 

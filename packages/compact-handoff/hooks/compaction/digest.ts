@@ -69,9 +69,10 @@ const PART_GAP = '\n\n'
 /** A tool's name as shown; names are short, a longer one is cut. */
 const MAX_TOOL_NAME_CHARS = 100
 
-/** A quarter of a window of `windowTokens` tokens, at 4 characters a token. */
+/** A quarter of a window of `windowTokens` tokens, at 4 characters a token;
+ * none for a window that is no number (a budget that is no number would bound nothing). */
 export function digestBudgetCharsOf(windowTokens: number): number {
-  return Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE))
+  return Number.isFinite(windowTokens) ? Math.max(0, Math.floor((windowTokens * CHARS_PER_TOKEN) / WINDOW_SHARE)) : 0
 }
 
 /** One text the digest shows: the windows it is masked in (indexes into the
@@ -103,7 +104,7 @@ export type DigestPlan = {
   /** Newest first. */
   entries: readonly PlannedEntry[]
   leftOut: LeftOut
-  /** The texts to mask, in the order the entries name them. */
+  /** The texts to mask; each entry names its own by index. */
   windows: readonly string[]
 }
 
