@@ -35,4 +35,21 @@ describe('maskedDigestNow', () => {
     expect(digest.indexOf(FIRST_WORDS), "the user's words, recorded at prompt.submit, ahead of the entries").toBeGreaterThan(0)
     expect(digest.indexOf(FIRST_WORDS)).toBeLessThan(digest.indexOf('--- The assistant wrote (message 4 of 4)'))
   })
+
+  test('masks each text on its own where the masking of texts joined in one call reached across the line between two', async ($, on) => {
+    const w = world(on, { forks: [TOO_LONG], completes: [REPLY] })
+    await sessionWithWork($)
+    const before = w.seen.redactions
+    // Joined, "Bearer" at a command's end and the output's first word after it read as one credential, the line between them masked away.
+    await compactAuto($, [
+      { role: 'assistant', text: '', toolUses: [{ tool_use_id: 't1', tool: 'Bash', input: { command: 'echo Authorization: Bearer' } }] },
+      { role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: 't1', text: 'Authorization: Bearer', isError: false }] },
+      { role: 'assistant', text: `Now with the key: Authorization: Bearer ${TOKEN}`, toolUses: [] },
+    ])
+    const prompt = w.seen.completes[0]?.prompt ?? ''
+    expect(prompt).toContain('--- The assistant called Bash (message 1 of 3): echo Authorization: Bearer  → exit 0\nIts output:\n```\nAuthorization: Bearer\n```')
+    expect(prompt).toContain('Now with the key: Authorization: Bearer [REDACTED]')
+    expect(prompt).not.toContain(TOKEN)
+    expect(w.seen.redactions - before, 'the joined call, then one per text').toBeGreaterThan(3)
+  })
 })
