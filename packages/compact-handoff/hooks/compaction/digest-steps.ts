@@ -2,11 +2,10 @@
 // leading sections read from this mod's records and every text it shows
 // masked by the engine's redact first: a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
-import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf, type Digest, type DigestMessage } from './digest.js'
+import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskableTextsOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
-import { MAX_REDACT_CHARS } from '../text/text-clip.js'
 import { stubContextNow } from '../stub/stub-steps.js'
 import { stubContextLinesOf, type StubContext } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
@@ -19,37 +18,6 @@ type $ = EngineInterface
 
 /** How many redact calls are in flight at once. */
 const MASKING_AT_ONCE = 4
-/** Between two texts masked in one redact call: on a line of its own, so no
- * pattern that stops at white space reaches across it, and in words no
- * credential pattern takes. A digest shows hundreds of texts, and each redact
- * call is a hop through every plugin's hooks (about 3 ms each under the kit
- * on a loaded machine, one after another however many were in flight). */
-export const MASK_SEPARATOR = '\n\u241e compact-handoff digest: next text \u241e\n'
-
-/** `texts` in batches of consecutive texts that fit one redact call joined by
- * MASK_SEPARATOR; a text that holds the separator itself goes alone. */
-function batchesOf(texts: readonly string[]): number[][] {
-  const batches: number[][] = []
-  let batch: number[] = []
-  let size = 0
-  for (const [i, text] of texts.entries()) {
-    const isAlone = text.includes(MASK_SEPARATOR)
-    if (batch.length > 0 && (isAlone || size + MASK_SEPARATOR.length + text.length > MAX_REDACT_CHARS)) {
-      batches.push(batch)
-      batch = []
-      size = 0
-    }
-    batch.push(i)
-    size += (batch.length > 1 ? MASK_SEPARATOR.length : 0) + text.length
-    if (isAlone) {
-      batches.push(batch)
-      batch = []
-      size = 0
-    }
-  }
-  if (batch.length > 0) batches.push(batch)
-  return batches
-}
 
 /** One batch masked in one call; where the masking reached across a
  * separator (the pieces no longer match the texts) or the call failed, each
@@ -57,15 +25,14 @@ function batchesOf(texts: readonly string[]): number[][] {
 async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
   if (texts.length === 1) return [await maskedText($, texts[0]!)]
   const joined = await maskedText($, texts.join(MASK_SEPARATOR))
-  const pieces = joined.split(MASK_SEPARATOR)
-  if (joined !== UNMASKED_TEXT && pieces.length === texts.length) return pieces
-  return Promise.all(texts.map((text) => maskedText($, text)))
+  const pieces = joined === UNMASKED_TEXT ? undefined : maskedPiecesOf(joined, texts.length)
+  return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
 }
 
 /** Each of `texts` masked, in order, in as few redact calls as fit, at most MASKING_AT_ONCE at a time. */
 async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
   const masked: string[] = new Array<string>(texts.length)
-  const batches = batchesOf(texts)
+  const batches = maskBatchesOf(texts)
   let next = 0
   const worker = async (): Promise<void> => {
     while (next < batches.length) {
