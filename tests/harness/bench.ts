@@ -16,14 +16,17 @@
  *    same scripted conversation, left to its summary or answered by the fork handoff.
  * 5. The stub row's hook (bench/row-draw.ts): a typed prompt's row, Enter to drawn, with
  *    compact-handoff's ui.render hook and without it.
+ * 6. Every turn (bench/turn-costs.ts): Enter → first request, a tool call → the next
+ *    request and CPU-seconds per turn, with our mods, do-nothing mods and none, interleaved.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
 import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
+import { turnTable, turnTimes } from './bench/turn-costs.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
@@ -43,6 +46,10 @@ async function main(): Promise<void> {
   const started = performance.now()
   if (ROW_ONLY) {
     console.log([...rowTable(await rowTimes()), `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
+  if (TURN_ONLY) {
+    console.log([...turnTable(await turnTimes(SWAP_RUNS)), `Machine: ${machineLine}.`].join('\n'))
     return
   }
   if (START_ONLY) {
@@ -80,8 +87,9 @@ async function main(): Promise<void> {
     }
   }
   const rows = await rowTimes()
+  const turns = await turnTimes(SWAP_RUNS)
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows)].join('\n'))
+  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows), '', ...turnTable(turns)].join('\n'))
 }
 
 main().then(

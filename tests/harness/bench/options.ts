@@ -6,7 +6,7 @@
  * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
  * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
  * automatic-compaction table, `--row-only` only the typed row's drawing with and without the
- * stub row's ui.render hook.
+ * stub row's ui.render hook, `--turn-only` only the per-turn table (our mods, do-nothing mods, none).
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -19,6 +19,7 @@ export const SWAP_ONLY = HANDOFF_ONLY || process.argv.includes('--swap-only')
 export const START_ONLY = process.argv.includes('--start-only')
 export const AUTO_ONLY = process.argv.includes('--auto-only')
 export const ROW_ONLY = process.argv.includes('--row-only')
+export const TURN_ONLY = process.argv.includes('--turn-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {
