@@ -44,12 +44,11 @@ async function rowTimes(): Promise<Record<RowVariant, number[]>> {
 async function main(): Promise<void> {
   const machineLine = machine()
   const started = performance.now()
-  if (ROW_ONLY) {
-    console.log([...rowTable(await rowTimes()), `Machine: ${machineLine}.`].join('\n'))
-    return
-  }
-  if (TURN_ONLY) {
-    console.log([...turnTable(await turnTimes(SWAP_RUNS)), `Machine: ${machineLine}.`].join('\n'))
+  if (ROW_ONLY || TURN_ONLY) {
+    // Both asked for: the two tables of one run, the row's sessions first.
+    const rows = ROW_ONLY ? [...rowTable(await rowTimes()), ''] : []
+    const turns = TURN_ONLY ? [...turnTable(await turnTimes(SWAP_RUNS)), ''] : []
+    console.log([...rows, ...turns, `Machine: ${machineLine}.`].join('\n'))
     return
   }
   if (START_ONLY) {

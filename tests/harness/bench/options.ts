@@ -6,7 +6,8 @@
  * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
  * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
  * automatic-compaction table, `--row-only` only the typed row's drawing with and without the
- * stub row's ui.render hook, `--turn-only` only the per-turn table (our mods, do-nothing mods, none).
+ * stub row's ui.render hook, `--turn-only` only the per-turn table (our mods, do-nothing mods, none); `--row-only --turn-only`
+ * prints both from one run.
  */
 import { removeRun } from '../showcase-kit.js'
 
