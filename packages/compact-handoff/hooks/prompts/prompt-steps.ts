@@ -5,7 +5,7 @@
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
 import { isTypedByUser, withUserMessage, type PromptInput } from '../words/user-words.js'
-import { updateWords } from '../words/words-state.js'
+import { changeHeldWords, readHeldWords } from '../words/words-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
 import { GO_COMMAND } from '../run/go-command.js'
@@ -27,8 +27,13 @@ export async function takePrompt($: $, prompt: Submitted): Promise<'hold' | 'pas
   // Our own commands must always run: cancel is how a person stops a run.
   if (command !== undefined && OUR_COMMANDS.has(command)) return 'pass'
   const attachments = prompt.attachments?.map((a) => a.type)
-  const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) })
+  // The person waits on this hook: the words are read beside the hold, in the
+  // same hop, and written only once the prompt is known to pass.
+  const [{ step }, words] = await Promise.all([
+    dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) }),
+    command === undefined ? readHeldWords($) : undefined,
+  ])
   if (step.isTaken) return 'hold'
-  if (command === undefined) await updateWords($, (words) => withUserMessage(words, prompt.text))
+  if (words !== undefined) await changeHeldWords($, words, (w) => withUserMessage(w, prompt.text))
   return 'pass'
 }
