@@ -1,0 +1,63 @@
+// What compact-handoff writes on the hooks every turn passes through: only what
+// changed. Each state write is an engine hop a turn waits on (the typed prompt's
+// before its request, a tool call's before the next request), so a write of an
+// unchanged value is time the person feels for nothing.
+import { describe, expect, type Engine } from 'claude-code/testing'
+import type { On } from 'claude-code'
+// Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
+import { test } from '../support/loaded-test.js'
+import { world } from '../support/world.js'
+import { startSession } from '../support/flow.js'
+import { endTurn, readFile, runCommand, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
+
+/** The keys of compact-handoff's state writes, in order, as they pass beneath the mod. */
+function stateWrites(on: On): string[] {
+  const keys: string[] = []
+  on('state.set', (_$, e, next) => {
+    if (e.plugin === 'compact-handoff') keys.push(e.key)
+    return next(e)
+  })
+  return keys
+}
+
+/** An ordinary main-loop turn, no run under way: its start, its end, the classic Stop. */
+async function ordinaryTurn($: Engine, turnId: string): Promise<void> {
+  await startTurn($, 'fix the parser', turnId)
+  await endTurn($, 'Done.', 'answer', undefined, turnId)
+  await turnStops($, [])
+}
+
+describe('every turn', () => {
+  test('a typed prompt with no run under way writes the words alone', async ($, on) => {
+    const writes = stateWrites(on)
+    world(on)
+    await startSession($)
+    writes.length = 0
+    await submitPrompt($, 'fix the parser')
+    expect(writes, 'the run is read, not written: a prompt that passes leaves the phase as it was').toEqual(['words'])
+  })
+
+  test("an ordinary turn's start and end write nothing when nothing changed", async ($, on) => {
+    const writes = stateWrites(on)
+    world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    writes.length = 0
+    await ordinaryTurn($, 't-2')
+    expect(writes, 'no run, no meter window, the figure and the nudge as they were').toEqual([])
+  })
+
+  test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
+    const writes = stateWrites(on)
+    world(on)
+    await startSession($)
+    await readFile($, 'src/parser.ts')
+    writes.length = 0
+    await readFile($, 'src/parser.ts')
+    expect(writes, 'the same Read again records nothing new').toEqual([])
+    await readFile($, 'src/lexer.ts')
+    await runCommand($, 'pnpm test parser')
+    await skillWrite($, 'src/parser.ts', 'code')
+    expect(writes).toEqual(['work', 'work', 'work'])
+  })
+})
