@@ -8,12 +8,22 @@ import type { On } from 'claude-code'
 import { test } from '../support/loaded-test.js'
 import { world } from '../support/world.js'
 import { startSession } from '../support/flow.js'
-import { endTurn, readFile, runCommand, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
+import { endTurn, readFile, runCommand, runInBackground, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
 
 /** The keys of compact-handoff's state writes, in order, as they pass beneath the mod. */
 function stateWrites(on: On): string[] {
   const keys: string[] = []
   on('state.set', (_$, e, next) => {
+    if (e.plugin === 'compact-handoff') keys.push(e.key)
+    return next(e)
+  })
+  return keys
+}
+
+/** The keys of compact-handoff's state reads, as they pass beneath the mod. */
+function stateReads(on: On): string[] {
+  const keys: string[] = []
+  on('state.get', (_$, e, next) => {
     if (e.plugin === 'compact-handoff') keys.push(e.key)
     return next(e)
   })
@@ -45,6 +55,20 @@ describe('every turn', () => {
     writes.length = 0
     await ordinaryTurn($, 't-2')
     expect(writes, 'no run, no meter window, the figure and the nudge as they were').toEqual([])
+  })
+
+  test("a turn's end reads no shells once a read found none, and reads them again once one was started", async ($, on) => {
+    const reads = stateReads(on)
+    world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    reads.length = 0
+    await ordinaryTurn($, 't-2')
+    expect(reads.filter((key) => key === 'shells'), 'none recorded: nothing to drop, nothing read').toEqual([])
+    await runInBackground($, 'pnpm dev')
+    reads.length = 0
+    await turnStops($, [])
+    expect(reads, 'a shell was recorded: its end is looked for').toContain('shells')
   })
 
   test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
