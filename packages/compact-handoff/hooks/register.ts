@@ -59,8 +59,11 @@ export const register: Register = (on, userConfig) => {
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args, e.origin)).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
-    const action = await takePrompt($, e)
-    return action === 'hold' ? { drop: 'held by compact-handoff until its swap is done' } : next(e)
+    const taken = await takePrompt($, e)
+    if (taken.kind === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
+    // The words are written beside the prompt's way to its request; the hook settles once they are kept.
+    const [submitted] = await Promise.all([next(e), taken.recorded])
+    return submitted
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
   // Only with askAfterCompaction on: with it off no tool call waits on this.

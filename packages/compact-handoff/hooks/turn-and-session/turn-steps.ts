@@ -5,7 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
 import { autoHandoffIfDue } from './auto-handoff-steps.js'
 import { nudgeIfDue, turnEndReadsNow } from '../thresholds/nudge-steps.js'
-import { dispatch } from '../run/run-steps.js'
+import { phaseAtTurnEnd } from '../run/run-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
 import { readWork } from '../facts/facts-state.js'
@@ -18,7 +18,7 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
   // end needs (the meter, the nudge, the usage, the status line) is read beside
   // it, so the common case, no run and nothing changed, costs one hop and
   // writes nothing; with a run, the skill's end is not held up by a read of its own.
-  const [{ found }, work, reads] = await Promise.all([dispatch($, { kind: 'turn-ended', turnId, end }), readWork($), turnEndReadsNow($)])
+  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWork($), turnEndReadsNow($)])
   if (found.kind !== 'idle') return
   await meterTurnEnded($, work)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, reads.usage)

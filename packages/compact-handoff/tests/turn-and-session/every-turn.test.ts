@@ -6,7 +6,7 @@ import { describe, expect, type Engine } from 'claude-code/testing'
 import type { On } from 'claude-code'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
-import { world } from '../support/world.js'
+import { HANDOFF, world } from '../support/world.js'
 import { startSession } from '../support/flow.js'
 import { endTurn, readFile, runCommand, runInBackground, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
 
@@ -69,6 +69,18 @@ describe('every turn', () => {
     reads.length = 0
     await turnStops($, [])
     expect(reads, 'a shell was recorded: its end is looked for').toContain('shells')
+  })
+
+  test('with no run under way, a typed prompt, a Write of a handoff and a turn read no phase once one read found none', async ($, on) => {
+    const reads = stateReads(on)
+    world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    reads.length = 0
+    await submitPrompt($, 'fix the parser')
+    await skillWrite($, HANDOFF, '# Handoff')
+    await ordinaryTurn($, 't-2')
+    expect(reads.filter((key) => key === 'run'), 'nothing for them to move: the phase is not read').toEqual([])
   })
 
   test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
