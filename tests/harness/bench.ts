@@ -18,14 +18,17 @@
  *    compact-handoff's ui.render hook and without it.
  * 6. The digest at the window's edge (bench/digest-build.ts): its build time and size on
  *    synthetic transcripts of 1, 10 and 100 MB, in this process (no session).
+ * 7. Every turn (bench/turn-costs.ts): Enter → first request, a tool call → the next
+ *    request and CPU-seconds per turn, with our mods, do-nothing mods and none, interleaved.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, DIGEST_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, DIGEST_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
 import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
+import { turnTable, turnTimes } from './bench/turn-costs.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
@@ -48,8 +51,11 @@ async function main(): Promise<void> {
     console.log([...digestTable(digestSamples()), `Machine: ${machineLine}.`].join('\n'))
     return
   }
-  if (ROW_ONLY) {
-    console.log([...rowTable(await rowTimes()), `Machine: ${machineLine}.`].join('\n'))
+  if (ROW_ONLY || TURN_ONLY) {
+    // Both asked for: the two tables of one run, the row's sessions first.
+    const rows = ROW_ONLY ? [...rowTable(await rowTimes()), ''] : []
+    const turns = TURN_ONLY ? [...turnTable(await turnTimes(SWAP_RUNS)), ''] : []
+    console.log([...rows, ...turns, `Machine: ${machineLine}.`].join('\n'))
     return
   }
   if (START_ONLY) {
@@ -87,8 +93,9 @@ async function main(): Promise<void> {
     }
   }
   const rows = await rowTimes()
+  const turns = await turnTimes(SWAP_RUNS)
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows), '', ...digestTable(digestSamples())].join('\n'))
+  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows), '', ...turnTable(turns), '', ...digestTable(digestSamples())].join('\n'))
 }
 
 main().then(

@@ -59,8 +59,11 @@ export const register: Register = (on, userConfig) => {
   on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args, e.origin)).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
-    const action = await takePrompt($, e)
-    return action === 'hold' ? { drop: 'held by compact-handoff until its swap is done' } : next(e)
+    const taken = await takePrompt($, e)
+    if (taken.kind === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
+    // The words are written beside the prompt's way to its request; the hook settles once they are kept.
+    const [submitted] = await Promise.all([next(e), taken.recorded])
+    return submitted
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
   // Only with askAfterCompaction on: with it off no tool call waits on this.
@@ -142,9 +145,12 @@ export const register: Register = (on, userConfig) => {
     return prompt
   }).catch(($, e, next) => next(e)) // fail open: the skill reaches the model whatever this hook does
 
-  // The stub's row as one line, whole under ctrl+o (stub-row/). Asked for
-  // every user row the engine draws: a row that is no stub returns before any hop.
-  on('ui.render', { component: 'UserMessage' }, async ($, e, next) => {
+  // The stub's row as one line, whole under ctrl+o (stub-row/). A literal
+  // matcher is decided by the engine itself, so a typed row (origin composer)
+  // never costs a hop to the mods' worker; a row a compaction hook installed is
+  // unclassified, as is a slash command's, which the text check then passes by
+  // (seen live, 2.1.332).
+  on('ui.render', { component: 'UserMessage', props: { origin: { kind: 'unclassified' } } }, async ($, e, next) => {
     if (e.props.isExpanded) return next(e)
     const line = await stubRowLineFor($, e.props.text, e.viewport?.columns)
     return next(line === undefined ? e : { ...e, props: { ...e.props, text: line } })

@@ -32,6 +32,12 @@ describe('recording', () => {
     ])
   })
 
+  test('gives back the same facts for a Read of the newest read, and moves an older one to the end', () => {
+    const e = withRead(withRead(NO_FACTS, `${CWD}/a.ts`), `${CWD}/b.ts`)
+    expect(withRead(e, `${CWD}/b.ts`), 'nothing new: the caller writes nothing').toBe(e)
+    expect(withRead(e, `${CWD}/a.ts`).read).toEqual([`${CWD}/b.ts`, `${CWD}/a.ts`])
+  })
+
   test('keeps only the newest entries of each list', () => {
     let e = NO_FACTS
     for (let i = 0; i < 100; i++) e = withCommand(withRead(withChange(e, `/f${i}`), `/r${i}`), `cmd ${i}`, 0)

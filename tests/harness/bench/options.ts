@@ -6,7 +6,8 @@
  * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
  * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
  * automatic-compaction table, `--row-only` only the typed row's drawing with and without the
- * stub row's ui.render hook, `--digest-only` only the digest's build on 1, 10 and 100 MB
+ * stub row's ui.render hook, `--turn-only` only the per-turn table (our mods, do-nothing mods, none); `--row-only --turn-only`
+ * prints both from one run; `--digest-only` only the digest's build on 1, 10 and 100 MB
  * transcripts (seconds: no session).
  */
 import { removeRun } from '../showcase-kit.js'
@@ -21,6 +22,7 @@ export const START_ONLY = process.argv.includes('--start-only')
 export const AUTO_ONLY = process.argv.includes('--auto-only')
 export const ROW_ONLY = process.argv.includes('--row-only')
 export const DIGEST_ONLY = process.argv.includes('--digest-only')
+export const TURN_ONLY = process.argv.includes('--turn-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {

@@ -1,9 +1,10 @@
 /**
- * The stub row's cost to a typed prompt: compact-handoff's `ui.render` hook on
- * `UserMessage` is a worker hop for every user row the engine draws (a new row is blank
- * until its first answer), so the time from Enter to the typed prompt's row on screen is
- * measured with the plugins as shipped and with a staged copy of compact-handoff whose
- * register.ts leaves the hook out, sessions interleaved.
+ * The stub row's cost to a typed prompt: a `ui.render` hook the engine sends a row to is
+ * a worker hop before the row is drawn (a new row is blank until its first answer), and
+ * compact-handoff's literal matcher on the row's origin is meant to keep every typed row
+ * from it. The time from Enter to the typed prompt's row on screen is measured with the
+ * plugins as shipped and with a staged copy of compact-handoff whose register.ts leaves
+ * the hook out, sessions interleaved.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,7 +23,7 @@ export const ROW_VARIANTS: readonly RowVariant[] = ['with-hook', 'without-hook']
 export const ROW_PROMPTS = 6
 /** Finer than a frame, so a one-frame difference shows. */
 const ROW_POLL_MS = 5
-const HOOK_START = "  on('ui.render', { component: 'UserMessage' }"
+const HOOK_START = "  on('ui.render', { component: 'UserMessage'"
 const HOOK_END = '}).catch(($, e, next) => next(e)) // fail open: a broken hook draws the row as it is\n'
 
 /** A staged compact-handoff whose register.ts has no ui.render hook. */

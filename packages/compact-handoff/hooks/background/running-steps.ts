@@ -4,7 +4,7 @@
 // background and dropped once a main-loop turn's end no longer lists it.
 import type { EngineInterface } from 'claude-code'
 import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running } from './running.js'
-import { readShells, updateShells } from './running-state.js'
+import { readShells, readShellsIfAny, updateShells } from './running-state.js'
 import { maskedText } from '../text/mask-steps.js'
 
 type $ = EngineInterface
@@ -17,11 +17,11 @@ export async function recordShellStarted($: $, id: string, command: string): Pro
 }
 
 /** A main-loop turn's end (`classic.Stop`): the engine lists the background
- * work still in flight, so recorded shells it leaves out have ended. Costs one
- * read when nothing is recorded, the common case. */
+ * work still in flight, so recorded shells it leaves out have ended. Costs no
+ * engine call once none is recorded, the common case. */
 export async function dropEndedShells($: $, inFlight: readonly { id: string }[] | undefined): Promise<void> {
   if (inFlight === undefined) return
-  const shells = await readShells($)
+  const shells = await readShellsIfAny($)
   if (shellsStillRunning(shells, inFlight).length === shells.length) return
   await updateShells($, (found) => shellsStillRunning(found, inFlight))
 }

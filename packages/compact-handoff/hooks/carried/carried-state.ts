@@ -15,12 +15,30 @@ const loadedToolsAtom = atom({ plugin: 'compact-handoff', key: 'loadedTools' } a
 const planAtom = atom({ plugin: 'compact-handoff', key: 'plan' } as const, null as CarriedPlan | null)
 const worktreeAtom = atom({ plugin: 'compact-handoff', key: 'worktree' } as const, null as CarriedWorktree | null)
 
+// The same value, read with its version beside the masking of a skill as it
+// loads and written back with a compare-and-set: one hop for both, not two.
+const SKILLS_REF = { plugin: 'compact-handoff', key: 'skills' } as const
+
 export function readSkills($: $): Promise<InvokedSkills> {
   return read($, skillsAtom)
 }
 
 export async function updateSkills($: $, change: (skills: InvokedSkills) => InvokedSkills): Promise<void> {
   await update($, skillsAtom, change)
+}
+
+/** The skills as read, with the version a write back must meet. */
+export type HeldSkills = { skills: InvokedSkills; version: number }
+
+export async function readHeldSkills($: $): Promise<HeldSkills> {
+  const held = await $.state.get(SKILLS_REF)
+  return { skills: held.value ?? NO_SKILLS, version: held.version }
+}
+
+/** Writes `change` of the skills as read; a miss means another write landed
+ * since the read: the change is applied again to the skills that stand now. */
+export async function changeHeldSkills($: $, held: HeldSkills, change: (skills: InvokedSkills) => InvokedSkills): Promise<void> {
+  if (!(await $.state.set(SKILLS_REF, change(held.skills), { ifVersion: held.version })).isSet) await updateSkills($, change)
 }
 
 export function readLoadedTools($: $): Promise<readonly string[]> {

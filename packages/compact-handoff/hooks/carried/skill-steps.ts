@@ -4,7 +4,7 @@
 // from then on so a later swap still carries them.
 import type { EngineInterface } from 'claude-code'
 import { isOwnSkill, MAX_SKILL_CHARS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
-import { readSkills, updateSkills } from './carried-state.js'
+import { changeHeldSkills, readHeldSkills, readSkills, updateSkills } from './carried-state.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
 
@@ -24,8 +24,8 @@ type $ = EngineInterface
  * before it is kept; compact-handoff's own handoff runs are never recorded. */
 export async function recordSkill($: $, load: { skill: string; pluginName?: string }, text: string): Promise<void> {
   if (isOwnSkill(load)) return
-  const masked = await maskedSkillText($, text)
-  await updateSkills($, (skills) => withSkillsLoaded(skills, [{ name: load.skill, text: masked }]))
+  const [masked, held] = await Promise.all([maskedSkillText($, text), readHeldSkills($)])
+  await changeHeldSkills($, held, (skills) => withSkillsLoaded(skills, [{ name: load.skill, text: masked }]))
 }
 
 /** The skills a stub carries now. Costs one transcript read; the recovered

@@ -83,7 +83,9 @@ export function withChange(facts: Facts, path: string): Facts {
   return isNewPast ? withDropped({ ...facts, changed }, { changed: 1 }) : { ...facts, changed }
 }
 
+/** The same facts when `path` is already the newest read. */
 export function withRead(facts: Facts, path: string): Facts {
+  if (facts.read.at(-1) === path) return facts
   return { ...facts, read: newestLast(facts.read, path, (p) => p === path, MAX_READ_FILES) }
 }
 

@@ -6,7 +6,8 @@ import { showToast } from '../text/toast-steps.js'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
 import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
-import { readWork, updateWork } from './facts-state.js'
+import { changeHeldWork, readHeldWork, updateWork } from './facts-state.js'
+import { workWith, type WorkRecord } from './work.js'
 import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
 import { maskedText } from '../text/mask-steps.js'
 import { backgroundTaskIdOf } from '../background/running.js'
@@ -27,17 +28,19 @@ export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome)
   if (call.agentId !== undefined || outcome.deny !== undefined) return
   if (call.tool === 'Bash') {
     if (typeof call.command !== 'string') return
-    const line = clippedCommandOf(await maskedText($, call.command))
+    // The masking and the record's read are one hop: the write is the second.
+    const [masked, held] = await Promise.all([maskedText($, call.command), readHeldWork($)])
+    const line = clippedCommandOf(masked)
     // Moved to the background, the command was answered at once and goes on: started, not ended.
     const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
-    const recorded = updateWork($, (w) => ({ facts: withCommand(w.facts, line, exitCodeOf(outcome), shellId), meter: meterWithCommand(w.meter, line) }))
+    const recorded = changeHeldWork($, held, (w) => workWith(w, withCommand(w.facts, line, exitCodeOf(outcome), shellId), meterWithCommand(w.meter, line)))
     await Promise.all([recorded, shellId === undefined ? undefined : recordShellStarted($, shellId, line)])
     return
   }
   if (outcome.isError === true || typeof call.file_path !== 'string') return
-  const path = await maskedText($, call.file_path)
-  if (call.tool === 'Read') await updateWork($, (w) => ({ facts: withRead(w.facts, path), meter: meterWithRead(w.meter, path) }))
-  else await updateWork($, (w) => ({ ...w, facts: withChange(w.facts, path) }))
+  const [path, held] = await Promise.all([maskedText($, call.file_path), readHeldWork($)])
+  if (call.tool === 'Read') await changeHeldWork($, held, (w) => workWith(w, withRead(w.facts, path), meterWithRead(w.meter, path)))
+  else await changeHeldWork($, held, (w) => workWith(w, withChange(w.facts, path), w.meter))
 }
 
 /** A main-loop call of the recall tool: the meter, while one watches, counts it
@@ -104,9 +107,10 @@ export async function closeMeter($: $, cwd: string): Promise<Watched | undefined
 }
 
 /** A main-loop turn ended: the meter counts it; the first turn after a swap
- * that never read the handoff is said and logged. */
-export async function meterTurnEnded($: $): Promise<void> {
-  if ((await readWork($)).meter.kind !== 'watching') return
+ * that never read the handoff is said and logged. `work` is the record read
+ * at the turn's end: with no window open, the common case, nothing more is read. */
+export async function meterTurnEnded($: $, work: WorkRecord): Promise<void> {
+  if (work.meter.kind !== 'watching') return
   const cwd = await $.session.cwd()
   let result: ReturnType<typeof meterAfterTurn> | undefined
   await updateWork($, (w) => {

@@ -8,3 +8,9 @@ import { NOT_WATCHING, type Meter } from '../meter/meter.js'
 export type WorkRecord = { facts: Facts; meter: Meter }
 
 export const NO_WORK: WorkRecord = { facts: NO_FACTS, meter: NOT_WATCHING }
+
+/** `work` with `facts` and `meter`; the same record when neither changed, so
+ * nothing is written for a call that records nothing new. */
+export function workWith(work: WorkRecord, facts: Facts, meter: Meter): WorkRecord {
+  return facts === work.facts && meter === work.meter ? work : { facts, meter }
+}

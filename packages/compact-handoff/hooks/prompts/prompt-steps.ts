@@ -5,7 +5,8 @@
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
 import { isTypedByUser, withUserMessage, type PromptInput } from '../words/user-words.js'
-import { updateWords } from '../words/words-state.js'
+import { changeHeldWords, readHeldWords, updateWords } from '../words/words-state.js'
+import { isRunPossible } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
 import { GO_COMMAND } from '../run/go-command.js'
@@ -16,19 +17,33 @@ const OUR_COMMANDS: ReadonlySet<string> = new Set([HANDOFF_COMMAND, PLAN_COMMAND
 
 type Submitted = PromptInput & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
 
+/** What takePrompt decided: hold the prompt, or let it through with the
+ * recording of its words under way (`recorded`, never rejecting: a recording
+ * that failed must not cost the person the prompt). */
+export type Taken = { kind: 'hold' } | { kind: 'pass'; recorded: Promise<void> }
+
+const NOTHING_TO_RECORD: Taken = { kind: 'pass', recorded: Promise.resolve() }
+
 /** What to do with a submitted prompt: hold it (drop it now, deliver it after
  * the swap) or let it through, recorded when it is the person's own words.
  * Whether a run holds it is decided from the phase the hold meets, inside one
  * state update, so a prompt typed at any moment of a swap is either held and
- * delivered or passed, never lost. */
-export async function takePrompt($: $, prompt: Submitted): Promise<'hold' | 'pass'> {
-  if (!isTypedByUser(prompt)) return 'pass'
+ * delivered or passed, never lost. The person waits on this: with no run
+ * under way nothing is read before the prompt goes on, and the words are
+ * written beside it, never before it. */
+export async function takePrompt($: $, prompt: Submitted): Promise<Taken> {
+  if (!isTypedByUser(prompt)) return NOTHING_TO_RECORD
   const command = prompt.command?.name
   // Our own commands must always run: cancel is how a person stops a run.
-  if (command !== undefined && OUR_COMMANDS.has(command)) return 'pass'
+  if (command !== undefined && OUR_COMMANDS.has(command)) return NOTHING_TO_RECORD
+  const record = (words: Promise<void>): Taken => ({ kind: 'pass', recorded: words.catch(() => undefined) })
+  if (!isRunPossible()) return command === undefined ? record(updateWords($, (w) => withUserMessage(w, prompt.text))) : NOTHING_TO_RECORD
   const attachments = prompt.attachments?.map((a) => a.type)
-  const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) })
-  if (step.isTaken) return 'hold'
-  if (command === undefined) await updateWords($, (words) => withUserMessage(words, prompt.text))
-  return 'pass'
+  // The words are read beside the hold, in the same hop, and written only once the prompt is known to pass.
+  const [{ step }, words] = await Promise.all([
+    dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) }),
+    command === undefined ? readHeldWords($) : undefined,
+  ])
+  if (step.isTaken) return { kind: 'hold' }
+  return words === undefined ? NOTHING_TO_RECORD : record(changeHeldWords($, words, (w) => withUserMessage(w, prompt.text)))
 }

@@ -21,6 +21,21 @@ const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
 // a `-p` or SDK session always raises session.start first.
 const interactiveAtom = atom({ plugin: 'compact-handoff', key: 'interactive' } as const, true)
 
+// Whether a run may be under way: raised by every write of a phase that is a
+// run (applyEvent is the one writer), lowered once a read of the phase found
+// it idle with no write begun since the read or still in flight. A module
+// variable: it starts raised, so losing it (a hot reload) costs one read.
+// While it is down, a typed prompt, a Write and a turn's end need no read of
+// the phase: with no run there is nothing for them to move.
+let mayBeUnderway = true
+let phaseWrites = 0
+let phaseWritesInFlight = 0
+
+/** False only when no run can be under way (see above). */
+export function isRunPossible(): boolean {
+  return mayBeUnderway
+}
+
 function stageOf(phase: Phase): string | undefined {
   return phase.kind === 'idle' ? undefined : stageTextOf(phase)
 }
@@ -33,12 +48,24 @@ function stageOf(phase: Phase): string | undefined {
  * (run-steps.ts), with the phase the event met before the stuck-run rule. */
 export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
   for (;;) {
+    const writesBefore = phaseWrites
     const [nowMs, held, statusLine] = await Promise.all([$.clock.now(), $.state.get(RUN_REF), readStatusLine($)])
     const found = held.value ?? IDLE
     const step = transition(found, event, nowMs)
-    // A miss means another write landed since the read: the event is applied
-    // again to the phase that stands now, never to this copy.
-    if (step.phase !== found && !(await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet) continue
+    if (step.phase !== found) {
+      phaseWrites++
+      if (step.phase.kind !== 'idle') mayBeUnderway = true
+      // A miss means another write landed since the read: the event is applied
+      // again to the phase that stands now, never to this copy.
+      phaseWritesInFlight++
+      let isSet: boolean
+      try {
+        isSet = (await $.state.set(RUN_REF, step.phase, { ifVersion: held.version })).isSet
+      } finally {
+        phaseWritesInFlight--
+      }
+      if (!isSet) continue
+    } else if (found.kind === 'idle' && writesBefore === phaseWrites && phaseWritesInFlight === 0) mayBeUnderway = false
     const stage = stageOf(step.phase)
     if (stage !== stageOf(found)) await tellStage($, stage, statusLine)
     return { step, found }

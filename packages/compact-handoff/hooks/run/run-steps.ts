@@ -6,8 +6,9 @@
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { TOASTS, type DroppedContext } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { isAt, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { IDLE, isAt, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
+import type { TurnEnd } from './turn-verdict.js'
 import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
@@ -15,7 +16,7 @@ import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
-import { applyEvent, readPhase } from './run-state.js'
+import { applyEvent, isRunPossible, readPhase } from './run-state.js'
 import { setLastHandoff } from '../stub/stub-state.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { readWork } from '../facts/facts-state.js'
@@ -227,9 +228,16 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   const isMainLoopSuccess = call.agentId === undefined && outcome.deny === undefined && outcome.isError !== true
   // Decided before any `$` call: Write/Edit is a hot path and most writes are not ours.
   if (!isMainLoopSuccess || !mayBeHandoffPath(call.file_path)) return
-  await dispatch($, { kind: 'file-written', path: call.file_path, tool: call.tool })
+  // The run's files are its skill's writes: with no run under way there is none to note.
+  if (isRunPossible()) await dispatch($, { kind: 'file-written', path: call.file_path, tool: call.tool })
   // In a run or not: the normal-mode skill's handoffs are the person's own too.
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
+}
+
+/** A main-loop turn ended: the phase it found (the skill's turn ending moves
+ * the run); with no run under way, idle, and nothing read. */
+export async function phaseAtTurnEnd($: $, turnId: string, end: TurnEnd): Promise<Phase> {
+  return isRunPossible() ? (await dispatch($, { kind: 'turn-ended', turnId, end })).found : IDLE
 }
 
 /** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,

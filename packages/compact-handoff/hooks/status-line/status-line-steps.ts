@@ -56,10 +56,21 @@ export async function tellStage($: $, stage: string | undefined, held: HeldStatu
   if (!isSet) await tell($, (now) => withStage(now, stage))
 }
 
-/** The context's use at an idle main-loop turn's end, from the usage the
- * nudge read; `isAnswered`: the turn ended with the model's answer. */
-export function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean): Promise<void> {
-  return tell($, (told) => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered)))
+/** The context's use at an idle main-loop turn's end, from the usage read
+ * beside what the line was told (one hop for both); `isAnswered`: the turn
+ * ended with the model's answer (a full context stays full until one is). A
+ * turn that leaves the figure as it was writes nothing. The line is drawn
+ * once written: one drawn from a copy another write (a run's stage) has
+ * overtaken would stay on screen; a miss applies the figure again to what
+ * stands now. Never rejects. */
+export async function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean, held: HeldStatusLine): Promise<void> {
+  const change = (told: StatusLineTold): StatusLineTold => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered))
+  const told = change(held.told)
+  if (told === held.told) return
+  const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => false)
+  if (!isSet) return tell($, change)
+  const line = statusLineOf(told)
+  if (line !== statusLineOf(held.told)) $.ui.status(line)
 }
 
 /** The main loop's request was refused as too long: the context is full. */

@@ -7,6 +7,7 @@ import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
 import { readInteractive } from '../run/run-state.js'
+import type { SessionUsage } from '../thresholds/nudge-steps.js'
 import { startRun } from '../commands/command-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 
@@ -15,11 +16,12 @@ type $ = EngineInterface
 const AUTO_HANDOFF_TOAST_MS = 10_000
 
 /** After an idle main-loop turn: starts the run /compact-handoff starts (a
- * handoff run, no focus) when this turn reached the threshold. Whether it did. */
-export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoHandoffPercent: number): Promise<boolean> {
+ * handoff run, no focus) when this turn reached the threshold (`usage`, read at
+ * the turn's end). Whether it did. */
+export async function autoHandoffIfDue($: $, end: Pick<TurnEnd, 'reason'>, autoHandoffPercent: number, usage: SessionUsage | undefined): Promise<boolean> {
   // Most turns end here, before any engine call.
   if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer') return false
-  const [usage, agents, isInteractive] = await Promise.all([$.session.usage().catch(() => undefined), $.agent.list().catch(() => []), readInteractive($)])
+  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
   const percent = usage?.context.percent
   const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
   if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false

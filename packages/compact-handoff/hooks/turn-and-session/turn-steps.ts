@@ -4,10 +4,11 @@
 import type { EngineInterface } from 'claude-code'
 import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
 import { autoHandoffIfDue } from './auto-handoff-steps.js'
-import { nudgeIfDue } from '../thresholds/nudge-steps.js'
-import { dispatch } from '../run/run-steps.js'
+import { nudgeIfDue, turnEndReadsNow } from '../thresholds/nudge-steps.js'
+import { phaseAtTurnEnd } from '../run/run-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
+import { readWork } from '../facts/facts-state.js'
 import type { Options } from '../options/options.js'
 import { isTooLongFailureOf } from '../thresholds/window-edge.js'
 import { windowRefused } from '../thresholds/window-steps.js'
@@ -15,15 +16,17 @@ import { windowRefused } from '../thresholds/window-steps.js'
 type $ = EngineInterface
 
 export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
-  // The machine decides whether this turn is the skill's. With no run the
-  // event writes nothing, so the common case costs one read (beside the clock);
-  // with a run, the skill's end is not held up by a read of its own.
-  if ((await dispatch($, { kind: 'turn-ended', turnId, end })).found.kind !== 'idle') return
-  await meterTurnEnded($)
-  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent)
+  // The machine decides whether this turn is the skill's. What an idle turn's
+  // end needs (the meter, the nudge, the usage, the status line) is read beside
+  // it, so the common case, no run and nothing changed, costs one hop and
+  // writes nothing; with a run, the skill's end is not held up by a read of its own.
+  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWork($), turnEndReadsNow($)])
+  if (found.kind !== 'idle') return
+  await meterTurnEnded($, work)
+  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, reads.usage)
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
-  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer')
+  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', reads)
 }
 
 /** A main-loop turn the API ended with an error (classic StopFailure): one

@@ -13,8 +13,10 @@ function drawnBeneath(on: On): string[] {
   return drawn
 }
 
-async function drawRow($: Engine, text: string, isExpanded = false): Promise<void> {
-  await $.ui.render({ surface: 'terminal', component: 'UserMessage', requestId: `m-${text.length}`, props: { text, origin: { kind: 'unclassified' }, isExpanded }, viewport: { columns: 80, rows: 40 } } as never)
+/** A user row as the engine draws it: a row a compaction hook installed, and a slash
+ * command's, are `unclassified`; a typed prompt's is `composer` (seen live, 2.1.332). */
+async function drawRow($: Engine, text: string, isExpanded = false, origin: 'unclassified' | 'composer' = 'unclassified'): Promise<void> {
+  await $.ui.render({ surface: 'terminal', component: 'UserMessage', requestId: `m-${text.length}`, props: { text, origin: { kind: origin }, isExpanded }, viewport: { columns: 80, rows: 40 } } as never)
 }
 
 /** A swap, and the stub it handed to the compaction. */
@@ -51,6 +53,13 @@ describe("the stub's row", () => {
     const typed = [stub.split('\n')[0]!, `${stub}\nand one more line`, stub.slice(0, -1)]
     for (const text of typed) await drawRow($, text)
     expect(drawn.slice(-typed.length)).toEqual(typed)
+  })
+
+  test('leaves a typed row as it is, even one holding a stub whole', async ($, on) => {
+    const drawn = drawnBeneath(on)
+    const stub = await swapped($, on)
+    await drawRow($, stub, false, 'composer')
+    expect(drawn.at(-1), 'a typed row never reaches the hook, so costs no hop to the worker').toBe(stub)
   })
 
   test('leaves every row as it is before any stub was installed', async ($, on) => {
