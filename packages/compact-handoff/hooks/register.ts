@@ -7,7 +7,7 @@ import { GO_COMMAND } from './run/go-command.js'
 import { optionsOf } from './options/options.js'
 import { answerGo, goFailed, noteTurnStart, recordWrite } from './run/run-steps.js'
 import { answerCommand, registerCommands } from './commands/command-steps.js'
-import { mainTurnEnded } from './turn-and-session/turn-steps.js'
+import { mainTurnEnded, mainTurnFailed } from './turn-and-session/turn-steps.js'
 import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
 import { endSession, noteSessionStart } from './turn-and-session/session-steps.js'
@@ -123,6 +123,15 @@ export const register: Register = (on, userConfig) => {
     if (e.agent_id === undefined) await dropEndedShells($, e.background_tasks)
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
+
+  // A main-loop turn the API ended with an error: the one place the engine
+  // says which (turn.complete's reason is 'error' for any); a request refused
+  // as too long makes the next compactions write from a digest.
+  on('classic.StopFailure', async ($, e, next) => {
+    const stopped = await next(e)
+    if (e.agent_id === undefined) await mainTurnFailed($, e.error, e.error_details)
+    return stopped
+  }).catch(($, e, next) => next(e)) // fail open: the turn's own failure stands
 
   // Each skill as the model reads it, so every stub carries it as the engine's
   // own compaction would (carried/skills.ts).

@@ -30,6 +30,8 @@ declare module 'claude-code' {
     stubRows: readonly { kind: 'swap' | 'compaction'; sha256: string; handoff: string; bytes: number }[]
     /** Whether this context window's auto handoff was used (hooks/thresholds/auto-handoff.ts AutoHandoffWindow). */
     autoHandoff: { kind: 'armed' } | { kind: 'spent' }
+    /** Whether this context window's main-loop request was refused as too long (hooks/thresholds/window-edge.ts WindowEdge). */
+    windowEdge: { kind: 'unrefused' } | { kind: 'refused' }
     /** Option askAfterCompaction: 'pending' after a /compact or automatic
      * compaction of the main loop replaced the conversation; the first
      * main-loop tool call after it takes the flag and asks the person whether
@@ -37,7 +39,7 @@ declare module 'claude-code' {
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** What the status line was told: the run's stage text, and the context's use
      * at the latest idle turn's end (hooks/status-line/status-line.ts StatusLineTold). */
-    statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number } }
+    statusLine: { stage: string | null; figure: { kind: 'none' } | { kind: 'full' } | { kind: 'hint' | 'urgent'; percent: number } }
     /** Whether a person is at the prompt (session.start's isInteractive; hooks/run/run-state.ts). */
     interactive: boolean
     /** Main-loop shells moved to the background and not yet seen ended (hooks/background/running.ts RunningShell). */
@@ -92,6 +94,7 @@ declare module 'claude-code' {
     heldCommands: string[]
     repairs: number
     contextPercentBefore: number | null
+    replacedBy?: 'digest' | 'summary'
   }
 
   type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }

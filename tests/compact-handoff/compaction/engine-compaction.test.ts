@@ -23,11 +23,19 @@ describe('compactionRouteOf', () => {
   })
 
   test('while a handoff run is under way, nothing is forked: the engine summarises', () => {
-    for (const runKind of PENDING_KINDS) {
+    for (const runKind of PENDING_KINDS.filter((kind) => kind !== 'writing')) {
       for (const option of OPTIONS) {
         expect(compactionRouteOf({ trigger: 'auto' }, option, runKind), `${option} ${runKind}`).toEqual({ kind: 'summary' })
         expect(compactionRouteOf({ trigger: 'manual', instructions: 'x' }, option, runKind), `${option} ${runKind}`).toEqual({ kind: 'summary' })
       }
+    }
+  })
+
+  test("an automatic compaction while the skill writes is the run's edge, under every option; a /compact then is summarised", () => {
+    for (const option of OPTIONS) {
+      expect(compactionRouteOf({ trigger: 'auto' }, option, 'writing'), option).toEqual({ kind: 'run-edge' })
+      expect(compactionRouteOf({ trigger: 'manual', instructions: 'x' }, option, 'writing'), option).toEqual({ kind: 'summary' })
+      expect(compactionRouteOf({ trigger: 'auto', agentId: 'a1' }, option, 'writing'), `${option}: a subagent's own`).toEqual({ kind: 'pass' })
     }
   })
 

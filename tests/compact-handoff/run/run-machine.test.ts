@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
 import { formatSkillArgs } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
-import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type RunFile, type Stage, type Swap } from '../../../packages/compact-handoff/hooks/run/run.js'
+import { IDLE, MAX_REPAIRS, STAGE_TEXT, isAt, isHoldingPrompts, replacedNoteOf, stageTextOf, type Chosen, type Phase, type Run, type RunFile, type Stage, type Swap } from '../../../packages/compact-handoff/hooks/run/run.js'
 import { MAX_COMPACT_TRIES, stuckAfterMs, transition, type Effect, type RunEvent } from '../../../packages/compact-handoff/hooks/run/run-machine.js'
 import type { FileReport } from '../../../packages/compact-handoff/hooks/run/file-check.js'
 import { forAll, type Rand } from '../../support/property.js'
@@ -328,11 +328,50 @@ describe('the stuck-run rule', () => {
   })
 })
 
+describe('a conversation replaced mid-run', () => {
+  test('is recorded on the run at every stage, the newest replacement winning, and carried to the swap', () => {
+    for (const phase of phasesOf(runOfId('r1'))) {
+      const digested = transition(phase, { kind: 'conversation-replaced', by: 'digest', id: 'r1' }, T0 + 10)
+      expect(digested.phase, phase.kind).toEqual({ ...phase, run: { ...phase.run, replacedBy: 'digest' } })
+      expect(digested.effects).toEqual([])
+      const summarized = transition(digested.phase, { kind: 'conversation-replaced', by: 'summary' }, T0 + 20)
+      expect(summarized.phase.kind !== 'idle' && summarized.phase.run.replacedBy, phase.kind).toBe('summary')
+    }
+    const swapping: Phase = { kind: 'swapping', run: runOfId('r1', { replacedBy: 'digest' }), sinceMs: T0, swap: SWAP, isCompacting: true }
+    const done = transition(swapping, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false, after: AFTER }, T0 + 10)
+    expect(done.effects).toEqual([expect.objectContaining({ kind: 'finish-swap', run: expect.objectContaining({ replacedBy: 'digest' }) })])
+  })
+
+  test("is not recorded with no run, on another run, or on the swap's own compaction in flight", () => {
+    expect(transition(IDLE, { kind: 'conversation-replaced', by: 'digest' }, T0).isTaken).toBe(false)
+    const writing: Phase = { kind: 'writing', run: runOfId('r1'), sinceMs: T0, turnId: 't1' }
+    expect(transition(writing, { kind: 'conversation-replaced', by: 'digest', id: 'r2' }, T0).phase).toBe(writing)
+    const inFlight: Phase = { kind: 'swapping', run: runOfId('r1'), sinceMs: T0, swap: SWAP, isCompacting: true }
+    expect(transition(inFlight, { kind: 'conversation-replaced', by: 'summary' }, T0).phase).toBe(inFlight)
+  })
+
+  test('a run that stops after it never says the conversation is unchanged', () => {
+    const writing: Phase = { kind: 'writing', run: runOfId('r1', { replacedBy: 'digest' }), sinceMs: T0, turnId: 't1' }
+    const step = transition(writing, { kind: 'turn-ended', turnId: 't1', end: { reason: 'error', answer: '' } }, T0 + 10)
+    expect(step.effects).toEqual([expect.objectContaining({ kind: 'drop', run: expect.objectContaining({ replacedBy: 'digest' }) })])
+    expect(replacedNoteOf({ replacedBy: 'digest' })).toMatch(/^The conversation had already been replaced by a digest of it at the window's edge[^]*carry on from it/)
+    expect(replacedNoteOf({ replacedBy: 'summary' })).toMatch(/^The conversation had already been replaced by Claude Code's own summary/)
+    expect(replacedNoteOf({})).toBeUndefined()
+    for (const by of ['digest', 'summary'] as const) expect(replacedNoteOf({ replacedBy: by })).not.toMatch(/unchanged/)
+  })
+
+  test("the status line says the skill writes from a digest, a repair turn still which repair", () => {
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest' }), sinceMs: T0 })).toBe('the handoff skill is writing from a digest')
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest', repairs: 1 }), sinceMs: T0 })).toMatch(/repair 1/)
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'summary' }), sinceMs: T0 })).toBe(STAGE_TEXT.writing)
+  })
+})
+
 // Random interleavings: a run moved by every event in any order, with prompts
 // held at random moments. Whatever happens, every prompt taken into the hold
 // comes out exactly once (in a swap, or given back by a drop), or is still held.
 const EVENTS = (rand: Rand, id: string): RunEvent => {
-  const pick = rand.int(19)
+  const pick = rand.int(20)
   switch (pick) {
     case 0:
       return { kind: 'start', run: runOfId(id) }
@@ -368,13 +407,15 @@ const EVENTS = (rand: Rand, id: string): RunEvent => {
       return { kind: 'go', id }
     case 16:
       return { kind: 'go-failed', id, why: 'x' }
+    case 17:
+      return { kind: 'conversation-replaced', by: rand.pick(['digest', 'summary'] as const), ...(rand.int(2) === 0 ? { id } : {}) }
     default:
       return { kind: 'hold', text: `p${rand.int(1e9)}`, isCommand: rand.int(4) === 0 }
   }
 }
 
 describe('any interleaving', () => {
-  test('loses no held prompt, never drops a run its compaction returned to, and never swaps a cancelled run', () => {
+  test('loses no held prompt, never drops a run its compaction returned to, never swaps a cancelled run, and never forgets a replaced conversation', () => {
     forAll(
       (rand) => {
         const steps: { event: RunEvent; dtMs: number }[] = []
@@ -387,9 +428,12 @@ describe('any interleaving', () => {
         const held: string[] = []
         const out: string[] = []
         let cancelledId: string | undefined
+        const replaced = new Set<string>()
         for (const { event, dtMs } of steps) {
           now += dtMs
           const step = transition(phase, event, now)
+          if (event.kind === 'conversation-replaced' && step.phase.kind !== 'idle' && step.phase.run.replacedBy !== undefined) replaced.add(step.phase.run.id)
+          if (event.kind === 'start' && step.isTaken) replaced.delete(event.run.id)
           if (event.kind === 'hold' && step.isTaken) held.push(event.text)
           if (event.kind === 'hold' && (event.attachments?.length ?? 0) > 0) expect(step.isTaken, 'a prompt with attachments is never held').toBe(false)
           // What the run's compaction returns is progress, never a stuck drop.
@@ -399,6 +443,8 @@ describe('any interleaving', () => {
           for (const effect of step.effects) {
             if (effect.kind === 'drop' || effect.kind === 'finish-swap') out.push(...effect.run.held, ...effect.run.heldCommands)
             if (effect.kind === 'finish-swap') expect(effect.run.id, 'a cancelled run never swaps').not.toBe(cancelledId)
+            // What replaced the conversation mid-run travels with the run to its end: no drop says unchanged.
+            if ((effect.kind === 'drop' || effect.kind === 'finish-swap') && replaced.has(effect.run.id)) expect(effect.run.replacedBy).toBeDefined()
           }
           phase = step.phase
         }

@@ -38,6 +38,15 @@ describe('buildStub', () => {
     ])
   })
 
+  test('says a handoff written after a digest or a summary replaced the conversation was written from it, and to recall first', () => {
+    const digest = buildStub({ handoff: HANDOFF }, NO_WORDS, undefined, {}, 'digest').split('\n')
+    expect(digest[0]).toMatch(/^The earlier conversation was replaced here by compact-handoff, right after the handoff skill wrote a handoff of the session from a digest of it: [^\n]*recall them first \(call mcp__compact-handoff__recall\)/)
+    expect(digest.slice(1)).toEqual([`Handoff file: ${HANDOFF}`, 'Nothing else from before was kept. The next message says what to do.'])
+    const summary = buildStub({ handoff: HANDOFF }, NO_WORDS, undefined, {}, 'summary')
+    expect(summary).toMatch(/from Claude Code's own summary of it[^\n]*the summary left out: recall them first/)
+    for (const stub of [digest.join('\n'), summary]) expect(stub).not.toContain('a full handoff')
+  })
+
   test("carries the user's words section verbatim between the files and the closing line", () => {
     const words = wordsOf('Rewrite the parser.\nKeep the public API.', '  no new dependencies  ')
     const stub = buildStub({ handoff: HANDOFF, plan: PLAN }, words)

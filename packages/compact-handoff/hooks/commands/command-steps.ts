@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply takes the run's go step, whose
 // compaction waits on a timer.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { stageTextOf, type Phase, type Run } from '../run/run.js'
+import { replacedNoteOf, stageTextOf, type Phase, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { GO_COMMAND } from '../run/go-command.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
@@ -113,7 +113,8 @@ async function cancel($: $): Promise<string> {
   const { step, heldNote } = await dispatch($, { kind: 'cancel' })
   if (step.met.kind === 'idle') return 'No handoff run to cancel.'
   if (!step.isTaken) return 'Too late to cancel: the conversation is being replaced right now. /compact-handoff status shows when it is done.'
-  return `Handoff run cancelled. The conversation is unchanged.${heldNote}`
+  const replaced = replacedNoteOf(step.met.run)
+  return `Handoff run cancelled. ${replaced ?? 'The conversation is unchanged.'}${heldNote}`
 }
 
 async function apply($: $): Promise<string> {
@@ -122,7 +123,9 @@ async function apply($: $): Promise<string> {
   // The person may have edited the files: the same check as before any swap.
   const problems = problemLinesOf((await fileReportOnDisk($, phase.run, handoffPathsOf(phase.swap))).report)
   if (problems.length > 0) {
-    return ['Not applied; the conversation is unchanged. Fix these and run /compact-handoff apply again:', ...problems.map((p) => `- ${p}`)].join('\n')
+    // Not applied: the conversation is as it was before the apply, a digest or a summary it already was included.
+    const now = phase.run.replacedBy === undefined ? 'the conversation is unchanged' : `the conversation is still the ${phase.run.replacedBy === 'digest' ? 'digest' : 'summary'} that replaced it during the run`
+    return [`Not applied; ${now}. Fix these and run /compact-handoff apply again:`, ...problems.map((p) => `- ${p}`)].join('\n')
   }
   const { step } = await dispatch($, { kind: 'applied', id: phase.run.id })
   return step.isTaken ? 'Files check out; replacing the conversation now.' : 'Nothing to apply: the reviewed run was cancelled meanwhile.'

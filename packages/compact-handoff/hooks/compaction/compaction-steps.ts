@@ -1,13 +1,17 @@
 // The engine's compactions of the main loop (engine-compaction.ts routes them):
 // answered with a fork's handoff, handed to the engine's summariser with our
-// instructions, a precompute vetoed, or passed. After any that replaced the
-// main loop's conversation, the nudge and the auto handoff rearm and the
-// rediscovery meter starts. Our own swap compacts from a timer, which this
-// hook never hears; should it ever, it goes on untouched.
-import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
+// instructions, a precompute vetoed, or passed. Where the conversation is too
+// long for one more request (a fork refused as too long, or known before),
+// a request carrying its digest writes the handoff; failing that, the
+// engine's summary; failing that too, the digest itself, by code: the session
+// always goes on. Each toast says what replaced the conversation once it has.
+// After any that replaced the main loop's conversation, the nudge and the
+// auto handoff rearm and the rediscovery meter starts. Our own swap compacts
+// from a timer, which this hook never hears; should it ever, it goes on untouched.
+import type { EngineInterface, SessionCompactInput, SessionCompactResult, SessionMessage } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { compactionRouteOf, type ForkTrigger } from './engine-compaction.js'
+import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
@@ -22,11 +26,37 @@ import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
-import { isOwnMarkedCompaction } from '../stub/swap-text.js'
+import { buildDigestStub, isOwnMarkedCompaction } from '../stub/swap-text.js'
 import type { Options } from '../options/options.js'
+import { readWindowEdge } from '../thresholds/thresholds-state.js'
+import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
+import { messageOf } from '../run/run-steps.js'
+import { maskedDigestNow } from './digest-steps.js'
+import type { Digest } from './digest.js'
+import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
+
+/** The window a digest is sized against when the engine's usage cannot be
+ * read: the smallest of the current models' (200,000 tokens), so the digest
+ * fits whichever model runs. */
+const FALLBACK_WINDOW_TOKENS = 200_000
+
+/** The context's use as a compaction begins: its percent for the log, its
+ * window for the digest, and whether the conversation is known not to fit
+ * one more request (thresholds/window-edge.ts). Read only for the main loop's
+ * automatic compaction and /compact; every other goes on without a read. */
+type EdgeReading = { percent: number | null; windowTokens: number; isKnownNotToFit: boolean }
+
+async function edgeReadingOf($: $, e: SessionCompactInput): Promise<EdgeReading> {
+  if (e.agentId !== undefined || (e.trigger !== 'auto' && e.trigger !== 'manual')) return { percent: null, windowTokens: FALLBACK_WINDOW_TOKENS, isKnownNotToFit: false }
+  const [usage, edge] = await Promise.all([$.session.usage().catch(() => undefined), readWindowEdge($).catch(() => UNREFUSED)])
+  return { percent: usage?.context.percent ?? null, windowTokens: usage?.context.window ?? FALLBACK_WINDOW_TOKENS, isKnownNotToFit: isKnownNotToFitOf(edge, usage?.context) }
+}
+
+/** Why no fork was asked for: the conversation was known not to fit. */
+const KNOWN_NOT_TO_FIT = "the conversation is too long for one more request (this window's request was refused as too long, or the context is full), so no fork was asked for"
 
 /** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
 async function summaryInstructions($: $, own: string | undefined): Promise<string> {
@@ -70,20 +100,70 @@ async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTri
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
-/** The fork gave no handoff: the engine's summary, with our instructions, and the person told why. */
-async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
-  const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-  const cwd = await $.session.cwd()
-  await appendCompactionLog($, cwd, {
-    trigger: compactionLogTriggerOf(trigger),
-    outcome: 'compaction-summarized',
-    files: [],
-    contextPercentBefore: percent,
-    reason: compacted.skip === undefined ? failed.why : `${failed.why}; the summary was skipped too (${compacted.skip})`,
-    repairs: failed.repairs,
-  })
-  return observed($, e, compacted, isAskOn)
+/** The messages a replacement is followed by: a prompt typed at the moment
+ * is the transcript's last message, and stays last, as it came. */
+function typedAfterOf(e: SessionCompactInput, trigger: ForkTrigger): SessionMessage[] {
+  const position = turnPositionOf(e.messages, trigger)
+  return position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
+}
+
+/** No handoff was written: the engine's summary, with our instructions.
+ * Where it fails too (a skip, or its request rejected) and a digest is at
+ * hand, the digest itself replaces the conversation; with none, nothing
+ * does. The toast and the log say which, once it has happened. */
+async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean, digest: Digest | undefined): Promise<SessionCompactResult> {
+  let summaryFailure: string
+  try {
+    const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+    if (compacted.skip === undefined) {
+      showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
+      await logCompaction($, trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
+      return observed($, e, compacted, isAskOn)
+    }
+    summaryFailure = `Claude Code's summary was skipped (${compacted.skip})`
+  } catch (error) {
+    summaryFailure = `Claude Code's summary failed (${messageOf(error)})`
+  }
+  const why = `${failed.why}; ${summaryFailure}`
+  if (digest === undefined) {
+    showToast($, TOASTS.compactionNothing(why), COMPACTION_TOAST_MS)
+    await logCompaction($, trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
+    return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
+  }
+  const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
+  const messages: SessionMessage[] = [{ role: 'user', text: stub, toolUses: [] }, ...typedAfterOf(e, trigger)]
+  showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
+  await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
+  return observed($, e, { messages }, isAskOn)
+}
+
+/** One line of the swap log for a compaction; a log that cannot be written
+ * costs the line, never the answer. */
+async function logCompaction($: $, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+  try {
+    await appendCompactionLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs })
+  } catch (error) {
+    $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' })
+  }
+}
+
+/** The conversation is too long for one more request: its digest, masked,
+ * and a request carrying it writes the handoff (fork-steps.ts with the digest
+ * writer). `before` says why no fork's handoff stands. A digest that cannot be
+ * built or a writer that gives none goes on to the engine's summary. */
+async function fromDigest($: $, e: SessionCompactInput, next: Next, route: { trigger: ForkTrigger; focus: string }, reading: EdgeReading, isAskOn: boolean, before: { why: string; repairs: number }): Promise<SessionCompactResult> {
+  let digest: Digest | undefined
+  let failed: { why: string; repairs: number }
+  try {
+    digest = await maskedDigestNow($, e.messages, reading.windowTokens)
+    const model = await $.session.model()
+    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, { kind: 'digest', digest: digest!.text, model }))
+    if (written.kind === 'answered') return observed($, e, { messages: written.messages }, isAskOn)
+    failed = written
+  } catch (error) {
+    failed = { why: `${digest === undefined ? 'the digest could not be built' : "the session's model could not be read"} (${messageOf(error)})`, repairs: 0 }
+  }
+  return summaryOrDigest($, e, next, route.trigger, { why: `${before.why}; ${failed.why}`, repairs: before.repairs + failed.repairs }, reading.percent, isAskOn, digest)
 }
 
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
@@ -91,22 +171,36 @@ async function fellBack($: $, e: SessionCompactInput, next: Next, trigger: ForkT
 export async function answerCompaction($: $, e: SessionCompactInput, next: Next, raisedBy: string, options: Options): Promise<SessionCompactResult> {
   if (isOwnMarkedCompaction(e, raisedBy)) return next(e)
   const isAskOn = options.askAfterCompaction
-  const route = compactionRouteOf(e, options.compactionHandoff, (await readPhase($)).kind)
+  const [phase, reading] = await Promise.all([readPhase($), edgeReadingOf($, e)])
+  const runKind = phase.kind
+  const route = compactionRouteOf(e, options.compactionHandoff, runKind, reading.isKnownNotToFit)
   switch (route.kind) {
     case 'pass':
       return observed($, e, await next(e), isAskOn)
     case 'veto':
       return { skip: route.skip }
-    case 'summary':
-      return observed($, e, await next({ ...e, instructions: await summaryInstructions($, e.instructions) }), isAskOn)
+    case 'summary': {
+      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+      if (runKind !== 'idle') await noteSummaryDuringRun($, e, compacted)
+      return observed($, e, compacted, isAskOn)
+    }
+    case 'run-edge': {
+      const edged = await answerAtRunEdge($, e)
+      // No question is armed: the skill's own Write would meet it, and the swap takes it back.
+      if (edged !== undefined) return observed($, e, edged, false)
+      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+      await noteSummaryDuringRun($, e, compacted)
+      return observed($, e, compacted, isAskOn)
+    }
+    case 'digest':
+      return fromDigest($, e, next, route, reading, isAskOn, { why: KNOWN_NOT_TO_FIT, repairs: 0 })
     case 'fork': {
-      const usage = await $.session.usage().catch(() => undefined)
-      const percent = usage?.context.percent ?? null
+      const { percent } = reading
       const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
-      if (forked.kind === 'failed') {
-        return forked.isInterrupted === true ? keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn) : fellBack($, e, next, route.trigger, forked, percent, isAskOn)
-      }
-      return observed($, e, { messages: forked.messages }, isAskOn)
+      if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
+      if (forked.isInterrupted === true) return keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn)
+      if (forked.isTooLong === true) return fromDigest($, e, next, route, reading, isAskOn, forked)
+      return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
     }
   }
 }

@@ -21,6 +21,13 @@ export type CompactionRoute =
   /** A fork writes the handoff that replaces the conversation; the person's
    * /compact words are its focus. */
   | { kind: 'fork'; trigger: ForkTrigger; focus: string }
+  /** The engine's automatic compaction while the run's skill is writing: its
+   * turn did not fit the window (run-edge.ts). A digest replaces the
+   * conversation before the turn, which goes on from it. */
+  | { kind: 'run-edge' }
+  /** The conversation is known not to fit one more request, so a fork would
+   * be refused: a request carrying its digest writes the handoff. */
+  | { kind: 'digest'; trigger: ForkTrigger; focus: string }
 
 /** What a route is decided from, as `session.compact`'s input holds it. */
 export type CompactionInput = { trigger?: string; agentId?: string; instructions?: string }
@@ -36,16 +43,29 @@ function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
 /**
  * The route for a compaction raised by the engine, while this mod's own run
  * is at `runKind` ('idle' when none). A run under way ends in its own swap, and
- * a fork's handoff written now would race it, so the engine summarises then.
+ * a fork's handoff written now would race it, so the engine summarises then;
+ * but an automatic one while the skill writes is that turn meeting the
+ * window's edge, answered with a digest whatever the option (the run is this
+ * mod's own, and a summary would erase the skill's invocation).
  * A precompute prepares any coming compaction, so it is vetoed whenever a fork
  * answers the automatic one (option not off); under off the answer mod decides.
+ * Where the conversation is known not to fit one more request, /compact too
+ * is answered from its digest (option not off): a summary with our
+ * instructions is one more request of the whole conversation.
  */
-export function compactionRouteOf(input: CompactionInput, option: CompactionHandoff, runKind: string): CompactionRoute {
+export function compactionRouteOf(input: CompactionInput, option: CompactionHandoff, runKind: string, isKnownNotToFit = false): CompactionRoute {
   if (input.agentId !== undefined) return { kind: 'pass' }
   if (input.trigger === 'precompute') return option === 'off' ? { kind: 'pass' } : { kind: 'veto', skip: PRECOMPUTE_SKIP }
   if (input.trigger !== 'auto' && input.trigger !== 'manual') return { kind: 'pass' }
+  if (input.trigger === 'auto' && runKind === 'writing') return { kind: 'run-edge' }
+  if (isKnownNotToFit && option !== 'off' && runKind === 'idle') return { kind: 'digest', trigger: input.trigger, focus: focusOf(input) }
   if (!isForked(input.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
-  return { kind: 'fork', trigger: input.trigger, focus: input.trigger === 'manual' ? (input.instructions ?? '').trim() : '' }
+  return { kind: 'fork', trigger: input.trigger, focus: focusOf(input) }
+}
+
+/** The person's /compact words; an automatic compaction has none. */
+function focusOf(input: CompactionInput): string {
+  return input.trigger === 'manual' ? (input.instructions ?? '').trim() : ''
 }
 
 /** Where the main loop stood when the engine compacted, read from the last

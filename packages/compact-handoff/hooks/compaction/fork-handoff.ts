@@ -106,13 +106,18 @@ export type ForkOutcome =
 /** HTTP statuses of a request the API refused for its size. */
 const TOO_LONG_STATUSES: ReadonlySet<number | null> = new Set([400, 413])
 
+/** Whether a request gave no text because the API refused it for its size
+ * (2.1.332, live: 400 invalid_request_error "prompt is too long"). */
+export function isTooLongOf(outcome: Exclude<ForkOutcome, { isAnswered: true }>): boolean {
+  return outcome.reason === 'api-error' && outcome.error === 'invalid_request' && TOO_LONG_STATUSES.has(outcome.status)
+}
+
 /** Why a fork gave no text, for the toast and the log. */
 export function forkFailureOf(outcome: Exclude<ForkOutcome, { isAnswered: true }>): string {
   switch (outcome.reason) {
     case 'api-error': {
       const what = `HTTP ${outcome.status ?? 'no response'}, ${outcome.error}`
-      const isTooLong = outcome.error === 'invalid_request' && TOO_LONG_STATUSES.has(outcome.status)
-      return isTooLong ? `the fork's request was refused (${what}): the conversation is likely too long for one more request` : `the fork's request failed (${what})`
+      return isTooLongOf(outcome) ? `the fork's request was refused (${what}): the conversation is likely too long for one more request` : `the fork's request failed (${what})`
     }
     case 'nothing-to-fork':
       return 'there was nothing to fork yet: no request of this conversation had finished'
@@ -120,5 +125,20 @@ export function forkFailureOf(outcome: Exclude<ForkOutcome, { isAnswered: true }
       return 'the fork replied with no text'
     case 'aborted':
       return 'the fork was cut short: the turn was interrupted'
+  }
+}
+
+/** Why the digest writer's request (a completion, digest-prompt.ts) gave no
+ * text; `timeoutMs` is the limit it was sent with, which is what ends it as
+ * `aborted` (no turn's Escape reaches a completion). */
+export function digestFailureOf(outcome: Exclude<ForkOutcome, { isAnswered: true }>, timeoutMs: number): string {
+  switch (outcome.reason) {
+    case 'api-error':
+      return `the digest's request failed (HTTP ${outcome.status ?? 'no response'}, ${outcome.error})`
+    case 'empty-reply':
+    case 'nothing-to-fork':
+      return "the digest's request was answered with no text"
+    case 'aborted':
+      return `the digest's request took longer than ${Math.round(timeoutMs / 1000)} s`
   }
 }

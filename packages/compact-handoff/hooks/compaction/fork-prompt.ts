@@ -15,8 +15,8 @@ export type ForkAsk = {
 }
 
 /** The shape of the reply and the rules each section follows: the same in the
- * first prompt and in the repair. */
-const SHAPE_LINES: readonly string[] = [
+ * first prompt and in the repair, and in the digest writer's (digest-prompt.ts). */
+export const SHAPE_LINES: readonly string[] = [
   `Reply with the handoff and nothing else: its title line "# Handoff: <what the work is>", then these ${HANDOFF_SECTION_COUNT_WORD} sections as level-2 headings ("## ${HANDOFF_SECTIONS[0]}" and so on), spelled and ordered exactly so, each one non-empty (write "None" where there is nothing to say):`,
   ...HANDOFF_SECTIONS.map((name) => `- "## ${name}": ${HANDOFF_SECTION_HOLDS[name]}.`),
   'No frontmatter (compact-handoff adds it), no code fence around the handoff, nothing before the title or after the last section.',

@@ -1,15 +1,18 @@
-// Answers one of the engine's compactions with a handoff a fork writes: the
-// fork, at most one repair fork, the check, the file, and the one message the
+// Answers one of the engine's compactions with a handoff a writer writes: a
+// fork of the session, or, where the conversation is too long for one more
+// request, a completion that carries its digest (digest-prompt.ts). The
+// request, at most one repair, the check, the file, and the one message the
 // conversation becomes. Nothing is written until a text passes the check, and
-// a failure at any step before the write leaves the compaction to the engine's
-// summary (compaction-steps.ts), so it is never both.
+// a failure at any step before the write leaves the compaction to the next
+// answer (compaction-steps.ts), so it is never both.
 import type { EngineInterface, SessionCompactInput, SessionMessage } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
 import { forkReplyOf } from './fork-reply.js'
-import { FORK_HANDOFF_DIR, composedHandoffOf, forkFailureOf, freeHandoffNameOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
+import { FORK_HANDOFF_DIR, composedHandoffOf, digestFailureOf, forkFailureOf, freeHandoffNameOf, isTooLongOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
+import { DIGEST_HANDOFF_MAX_TOKENS, DIGEST_HANDOFF_TIMEOUT_MS, digestPromptOf, digestRepairPromptOf } from './digest-prompt.js'
 import { formatProblems } from '../format/handoff-format.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../stub/swap-text.js'
@@ -39,31 +42,59 @@ export const COMPACTION_TOAST_MS = 10_000
 /** Problems quoted in a fallback's reason, the rest counted. */
 const SHOWN_PROBLEMS = 3
 
-/** `isInterrupted`: the person stopped the turn (Escape) while a fork ran. */
-export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number; isInterrupted?: true }
+/** Who writes the handoff: a fork of the session (it sees the transcript as
+ * last sent), or one completion carrying the digest, masked, with the
+ * session's model. */
+export type HandoffWriter = { kind: 'fork' } | { kind: 'digest'; digest: string; model: string }
+
+export const FORK_WRITER: HandoffWriter = { kind: 'fork' }
+
+/** `isInterrupted`: the person stopped the turn (Escape) while a fork ran;
+ * `isTooLong`: the API refused a request as too long. */
+export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number; isInterrupted?: true; isTooLong?: true }
 
 /** What the whole attempt knows before the first fork. */
 type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
-type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string; isInterrupted?: true }
+type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string; isInterrupted?: true; isTooLong?: true }
 
-/** One fork, as far as a handoff goes; a request the engine rejects is a failure too. */
-async function forkOnce($: $, prompt: string): Promise<ForkOutcome | { isAnswered: false; rejected: string }> {
+type Asked = ForkOutcome | { isAnswered: false; rejected: string }
+type Unanswered = Exclude<Asked, { isAnswered: true }>
+
+/** The model's result as far as a handoff goes. */
+function outcomeOf(result: Awaited<ReturnType<$['model']['fork']>>): ForkOutcome {
+  if (result.isAnswered) return { isAnswered: true, text: result.text }
+  return result.reason === 'api-error' ? { isAnswered: false, reason: 'api-error', status: result.status, error: result.error } : { isAnswered: false, reason: result.reason }
+}
+
+/** One request of the writer's; a request the engine rejects is a failure too. */
+async function askOnce($: $, writer: HandoffWriter, prompt: string): Promise<Asked> {
   try {
-    const result = await $.model.fork({ prompt })
-    if (result.isAnswered) return { isAnswered: true, text: result.text }
-    return result.reason === 'api-error' ? { isAnswered: false, reason: 'api-error', status: result.status, error: result.error } : { isAnswered: false, reason: result.reason }
+    if (writer.kind === 'fork') return outcomeOf(await $.model.fork({ prompt }))
+    return outcomeOf(await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS }))
   } catch (error) {
-    return { isAnswered: false, rejected: `the fork was refused (${messageOf(error)})` }
+    return { isAnswered: false, rejected: `${writer.kind === 'fork' ? 'the fork' : "the digest's request"} was refused (${messageOf(error)})` }
   }
 }
 
-function failureOf(outcome: Exclude<Awaited<ReturnType<typeof forkOnce>>, { isAnswered: true }>): string {
-  return 'rejected' in outcome ? outcome.rejected : forkFailureOf(outcome)
+function failureOf(writer: HandoffWriter, outcome: Unanswered): string {
+  if ('rejected' in outcome) return outcome.rejected
+  return writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)
 }
 
-function interruptedOf(outcome: Exclude<Awaited<ReturnType<typeof forkOnce>>, { isAnswered: true }>): { isInterrupted?: true } {
-  return 'reason' in outcome && outcome.reason === 'aborted' ? { isInterrupted: true } : {}
+/** A fork is cut short by the turn's Escape; a completion only by its own time limit. */
+function markOf(writer: HandoffWriter, outcome: Unanswered): { isInterrupted?: true; isTooLong?: true } {
+  if ('rejected' in outcome) return {}
+  if (writer.kind === 'fork' && outcome.reason === 'aborted') return { isInterrupted: true }
+  return isTooLongOf(outcome) ? { isTooLong: true } : {}
+}
+
+function promptOf(writer: HandoffWriter, ask: ForkAsk): string {
+  return writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest)
+}
+
+function repairPromptOf(writer: HandoffWriter, ask: ForkAsk, problems: readonly string[], body: string): string {
+  return writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body)
 }
 
 /** The reply as the file it would become: taken out of what surrounds it,
@@ -91,15 +122,16 @@ function problemsReasonOf(problems: readonly string[]): string {
   return `the handoff failed the format check twice (${problems.slice(0, SHOWN_PROBLEMS).join('; ')}${more})`
 }
 
-/** The fork, and one repair fork when its text fails the check: a text that
- * passed, or why there is none. */
-async function passedDraft($: $, context: Context): Promise<{ draft: Draft; repairs: number }> {
-  const first = await forkOnce($, forkPromptOf(context.ask))
-  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(first), ...interruptedOf(first) }, repairs: 0 }
+/** The writer's request, and one repair when its text fails the check: a
+ * text that passed, or why there is none. */
+async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Draft; repairs: number }> {
+  const first = await askOnce($, writer, promptOf(writer, context.ask))
+  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(writer, first), ...markOf(writer, first) }, repairs: 0 }
   const draft = await draftOf($, first.text, context)
   if (draft.kind !== 'problems') return { draft, repairs: 0 }
-  const second = await forkOnce($, forkRepairPromptOf(context.ask, draft.problems, draft.body))
-  if (!second.isAnswered) return { draft: { kind: 'failed', why: `the repair fork gave no handoff: ${failureOf(second)}`, ...interruptedOf(second) }, repairs: 1 }
+  const second = await askOnce($, writer, repairPromptOf(writer, context.ask, draft.problems, draft.body))
+  const repairer = writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"
+  if (!second.isAnswered) return { draft: { kind: 'failed', why: `${repairer} gave no handoff: ${failureOf(writer, second)}`, ...markOf(writer, second) }, repairs: 1 }
   const repaired = await draftOf($, second.text, context)
   return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
 }
@@ -121,23 +153,25 @@ async function recordForkHandoff($: $, cwd: string, relPath: string, text: strin
   }
 }
 
-/** Answers the compaction `e` with a fork's handoff, or says why it could not;
- * `contextPercentBefore` is the context's use as the compaction began. */
-export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null): Promise<Forked> {
+/** Answers the compaction `e` with a handoff `writer` wrote, or says why it
+ * could not; `contextPercentBefore` is the context's use as the compaction began. */
+export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter = FORK_WRITER): Promise<Forked> {
   const position = turnPositionOf(e.messages, trigger)
   let context: Context
   let passed: { draft: Draft; repairs: number }
   try {
     context = await contextOf($, focus, position.kind === 'mid-turn')
-    // A folder the one rule refuses would refuse the file too: no fork is spent on it.
+    // A folder the one rule refuses would refuse the file too: no request is spent on it.
     const place = await projectFileOnDisk($, context.folder, FORK_HANDOFF_DIR, 'folder')
     if (place.verdict.kind === 'refused') return { kind: 'failed', why: `no handoff can be saved in ${FORK_HANDOFF_DIR}: ${place.verdict.why}`, repairs: 0 }
-    passed = await passedDraft($, context)
+    passed = await passedDraft($, context, writer)
   } catch (error) {
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
   }
   const { draft, repairs } = passed
-  if (draft.kind === 'failed') return { kind: 'failed', why: draft.why, repairs, ...(draft.isInterrupted === true ? { isInterrupted: true } : {}) }
+  if (draft.kind === 'failed') {
+    return { kind: 'failed', why: draft.why, repairs, ...(draft.isInterrupted === true ? { isInterrupted: true } : {}), ...(draft.isTooLong === true ? { isTooLong: true } : {}) }
+  }
   if (draft.kind !== 'passed') return { kind: 'failed', why: problemsReasonOf(draft.problems), repairs }
   const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
   // Named from a listing taken before the forks: the one rule's look right
@@ -150,7 +184,8 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   }
   if (!written.isWritten) return { kind: 'failed', why: `${relPath} was not written: ${written.why}`, repairs }
   const bytes = new TextEncoder().encode(draft.text).length
-  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-handoff', files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
+  const outcome = writer.kind === 'fork' ? 'compaction-handoff' : 'compaction-digest-handoff'
+  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
   const [words, work, stubContext, latestStep] = await Promise.all([
     readWords($).catch(() => NO_WORDS),
@@ -164,6 +199,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     handoffText: draft.text,
     words,
     trigger,
+    writtenFrom: writer.kind,
     isMidTurn: position.kind === 'mid-turn',
     context: stubContext,
     ...(factsSection !== undefined ? { factsSection } : {}),
@@ -171,7 +207,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   })
   // Remembered before the answer installs the row: its first drawing is already the one line.
   await rememberStubRow($, 'compaction', stub, relPath, bytes).catch((error: unknown) => $.ui.log(`the compaction's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
-  showToast($, TOASTS.forkHandoff(trigger, relPath), COMPACTION_TOAST_MS)
+  showToast($, writer.kind === 'fork' ? TOASTS.forkHandoff(trigger, relPath) : TOASTS.digestHandoff(trigger, relPath), COMPACTION_TOAST_MS)
   // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
   const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
   return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }

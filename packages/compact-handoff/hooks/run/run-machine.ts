@@ -4,7 +4,7 @@
 // finds, never from a copy read before an `await`: a prompt held or a cancel
 // typed between two steps of a check or a swap is never overwritten (the timing
 // of a typed prompt varies live, 2.1.332). Pure: no `$`.
-import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Replaced, type Run, type Swap } from './run.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
 import { verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
@@ -46,6 +46,10 @@ export type RunEvent =
   | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean; after: After }
   /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
   | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
+  /** An automatic compaction the engine raised mid-run replaced the
+   * conversation (with a digest, for run `id` whose skill turn did not fit,
+   * or with the engine's summary): recorded on the run found then. */
+  | { kind: 'conversation-replaced'; by: Replaced; id?: string }
   /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
   | { kind: 'session-ended'; reason: string }
   /** A look that changes nothing itself: the stuck-run rule still applies. */
@@ -77,7 +81,7 @@ export type Effect =
   /** The compaction, from a timer: never inside the go-command's hook, where
    * the engine refuses it. */
   | { kind: 'compact-later'; id: string; delayMs: number }
-  | { kind: 'show-review'; swap: Swap; review: StubParts }
+  | { kind: 'show-review'; swap: Swap; review: StubParts; writtenFrom?: Replaced }
   | { kind: 'log'; text: string }
   | { kind: 'finish-swap'; run: Run; swap: Swap; isSummarized: boolean; after: After }
   /** The compaction returned for a run that is gone (dropped as stuck while
@@ -185,7 +189,7 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extrac
   const swap = swapOf(chosen, facts)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
   if (run.apply === 'review') {
-    const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review }] : []
+    const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review, ...(run.replacedBy !== undefined ? { writtenFrom: run.replacedBy } : {}) }] : []
     return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, ...shown])
   }
   return moved(phase, { kind: 'going', run, sinceMs: nowMs, swap }, [...notices, { kind: 'queue-go', id: run.id }])
@@ -273,6 +277,12 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
     case 'tick':
       return unchanged(phase)
+    case 'conversation-replaced': {
+      // Our own swap's compaction never reaches the engine's route; a run
+      // named by id is recorded only while it is the one under way.
+      const isRecorded = phase.kind !== 'idle' && !(phase.kind === 'swapping' && phase.isCompacting) && (event.id === undefined || phase.run.id === event.id)
+      return isRecorded && phase.run.replacedBy !== event.by ? moved(phase, { ...phase, run: { ...phase.run, replacedBy: event.by } }) : unchanged(phase)
+    }
     case 'session-ended': {
       if (phase.kind === 'idle') return unchanged(phase)
       // After /clear or /resume the process goes on with a prompt box; after

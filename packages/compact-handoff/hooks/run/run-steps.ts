@@ -6,7 +6,7 @@
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { TOASTS, type DroppedContext } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { isAt, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { isAt, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
@@ -60,7 +60,7 @@ async function perform($: $, effect: Effect): Promise<string> {
     case 'drop': {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
-      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${given.logNote}`)
+      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${replacedLogNoteOf(effect.run, '; ')}${given.logNote}`)
       if (effect.toast !== undefined) showToast($, TOASTS.runDropped(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, droppedContextOf(effect)), LONG_TOAST_MS)
       return given.note
     }
@@ -94,7 +94,7 @@ async function perform($: $, effect: Effect): Promise<string> {
       $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
       return ''
     case 'show-review':
-      showReview($, effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context))
+      showReview($, effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context, effect.writtenFrom))
       return ''
     case 'log':
       $.ui.log(effect.text)
@@ -119,15 +119,25 @@ async function perform($: $, effect: Effect): Promise<string> {
 }
 
 /** What a drop did to the conversation: nothing, unless the engine's
- * compaction was still in flight; a session's end says nothing of it. */
+ * compaction was still in flight; a session's end says nothing of it. A
+ * conversation an automatic compaction replaced mid-run is said as such,
+ * never as unchanged. */
 function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): DroppedContext {
   if (drop.isCompactionPending) return 'compaction-pending'
-  return drop.giveBack === 'box' ? 'unchanged' : 'unsaid'
+  if (drop.giveBack !== 'box') return 'unsaid'
+  return drop.run.replacedBy ?? 'unchanged'
 }
 
 function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
   if (drop.isCompactionPending) return ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.'
-  return drop.giveBack === 'box' ? ' Context unchanged.' : ''
+  return drop.giveBack === 'box' ? ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` : ''
+}
+
+/** The swap log's word, after `lead`, for a run whose conversation an
+ * automatic compaction replaced before its swap; '' for any other. */
+function replacedLogNoteOf(run: Run, lead: string): string {
+  if (run.replacedBy === undefined) return ''
+  return `${lead}${run.replacedBy === 'digest' ? "a digest had replaced the conversation at the window's edge" : "the engine's summary had replaced the conversation"}`
 }
 
 /** A launch the engine refused is tried again this often, this many times in
@@ -309,7 +319,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
-  const stub = buildStub(swap, words, swap.facts, context)
+  const stub = buildStub(swap, words, swap.facts, context, begun.phase.run.replacedBy)
   // Remembered before the compaction installs the row: its first drawing is already the one line.
   await rememberSwapRow($, begun.phase.run, swap.handoff, stub)
   let result, after
@@ -385,7 +395,8 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
-  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath))
+  const replaced = replacedLogNoteOf(run, 'the handoff was written after ')
+  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath), replaced === '' ? undefined : replaced)
   await markUsed($, run.cwd, swap.handoff)
   await logClosed($, run.cwd, closed)
 }

@@ -35,7 +35,18 @@ export type Run = {
   repairs: number
   /** Context use when the run started, for the swap log; null when unknown. */
   contextPercentBefore: number | null
+  /** What replaced the conversation while the run was under way, by a
+   * compaction the engine raised (the newest, when there were several):
+   * absent while the conversation is the one the run started from. */
+  replacedBy?: Replaced
 }
+
+/** An automatic compaction in the middle of a run replaces the conversation
+ * before any swap: with a digest this mod builds by code when the skill's own
+ * turn does not fit the window (compaction/run-edge-steps.ts), or with the
+ * engine's own summary at any other stage. From then on no failure may say
+ * the conversation is unchanged. */
+export type Replaced = 'digest' | 'summary'
 
 /** A file the skill's turns wrote, and how: `whole` once a Write put its
  * whole text there, `edited` while only Edits changed it. An Edit keeps what
@@ -103,6 +114,7 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
 
 /** The status line's words for `phase`; a repair turn says which. */
 export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
+  if (phase.kind === 'writing' && phase.run.repairs === 0 && phase.run.replacedBy === 'digest') return 'the handoff skill is writing from a digest'
   if (phase.kind === 'writing' && phase.run.repairs > 0) return `the handoff skill is fixing its files (repair ${phase.run.repairs} of ${MAX_REPAIRS})`
   return STAGE_TEXT[phase.kind]
 }
@@ -122,4 +134,18 @@ export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase
  * the person, who may talk to Claude meanwhile. */
 export function isHoldingPrompts(phase: Phase): boolean {
   return phase.kind !== 'idle' && phase.kind !== 'reviewed'
+}
+
+/** What a run that stops says of a conversation an automatic compaction
+ * replaced mid-run, which now stands, and what to do; undefined while the
+ * conversation is the one the run started from (the caller says unchanged). */
+export function replacedNoteOf(run: Pick<Run, 'replacedBy'>): string | undefined {
+  switch (run.replacedBy) {
+    case undefined:
+      return undefined
+    case 'digest':
+      return "The conversation had already been replaced by a digest of it at the window's edge (the handoff skill's turn did not fit the context window), and the digest stands as the conversation: carry on from it (the recall tool brings back what it left out), or run /compact-handoff again for a handoff written from it."
+    case 'summary':
+      return "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again."
+  }
 }

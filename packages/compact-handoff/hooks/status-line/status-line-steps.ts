@@ -3,7 +3,7 @@
 // is kept in `$.state` (session-scoped: a hot reload keeps the line it drew);
 // the line is composed in status-line.ts.
 import type { EngineInterface } from 'claude-code'
-import { NO_FIGURE, NOTHING_TOLD, contextFigureOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
+import { FULL_FIGURE, NO_FIGURE, NOTHING_TOLD, figureAfterTurnOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
 
 type $ = EngineInterface
 
@@ -56,9 +56,15 @@ export async function tellStage($: $, stage: string | undefined, held: HeldStatu
   if (!isSet) await tell($, (now) => withStage(now, stage))
 }
 
-/** The context's use at an idle main-loop turn's end, from the usage the nudge read. */
-export function tellContextUse($: $, percent: number | undefined, nudgePercent: number): Promise<void> {
-  return tell($, (told) => withFigure(told, contextFigureOf(percent, nudgePercent)))
+/** The context's use at an idle main-loop turn's end, from the usage the
+ * nudge read; `isAnswered`: the turn ended with the model's answer. */
+export function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean): Promise<void> {
+  return tell($, (told) => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered)))
+}
+
+/** The main loop's request was refused as too long: the context is full. */
+export function tellContextFull($: $): Promise<void> {
+  return tell($, (told) => withFigure(told, FULL_FIGURE))
 }
 
 /** A new context window began (a swap or a compaction): the old figure is gone. */

@@ -1,6 +1,7 @@
 // The status line: what it says, from what it was told. A run's stage comes
 // first; with no run under way, the context's use, as a hint from ten points
-// below nudgePercent and as urgent from nudgePercent on; else nothing. Those
+// below nudgePercent and as urgent from nudgePercent on, or that the context
+// is full (a request was refused as too long); else nothing. Those
 // who tell it (run/, thresholds/) pass plain strings and numbers, so this
 // folder sits beneath them and imports neither.
 
@@ -8,14 +9,17 @@
 export const HINT_POINTS = 10
 
 /** The context's use as the status line shows it: the percent is rounded when
- * told, so a turn that moves it by less than a point writes nothing. */
-export type ContextFigure = { kind: 'none' } | { kind: 'hint' | 'urgent'; percent: number }
+ * told, so a turn that moves it by less than a point writes nothing. `full`:
+ * the window's request was refused as too long, whatever the last percent. */
+export type ContextFigure = { kind: 'none' } | { kind: 'full' } | { kind: 'hint' | 'urgent'; percent: number }
 
 /** What the status line was told: the run's stage text (null with no run) and
  * the figure from the latest idle turn's end. */
 export type StatusLineTold = { stage: string | null; figure: ContextFigure }
 
 export const NO_FIGURE: ContextFigure = { kind: 'none' }
+
+export const FULL_FIGURE: ContextFigure = { kind: 'full' }
 
 export const NOTHING_TOLD: StatusLineTold = { stage: null, figure: NO_FIGURE }
 
@@ -24,6 +28,13 @@ export const NOTHING_TOLD: StatusLineTold = { stage: null, figure: NO_FIGURE }
 export function contextFigureOf(percent: number | undefined, nudgePercent: number): ContextFigure {
   if (percent === undefined || !Number.isFinite(percent) || percent < nudgePercent - HINT_POINTS) return NO_FIGURE
   return { kind: percent >= nudgePercent ? 'urgent' : 'hint', percent: Math.round(percent) }
+}
+
+/** The figure at a main-loop turn's end: `full` stands until a turn is
+ * answered (the window is full whatever percent the last answered request
+ * left), else the use's figure. */
+export function figureAfterTurnOf(was: ContextFigure, percent: number | undefined, nudgePercent: number, isAnswered: boolean): ContextFigure {
+  return was.kind === 'full' && !isAnswered ? was : contextFigureOf(percent, nudgePercent)
 }
 
 /** `told` with the run's stage; the same object when the stage is unchanged. */
@@ -35,8 +46,17 @@ export function withStage(told: StatusLineTold, stage: string | undefined): Stat
 /** `told` with the figure; the same object when the figure is unchanged. */
 export function withFigure(told: StatusLineTold, figure: ContextFigure): StatusLineTold {
   const was = told.figure
-  const isSame = figure.kind === 'none' ? was.kind === 'none' : was.kind === figure.kind && was.percent === figure.percent
+  const isSame = figure.kind === 'none' || figure.kind === 'full' ? was.kind === figure.kind : was.kind === figure.kind && was.percent === figure.percent
   return isSame ? told : { ...told, figure }
+}
+
+/** What the line advises for the figure: only a command that works in that
+ * state. Full, a request refused as too long: /compact-handoff's skill turn
+ * carries the whole conversation and would be refused too, while /compact is
+ * answered from a digest (compaction/digest-steps.ts) or by Claude Code's
+ * trimmed summary under compactionHandoff off. */
+export function contextAdviceOf(figure: Exclude<ContextFigure, { kind: 'none' | 'hint' }>): string {
+  return figure.kind === 'full' ? 'context full · /compact to go on' : `context ${figure.percent}% · time for /compact-handoff`
 }
 
 /** The line to draw, or undefined for none. */
@@ -44,6 +64,6 @@ export function statusLineOf(told: StatusLineTold): string | undefined {
   if (told.stage !== null) return `handoff: ${told.stage}`
   const { figure } = told
   if (figure.kind === 'hint') return `handoff: context ${figure.percent}%`
-  if (figure.kind === 'urgent') return `handoff: context ${figure.percent}% · time for /compact-handoff`
+  if (figure.kind === 'urgent' || figure.kind === 'full') return `handoff: ${contextAdviceOf(figure)}`
   return undefined
 }

@@ -4,7 +4,7 @@ import { MARKER } from '../protocol/protocol.js'
 import type { Mode } from '../protocol/protocol.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { runningSectionOf, type Running } from '../background/running.js'
-import { recallLineOf } from '../recall/recall.js'
+import { RECALL_TOOL, recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
 import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
 import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
@@ -48,11 +48,29 @@ export function stubContextLinesOf(context: StubContext): string[] {
   return lines
 }
 
+/** What the handoff skill wrote from, when an automatic compaction replaced
+ * the conversation in the middle of its run (run.ts Replaced): a digest built
+ * by code when its turn did not fit the window, or the engine's summary. */
+export type WrittenFrom = 'digest' | 'summary'
+
+const WRITTEN_FROM_TEXT: Readonly<Record<WrittenFrom, string>> = {
+  digest: 'a digest of it: the conversation had outgrown the context window, so a digest built by code replaced it before the skill wrote',
+  summary: "Claude Code's own summary of it: an automatic compaction replaced the conversation while the skill ran",
+}
+
+/** The stub's first line: a handoff written from the whole conversation, or
+ * from what replaced it mid-run, which the handoff can only be as good as. */
+function stubOpeningOf(writtenFrom: WrittenFrom | undefined): string {
+  if (writtenFrom === undefined) return `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`
+  return `${STUB_OPENING}, right after the handoff skill wrote a handoff of the session from ${WRITTEN_FROM_TEXT[writtenFrom]}. It may lack details the ${writtenFrom} left out: recall them first (call ${RECALL_TOOL}) before guessing or running anything again.`
+}
+
 /** `factsSection` is the work's facts recorded by code (facts.ts), placed
- * after the person's words; `context` what runs and where the transcript is. */
-export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}): string {
+ * after the person's words; `context` what runs and where the transcript is;
+ * `writtenFrom` what replaced the conversation before the handoff was written. */
+export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}, writtenFrom?: WrittenFrom): string {
   const lines = [
-    `${STUB_OPENING}, right after the handoff skill wrote a full handoff of the session.`,
+    stubOpeningOf(writtenFrom),
     `Handoff file: ${files.handoff}`,
   ]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
@@ -75,6 +93,10 @@ export type ForkStubInput = {
   factsSection?: string
   /** Who compacted: the engine at its threshold, or the person's /compact. */
   trigger: 'auto' | 'manual'
+  /** Who wrote the handoff: a fork that saw the conversation, or a request
+   * that saw only its digest (the conversation was too long for one more);
+   * absent, a fork. */
+  writtenFrom?: 'fork' | 'digest'
   /** The compaction came in the middle of a turn, which goes on from this message. */
   isMidTurn: boolean
   /** What still runs in the background and where the replaced transcript is. */
@@ -84,7 +106,7 @@ export type ForkStubInput = {
 }
 
 /** The stub's closing line: mid-turn, where to carry on from. */
-function forkStubClosingOf(input: ForkStubInput): string {
+function forkStubClosingOf(input: Pick<ForkStubInput, 'isMidTurn' | 'latestStep'>): string {
   if (!input.isMidTurn) return 'Nothing else from before was kept. The next message says what to do.'
   if (input.latestStep !== undefined) {
     return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest step above is newer than the handoff: carry on from the handoff's Next step in the light of that step's result."
@@ -92,14 +114,24 @@ function forkStubClosingOf(input: ForkStubInput): string {
   return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
 }
 
+/** Who compacted, in the stub's words. */
+function compactedByOf(trigger: 'auto' | 'manual'): string {
+  return trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
+}
+
+/** The stub's first line: who wrote the handoff from what. One written from
+ * a digest saw less than the conversation, so the next context is told to
+ * look a detail up (the recall tool) before it relies on it. */
+function forkStubOpeningOf(input: ForkStubInput): string {
+  const at = `${STUB_OPENING}, at ${compactedByOf(input.trigger)}`
+  if (input.writtenFrom !== 'digest') return `${at}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`
+  return `${at}: the conversation was too long for one more request, so the handoff below was written from a digest of it (built by code, with parts left out), and compact-handoff checked and saved it. Look up a detail it does not state with the recall tool before relying on it.`
+}
+
 /** The one message a compaction answered with a fork's handoff becomes: the
  * person's words and the work's facts by code, then the handoff inline. */
 export function buildForkStub(input: ForkStubInput): string {
-  const by = input.trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
-  const lines = [
-    `${STUB_OPENING}, at ${by}: a fork of this session wrote the handoff below from it, and compact-handoff checked and saved it.`,
-    `Handoff file: ${input.handoff} (its whole text is below: no need to read it)`,
-  ]
+  const lines = [forkStubOpeningOf(input), `Handoff file: ${input.handoff} (its whole text is below: no need to read it)`]
   for (const section of [userWordsSectionOf(input.words), input.factsSection]) {
     if (section !== undefined) lines.push('', section)
   }
@@ -108,6 +140,24 @@ export function buildForkStub(input: ForkStubInput): string {
   if (input.latestStep !== undefined) lines.push(input.latestStep, '')
   lines.push(forkStubClosingOf(input))
   return lines.join('\n')
+}
+
+/** What the digest's own stub is built from: the digest (masked; its leading
+ * sections already hold the person's words, the work's facts, what runs and
+ * the recall line), who compacted, and whether a turn was under way. */
+export type DigestStubInput = { digest: string; trigger: 'auto' | 'manual'; isMidTurn: boolean }
+
+/** The one message the conversation becomes when neither a handoff nor
+ * Claude Code's summary could be had: the digest itself, by code, no model
+ * request at all. */
+export function buildDigestStub(input: DigestStubInput): string {
+  return [
+    `${STUB_OPENING}, at ${compactedByOf(input.trigger)}: the conversation was too long for one more request and no handoff or summary could be written, so compact-handoff put the digest below in its place, built by code, with parts of the conversation left out. Look up anything it does not show with the recall tool before relying on it.`,
+    '',
+    input.digest.trimEnd(),
+    '',
+    forkStubClosingOf({ isMidTurn: input.isMidTurn }),
+  ].join('\n')
 }
 
 /** What `$.session.compact` is given: the answer mod recognises the marker line

@@ -102,12 +102,12 @@ export async function appendSwapLog($: $, run: LoggedRun, outcome: Outcome, file
   })
 }
 
-/** One of the engine's compactions, answered with a fork's handoff or, when
- * the fork gave none that passed, left to the engine's summary. */
+/** One of the engine's compactions and what replaced the conversation, if
+ * anything did (Outcome). */
 export async function appendCompactionLog(
   $: $,
   cwd: string,
-  entry: { trigger: CompactionTrigger; outcome: Extract<Outcome, 'compaction-handoff' | 'compaction-summarized' | 'compaction-kept'>; files: { path: string; bytes: number }[]; contextPercentBefore: number | null; reason?: string; repairs: number },
+  entry: { trigger: CompactionTrigger; outcome: Extract<Outcome, `compaction-${string}`>; files: { path: string; bytes: number }[]; contextPercentBefore: number | null; reason?: string; repairs: number },
 ): Promise<void> {
   const { reason, ...rest } = entry
   const files = []

@@ -49,10 +49,23 @@ export const MAX_LOG_FILES = 20
 const CLIP_MARK = ' […]'
 
 /** `compaction-handoff`: the engine's compaction was answered with a handoff a
- * fork wrote; `compaction-summarized`: the fork gave none that passed, and the
- * engine's summary replaced the conversation instead; `compaction-kept`: the
- * person stopped the turn while the fork ran, and nothing was compacted. */
-export type Outcome = 'swapped' | 'engine-summarized' | 'aborted' | 'resumed' | 'compaction-handoff' | 'compaction-summarized' | 'compaction-kept'
+ * fork wrote; `compaction-digest-handoff`: with a handoff written from the
+ * conversation's digest (it was too long for one more request);
+ * `compaction-summarized`: no handoff passed, and the engine's summary
+ * replaced the conversation instead; `compaction-digest`: the summary failed
+ * too, and the digest itself replaced it; `compaction-kept`: nothing was
+ * compacted (the person stopped the turn while the fork ran, or nothing
+ * could replace the conversation). */
+export type Outcome =
+  | 'swapped'
+  | 'engine-summarized'
+  | 'aborted'
+  | 'resumed'
+  | 'compaction-handoff'
+  | 'compaction-digest-handoff'
+  | 'compaction-summarized'
+  | 'compaction-digest'
+  | 'compaction-kept'
 
 /** The two compactions a fork answers, by who asked: the engine at its
  * threshold, or the person's /compact. Not `auto`, which lines written before

@@ -8,10 +8,12 @@ import { fitsToast, toastWithPath } from './toast-box.js'
 export type Toast = { text: string; detail?: string }
 
 /** Where a dropped run's conversation stands (run-steps.ts contextNoteOf). */
-export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid'
+export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid' | 'digest' | 'summary'
 
 const DROPPED_TEXT: Record<DroppedContext, string> = {
   unchanged: 'handoff run stopped; the conversation is unchanged',
+  digest: 'handoff run stopped; a digest had already replaced the conversation',
+  summary: "handoff run stopped; Claude Code's summary had already replaced the conversation",
   'compaction-pending': 'handoff run stopped, but its compaction may still replace the conversation',
   unsaid: 'handoff run stopped',
 }
@@ -39,10 +41,30 @@ export const TOASTS = {
     text: 'no handoff was written, so nothing was compacted: the conversation is kept',
     detail: `no handoff was written at this compaction: ${why}. Claude Code compacts again when the context fills.`,
   }),
-  /** The fork gave no handoff: the engine's summary instead. */
+  /** No handoff was written: the engine's summary replaced the conversation (said once it had). */
   compactionSummarized: (why: string): Toast => ({
     text: "no handoff was written; Claude Code's own summary replaced the conversation",
     detail: `no handoff was written at this compaction: ${why}. The summary was told to keep your words, the work's facts and a handoff's sections.`,
+  }),
+  /** A compaction too long for a fork, answered with a handoff written from the conversation's digest. */
+  digestHandoff: (by: 'auto' | 'manual', handoff: string): Toast => ({
+    text: toastWithPath((p) => `${by === 'auto' ? 'the automatic compaction' : 'your /compact'} became a handoff written from a digest: ${p}`, handoff),
+    detail: `the conversation was too long for one more request, so the handoff ${handoff} was written from a digest of it and checked. Claude is told to look up what it lacks with the recall tool.`,
+  }),
+  /** No handoff and no summary: the conversation's digest itself replaced it. */
+  compactionDigest: (why: string): Toast => ({
+    text: "no handoff or summary could be written; compact-handoff's digest replaced the conversation",
+    detail: `nothing could be written at this compaction: ${why}. The digest, built by code from the session's records, replaced the conversation; Claude looks up the rest with the recall tool.`,
+  }),
+  /** Nothing could replace the conversation: it stands as it was. */
+  compactionNothing: (why: string): Toast => ({
+    text: 'nothing replaced the conversation: it is kept as it was. /clear starts a fresh one',
+    detail: `nothing could replace the conversation at this compaction: ${why}. It is kept as it was. /clear starts a fresh conversation; your handoffs stay on disk (/compact-handoff resume picks one up).`,
+  }),
+  /** The handoff skill's turn did not fit the window: a digest replaced the conversation, and the turn went on from it. */
+  runEdgeDigest: (shownEntries: number, leftOutEntries: number): Toast => ({
+    text: 'the handoff skill did not fit the window: a digest replaced the conversation; the skill writes from it',
+    detail: `The conversation was too long for the handoff skill's own turn, so compact-handoff replaced it with a digest built by code (${shownEntries} entries shown, ${leftOutEntries} left out; the recall tool brings those back). The skill's turn went on from the digest; the run checks its handoff and swaps as usual.`,
   }),
   /** The nudge, once per context window. */
   nudge: (percent: number): Toast => ({ text: `context at ${Math.round(percent)}%. /compact-handoff is recommended.` }),

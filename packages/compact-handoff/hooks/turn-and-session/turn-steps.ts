@@ -9,6 +9,8 @@ import { dispatch } from '../run/run-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
 import type { Options } from '../options/options.js'
+import { isTooLongFailureOf } from '../thresholds/window-edge.js'
+import { windowRefused } from '../thresholds/window-steps.js'
 
 type $ = EngineInterface
 
@@ -21,5 +23,12 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent)
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
-  await nudgeIfDue($, options.nudgePercent, isToastOn)
+  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer')
+}
+
+/** A main-loop turn the API ended with an error (classic StopFailure): one
+ * that refused the request as too long leaves the conversation known not to
+ * fit. Every other error changes nothing here. */
+export async function mainTurnFailed($: $, error: string, details: string | undefined): Promise<void> {
+  if (isTooLongFailureOf(error, details)) await windowRefused($)
 }

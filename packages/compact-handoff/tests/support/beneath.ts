@@ -15,6 +15,9 @@ const CREDENTIALS: readonly RegExp[] = [
   /()\bghp_[A-Za-z0-9]+/g,
 ]
 
+/** The main loop's model, as `$.session.model()` answers in the kit. */
+export const SESSION_MODEL = 'claude-session-model'
+
 /** Where the kit's session keeps its transcript, unless a test says otherwise. */
 export const TRANSCRIPT_PATH = '/home/me/.claude/projects/-srv-app/session-1.jsonl'
 
@@ -50,6 +53,8 @@ export function answerSession(on: On, ctx: WorldContext): void {
     value: [...(ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })), ...(ctx.options.agents ?? [])] as never,
   }))
   on('classic.Stop', () => ({}))
+  on('classic.StopFailure', () => ({}))
+  on('session.model', () => ({ value: SESSION_MODEL }))
   // The skill's text as the engine computed it reaches the model unchanged.
   on('skill.prompt', (_$, e) => ({ text: e.text }))
   on('turn.start', (_$, e) => ({ turnId: e.turnId }))
@@ -318,8 +323,19 @@ export function answerCompaction(on: On, ctx: WorldContext): void {
 
 /** The fork a `$.model.fork` makes: each call takes the next scripted answer
  * (a reply's text, a failure reason, or `reject` for a request the engine
- * refuses); with none left, there is nothing to fork. */
+ * refuses); with none left, there is nothing to fork. A `$.model.complete`
+ * takes the next of its own answers the same way; with none left, an empty reply. */
 export function answerModel(on: On, ctx: WorldContext): void {
+  on('model.complete', (_$, e) => {
+    ctx.seen.completes.push({ model: e.model, prompt: e.prompt, ...(e.maxTokens !== undefined ? { maxTokens: e.maxTokens } : {}), ...(e.timeoutMs !== undefined ? { timeoutMs: e.timeoutMs } : {}) })
+    const answer = ctx.state.completes.shift() ?? { reason: 'empty-reply' as const }
+    if (answer === 'reject') return { deny: 'model.complete refused: a blocked model' }
+    const usage = { input_tokens: 40_000, output_tokens: 1_500, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
+    if (typeof answer === 'string') return { value: { isAnswered: true as const, text: answer, usage } }
+    if (answer.reason === 'api-error') return { value: { isAnswered: false as const, reason: answer.reason, status: answer.status ?? null, error: answer.error ?? 'unknown', usage } }
+    // A completion has nothing to fork: no answer beneath gives that reason.
+    return { value: { isAnswered: false as const, reason: answer.reason === 'nothing-to-fork' ? 'empty-reply' : answer.reason, usage } }
+  })
   on('model.fork', (_$, e) => {
     ctx.seen.forkPrompts.push(e.prompt)
     const answer = ctx.state.forks.shift() ?? { reason: 'nothing-to-fork' as const }

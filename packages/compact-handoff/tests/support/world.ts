@@ -86,6 +86,9 @@ export type WorldOptions = {
   store?: Record<string, unknown>
   /** What each `$.model.fork` answers, in order; past the list, nothing to fork. */
   forks?: ForkAnswer[]
+  /** What each `$.model.complete` answers, in order (a reply, why there is none,
+   * or `reject`); past the list, an empty reply. */
+  completes?: ForkAnswer[]
 }
 
 /** The fake disk, keyed by path as the file system would key it: on Windows
@@ -223,6 +226,8 @@ function contextOf(on: On, options: WorldOptions) {
     writes: [] as string[],
     /** The prompt of each `$.model.fork`. */
     forkPrompts: [] as string[],
+    /** Each `$.model.complete` request, as the hooks beneath read it. */
+    completes: [] as { model: string; prompt: string; maxTokens?: number; timeoutMs?: number }[],
   }
   const state = {
     contextPercent: options.contextPercent,
@@ -232,6 +237,8 @@ function contextOf(on: On, options: WorldOptions) {
     box: options.draft ?? '',
     /** The forks' answers still to give. */
     forks: [...(options.forks ?? [])],
+    /** The completions' answers still to give. */
+    completes: [...(options.completes ?? [])],
     /** What `$.session.id()` answers: another id is another session. */
     sessionId: 'session-1',
   }
