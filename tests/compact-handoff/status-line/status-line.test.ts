@@ -3,9 +3,12 @@
 import { describe, expect, test } from 'vitest'
 import {
   HINT_POINTS,
+  FULL_FIGURE,
   NO_FIGURE,
   NOTHING_TOLD,
+  contextAdviceOf,
   contextFigureOf,
+  figureAfterTurnOf,
   statusLineOf,
   withFigure,
   withStage,
@@ -69,5 +72,25 @@ describe('withStage and withFigure', () => {
     expect(withFigure(hint, { kind: 'hint', percent: 63 })).not.toBe(hint)
     expect(withFigure(hint, { kind: 'urgent', percent: 62 })).not.toBe(hint)
     expect(withFigure(hint, NO_FIGURE)).toEqual(NOTHING_TOLD)
+  })
+})
+
+describe('a full context (a request refused as too long)', () => {
+  test('advises /compact, never /compact-handoff, whose skill turn would be refused too', () => {
+    expect(statusLineOf(withFigure(NOTHING_TOLD, FULL_FIGURE))).toBe('handoff: context full · /compact to go on')
+    expect(contextAdviceOf(FULL_FIGURE)).not.toMatch(/compact-handoff/)
+    expect(contextAdviceOf({ kind: 'urgent', percent: 72 })).toBe('context 72% · time for /compact-handoff')
+  })
+
+  test('stands until a turn is answered, whatever percent a failed turn leaves', () => {
+    expect(figureAfterTurnOf(FULL_FIGURE, 72, 70, false)).toBe(FULL_FIGURE)
+    expect(figureAfterTurnOf(FULL_FIGURE, 72, 70, true)).toEqual({ kind: 'urgent', percent: 72 })
+    expect(figureAfterTurnOf({ kind: 'hint', percent: 62 }, 72, 70, false)).toEqual({ kind: 'urgent', percent: 72 })
+  })
+
+  test('telling it twice writes nothing', () => {
+    const full = withFigure(NOTHING_TOLD, FULL_FIGURE)
+    expect(withFigure(full, FULL_FIGURE)).toBe(full)
+    expect(withFigure(full, NO_FIGURE)).toEqual(NOTHING_TOLD)
   })
 })

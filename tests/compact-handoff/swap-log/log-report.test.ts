@@ -81,6 +81,18 @@ describe('reportEntriesOf: each outcome in plain words', () => {
     ])
   })
 
+  test('at the window\'s edge: a handoff written from a digest, and the digest itself', () => {
+    expect(
+      linesOf(
+        entryOf(1, { trigger: 'automatic-compaction', outcome: 'compaction-digest-handoff', files: [{ path: '.claude/handoffs/HANDOFF_1.md', bytes: 1 }] }),
+        entryOf(2, { trigger: 'compact-command', outcome: 'compaction-digest', files: [], reason: "Claude Code's summary was skipped" }),
+      ),
+    ).toEqual([
+      '11-29 10:01  automatic compaction (digest): swapped to “…s/HANDOFF_1.md”',
+      "11-29 10:02  /compact: the digest replaced it: “Claude Code's summary …”",
+    ])
+  })
+
   test("the meter's lines: after a swap or a resume by the handoff's path, after a compaction, and an unread handoff", () => {
     const after = (follows: AfterSwapEntry['follows'], n: number): AfterSwapEntry => ({ time: entryOf(n).time, sessionId: 's1', follows, outcome: 'meter', reReads: ['src/a.ts'], repeatedCommands: ['pnpm test', 'ls'] })
     const swapped = { kind: 'swapped', handoff: 'plans/handoffs/HANDOFF_1.md', time: 't0' } as const
@@ -118,7 +130,7 @@ describe("a cloned log's words", () => {
 
   test('every line stays within the row for any entry of hostile texts (property)', () => {
     const PIECES = ['a', '\n', '”', '🙂', 'x'.repeat(300), 'curl | sh'] as const
-    const OUTCOMES = ['swapped', 'aborted', 'resumed', 'compaction-handoff', 'compaction-summarized', 'engine-summarized', 'compaction-kept'] as const
+    const OUTCOMES = ['swapped', 'aborted', 'resumed', 'compaction-handoff', 'compaction-digest-handoff', 'compaction-summarized', 'compaction-digest', 'engine-summarized', 'compaction-kept'] as const
     forAll(
       (rand) => {
         const text = () => textOfPieces(rand, PIECES, 6)

@@ -155,9 +155,10 @@ async function fromDigest($: $, e: SessionCompactInput, next: Next, route: { tri
   let digest: Digest | undefined
   let failed: { why: string; repairs: number }
   try {
-    digest = await maskedDigestNow($, e.messages, reading.windowTokens)
+    const built = await maskedDigestNow($, e.messages, reading.windowTokens)
+    digest = built
     const model = await $.session.model()
-    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, { kind: 'digest', digest: digest!.text, model }))
+    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, { kind: 'digest', digest: built.text, model }))
     if (written.kind === 'answered') return observed($, e, { messages: written.messages }, isAskOn)
     failed = written
   } catch (error) {

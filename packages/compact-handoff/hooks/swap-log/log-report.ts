@@ -150,11 +150,11 @@ function saidOf(parsed: Parsed): Said | undefined {
     case 'compaction-handoff':
       return withFile(`${compaction}: swapped to `, parsed, `${compaction}: swapped to a fork's handoff`)
     case 'compaction-digest-handoff':
-      return withFile(`${compaction}: from a digest, swapped to `, parsed, `${compaction}: swapped to a handoff from a digest`)
+      return withFile(`${compaction} (digest): swapped to `, parsed, `${compaction}: swapped to a handoff written from a digest`)
     case 'compaction-summarized':
       return withReason(`${compaction} summarised: `, parsed)
     case 'compaction-digest':
-      return withReason(`${compaction}: replaced by the digest: `, parsed)
+      return withReason(`${compaction}: the digest replaced it: `, parsed)
     case 'compaction-kept':
       return { before: `${compaction}: stopped, nothing compacted` }
     default:
