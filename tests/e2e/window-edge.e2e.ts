@@ -15,16 +15,18 @@
  * - No toast says a replacement happened that did not, nor one that did not that did.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { isForkRequest, forkReplyText } from '../harness/fork-script.js'
-import { digestWriterReply, isDigestWriterRequest } from '../harness/digest-script.js'
+import { digestOf, digestWriterKindOf, digestWriterReply, isDigestWriterRequest } from '../harness/digest-script.js'
 import { isSkillTurnFor, skillTurn, type HandoffDoc } from '../harness/handoff-script.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { repoRoot } from '../harness/repo-root.js'
+import type { RunDir } from '../harness/run-dir.js'
 import { carriesToolResult, toolResultOf, userBlocks } from '../harness/request-messages.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { DIGEST_OPENING } from '../../packages/compact-handoff/hooks/compaction/digest.js'
 import { RECALL_TOOL } from '../../packages/compact-handoff/hooks/recall/recall.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, startFlow, toolTurn, turnSettled, type Flow } from './flow-support.js'
@@ -38,14 +40,17 @@ const FIRST_WORDS = 'ask EDGE-ONE: keep every failing parser case, and never dro
 /** What the engine's own summary leaves in the request after it (real-session-testing.md). */
 const ENGINE_SUMMARY_OPENING = 'This session is being continued from a previous conversation'
 
-/** A value only the first report prints: the digest drops it, the recall brings it back. */
-const VALUE = `EDGE-VALUE-${Math.random().toString(36).slice(2, 10).toUpperCase()}`
+/** A value only the first report prints, as the product of two numbers its command
+ * multiplies (so the command, which the stub's facts name, does not hold it): the
+ * digest drops the report, the recall brings the value back. */
+const FACTORS = [1_000 + Math.floor(Math.random() * 9_000), 1_000 + Math.floor(Math.random() * 9_000)] as const
+const VALUE = `EDGE-VALUE-${FACTORS[0] * FACTORS[1]}`
 const REPORT_LINES = 290
 const REPORT_LINE_FILL = 'status ok, 0 errors, checked against the parser fixtures and the tokenizer'
 /** Under the ~30,000 characters past which the engine keeps a Bash output in a file and
  * sends the model a preview (mods-api.md 19): the whole report stays in the conversation. */
 function reportCommand(name: string, withValue: boolean): string {
-  const value = withValue ? `; if [ $i = 145 ]; then echo "${VALUE}: the fixtures checksum"; fi` : ''
+  const value = withValue ? `; if [ $i = 145 ]; then echo "EDGE-VALUE-$((${FACTORS[0]} * ${FACTORS[1]})): the fixtures checksum"; fi` : ''
   return `for i in $(seq 1 ${REPORT_LINES}); do echo "report ${name} line $i: ${REPORT_LINE_FILL}"${value}; done`
 }
 /** One report's tokens as the mock counts them (its JSON-escaped characters / 4). */
@@ -79,14 +84,21 @@ function answeredAfter(flow: Flow, afterSeq: number, text = '', timeoutMs = 60_0
   return flow.mock.waitForRequest((r) => r.seq > afterSeq && r.status === 200 && isMainLoop(r) && r.lastUserText.includes(text), timeoutMs)
 }
 
+/** The person's setting "Auto-compact: off" (/config), kept in the global config. */
+function turnAutoCompactOff(run: RunDir): void {
+  const path = join(run.home, '.claude.json')
+  writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), autoCompactEnabled: false }, null, 2))
+}
+
 interface Edge {
   flow: Flow
   /** Tokens past which the mock refuses: the window's edge. */
   limitTokens: number
   /** The tool_use ids of the three reports. */
   reportIds: string[]
-  /** The debug log's end and the handoff files before the reports' turn. */
+  /** The debug log's end, the request count and the handoff files before the reports' turn. */
   mark: number
+  sinceSeq: number
   filesBefore: string[]
 }
 
@@ -97,8 +109,9 @@ interface Edge {
  * report is refused in the middle of it; otherwise after, so the conversation as it
  * stands is past the window and the next request that carries it is refused.
  */
-async function startAtEdge(name: string, track: Parameters<typeof startFlow>[1], refusedMidTurn: boolean): Promise<Edge> {
-  const flow = await startFlow(name, track)
+async function startAtEdge(name: string, track: Parameters<typeof startFlow>[1], refusedMidTurn: boolean, options: { isAutoCompactOff?: boolean } = {}): Promise<Edge> {
+  const prepare = options.isAutoCompactOff === true ? turnAutoCompactOff : undefined
+  const flow = await startFlow(name, track, prepare === undefined ? {} : { prepare })
   const { mock, session } = flow
   mock.script({ when: FIRST_WORDS, text: 'REPLY-EDGE-ONE' })
   let mark = session.logMark()
@@ -116,11 +129,13 @@ async function startAtEdge(name: string, track: Parameters<typeof startFlow>[1],
   )
   const reportIds = replies.slice(0, 3).map((r) => r.toolUses![0]!.id!)
   // The turn's answer follows the third report, or, the request carrying it refused, the compaction.
-  const isAfterRefusal = (r: MockRequest): boolean => mock.requests.some((q) => q.status === 400 && q.seq < r.seq)
+  // With auto-compact off the refusal ends the turn, and nothing answers it.
+  const isAfterRefusal = (r: MockRequest): boolean => options.isAutoCompactOff !== true && mock.requests.some((q) => q.status === 400 && q.seq < r.seq)
   replies[3] = { ...replies[3]!, when: (r) => isMainLoop(r) && (carriesToolResult(r, reportIds[2]!) || isAfterRefusal(r)) }
   mock.script(...replies, digestWriterReply(forkReplyText(DOC)))
   if (refusedMidTurn) mock.refusePast(limitTokens)
   const filesBefore = handoffFilesIn(flow.run.proj)
+  const sinceSeq = mock.requests.length
   mark = session.logMark()
   const reportsMark = mark
   await session.type('ask EDGE-TWO: print the three parser reports')
@@ -132,7 +147,7 @@ async function startAtEdge(name: string, track: Parameters<typeof startFlow>[1],
     mock.refusePast(limitTokens)
   }
   console.log(`e2e ${name}: window ${limitTokens} tokens (a report ${REPORT_TOKENS}, the first request ${first.promptTokens})`)
-  return { flow, limitTokens, reportIds, mark: reportsMark, filesBefore }
+  return { flow, limitTokens, reportIds, mark: reportsMark, sinceSeq, filesBefore }
 }
 
 type Replaced = 'stub' | 'summary' | 'none'
@@ -142,40 +157,82 @@ function replacedIn(request: MockRequest): Replaced {
   return messagesText(request).includes(ENGINE_SUMMARY_OPENING) ? 'summary' : 'none'
 }
 
+interface Happened {
+  /** The debug log's end, and the request count, when the case began. */
+  mark: number
+  sinceSeq: number
+  /** The debug log's end where the toasts to check stop (default: all). */
+  until?: number
+  /** What replaced the conversation, read from the request after it. */
+  replaced: Replaced
+  /** The handoff file written, if any. */
+  handoff: string | undefined
+}
+
+/** Whether an answered main-loop request after `sinceSeq` carries the digest itself. */
+function digestInstalled(flow: Flow, sinceSeq: number): boolean {
+  return flow.mock.requests.some((r) => r.seq > sinceSeq && r.status === 200 && isMainLoop(r) && messagesText(r).includes(DIGEST_OPENING))
+}
+
+function answeredSince(flow: Flow, sinceSeq: number, which: (r: MockRequest) => boolean): boolean {
+  return flow.mock.requests.some((r) => r.seq > sinceSeq && r.status === 200 && which(r))
+}
+
 /**
  * Every toast compact-handoff showed since `mark` (up to `until`) says only what
- * happened: what replaced the conversation is read from the request after it
- * (`replaced`), the handoff from disk.
+ * happened: what replaced the conversation is read from the request after it, the
+ * handoff from disk, the digest and the summary from the requests the mock answered.
  */
-function expectToastsTrue(flow: Flow, mark: number, replaced: Replaced, handoff: string | undefined, until?: number): void {
-  const shown = flow.session.toasts(mark)
-  const later = until === undefined ? 0 : flow.session.toasts(until).length
+function expectToastsTrue(flow: Flow, happened: Happened): void {
+  const { replaced, handoff, sinceSeq } = happened
+  const shown = flow.session.toasts(happened.mark)
+  const later = happened.until === undefined ? 0 : flow.session.toasts(happened.until).length
   const toasts = shown.slice(0, shown.length - later).filter((t) => t.mod === 'compact-handoff')
   console.log(`e2e window-edge: toasts ${JSON.stringify(toasts.map((t) => t.text))}, replaced by ${replaced}, handoff ${handoff ?? 'none'}`)
   for (const { text } of toasts) {
-    if (/^context at \d+%/.test(text)) continue
-    // The meter: true here, the scripted model answers the continue-prompt without reading.
+    const says = (claim: string): string => `"${text}": ${claim}`
+    if (/^context at \d+%\. \/compact-handoff is recommended/.test(text)) continue
     if (/^Claude did not read the handoff after the swap/.test(text)) {
-      expect(replaced, `"${text}": a swap replaced the conversation`).toBe('stub')
-      continue
-    }
-    if (/became a checked handoff/.test(text)) {
-      expect(replaced, `"${text}": a handoff's stub replaced the conversation`).toBe('stub')
-      expect(handoff, `"${text}": a handoff file was written`).toBeDefined()
+      // The meter: true here, the scripted model answers the continue-prompt without a Read.
+      expect(replaced, says('a swap replaced the conversation')).toBe('stub')
+    } else if (/became a (checked )?handoff/.test(text)) {
+      expect(replaced, says("a handoff's stub replaced the conversation")).toBe('stub')
+      expect(handoff, says('a handoff file was written')).toBeDefined()
+      if (/from a digest/.test(text)) expect(answeredSince(flow, sinceSeq, isDigestWriterRequest), says("the digest writer's request was answered")).toBe(true)
     } else if (/Claude Code's own summary replaced the conversation/.test(text)) {
-      expect(replaced, `"${text}": the engine's summary replaced the conversation`).toBe('summary')
-    } else if (/nothing was compacted|the conversation is (kept|unchanged)/.test(text)) {
-      expect(replaced, `"${text}": the conversation was kept`).toBe('none')
+      expect(replaced, says("the engine's summary replaced the conversation")).toBe('summary')
+      expect(answeredSince(flow, sinceSeq, (r) => r.kind === 'summary'), says("a summariser request was answered")).toBe(true)
+    } else if (/^no handoff or summary could be written; compact-handoff's digest replaced the conversation/.test(text)) {
+      expect(replaced, says('the digest replaced the conversation')).toBe('stub')
+      expect(handoff, says('no handoff file was written')).toBeUndefined()
+      expect(answeredSince(flow, sinceSeq, (r) => r.kind === 'summary'), says('no summariser request was answered')).toBe(false)
+    } else if (/a digest replaced the conversation; the skill writes from it/.test(text)) {
+      expect(digestInstalled(flow, sinceSeq), says("the skill's turn went on from the digest")).toBe(true)
+    } else if (/nothing replaced the conversation|nothing was compacted|the conversation is (kept|unchanged)/.test(text)) {
+      expect(replaced, says('the conversation was kept')).toBe('none')
     } else if (/replaced the conversation/.test(text)) {
-      expect(replaced, `"${text}": something replaced the conversation`).not.toBe('none')
+      expect(replaced, says('something replaced the conversation')).not.toBe('none')
     } else {
-      expect(text, 'a toast about a compaction this test does not know: say what it claims here').not.toMatch(/compact|replac|digest|summary|handoff/i)
+      expect(text, 'a toast about a compaction this test does not know: say what it claims here').not.toMatch(/compact|replac|digest|summar|handoff/i)
     }
   }
 }
 
-/** What every case past the window ends with: a checked handoff file and its stub in `next`, no engine summary. */
-function expectHandoffAndStub(flow: Flow, filesBefore: readonly string[], next: MockRequest): string {
+/** The handoff was written from the digest: one request of the digest writer (no repair),
+ * a completion (not streamed, no tools) that carried the digest and fitted the window. */
+function expectWrittenFromDigest(flow: Flow, sinceSeq: number): void {
+  const writers = flow.mock.requests.filter((r) => r.seq > sinceSeq && isDigestWriterRequest(r))
+  expect(writers.map((r) => [digestWriterKindOf(r), r.status]), "one digest writer's request, answered").toEqual([['handoff', 200]])
+  const writer = writers[0]!
+  expect(writer.body?.stream === true || (writer.body?.tools ?? []).length > 0, 'a completion: not streamed, no tools').toBe(false)
+  expect(digestOf(writer).startsWith(DIGEST_OPENING), 'it carries the digest').toBe(true)
+  expect(flow.mock.requests.filter((r) => r.seq > sinceSeq && isForkRequest(r) && r.status === 200), 'no fork was answered').toEqual([])
+}
+
+/** What every case past the window ends with: a checked handoff file and its stub in
+ * `next`, no engine summary. A compaction's stub carries the handoff inline; a swap's
+ * names it, and its continue-prompt asks for its Next step (`inline: false`). */
+function expectHandoffAndStub(flow: Flow, filesBefore: readonly string[], next: MockRequest, inline = true): string {
   const { mock, run } = flow
   const added = handoffFilesIn(run.proj).filter((f) => !filesBefore.includes(f))
   expect(added, 'exactly one new handoff file').toHaveLength(1)
@@ -186,7 +243,8 @@ function expectHandoffAndStub(flow: Flow, filesBefore: readonly string[], next: 
   const stub = stubOf(next)
   expect(stub, `request ${next.seq} opens with compact-handoff's stub`).toBeDefined()
   expect(stub, "which carries the person's first words verbatim").toContain(FIRST_WORDS)
-  expect(stub, "and the handoff's Next step").toContain(NEXT_STEP_MARK)
+  if (inline) expect(stub, "and the handoff's Next step").toContain(NEXT_STEP_MARK)
+  else expect(stub, 'and names the handoff').toContain(`Handoff file: ${file.split('\\').join('/')}`)
   const text = messagesText(next)
   expect(text, "not the engine's summary").not.toContain(ENGINE_SUMMARY_OPENING)
   expect(text).not.toContain('<summary>')
@@ -201,15 +259,16 @@ describe('the automatic compaction past the window', () => {
     const edge = await startAtEdge('edge-auto', track, true)
     const { flow } = edge
     const { mock, session } = flow
-    const { mark, filesBefore } = edge
+    const { mark, sinceSeq, filesBefore } = edge
     const refused = await mock.waitForRequest((r) => r.status === 400 && carriesToolResult(r, edge.reportIds[2]!), 30_000)
     const next = await answeredAfter(flow, refused.seq)
     console.log(`e2e edge-auto: the request after the refusal ${Date.now() - t0} ms`)
     const file = expectHandoffAndStub(flow, filesBefore, next)
+    expectWrittenFromDigest(flow, sinceSeq)
     expect(messagesText(next), 'the first report is no longer in the conversation').not.toContain(VALUE)
     await session.waitForScreen(/REPLY-EDGE-TWO/, 30_000)
     await turnSettled(session, mark)
-    expectToastsTrue(flow, mark, replacedIn(next), file)
+    expectToastsTrue(flow, { mark, sinceSeq, replaced: replacedIn(next), handoff: file })
 
     // The next context asks for the dropped value, and gets it.
     const typed = 'ask EDGE-RECALL: what was the fixtures checksum?'
@@ -230,8 +289,13 @@ describe("the person's /compact past the window", () => {
   const { track } = trackRuns()
 
   it('ends with a checked handoff and its stub, and the next turn goes on from it', async () => {
-    const edge = await startAtEdge('edge-compact', track, false)
+    // Auto-compact off (/config): the refused request ends the turn, "Context limit
+    // reached · /compact or /clear to continue", and the person types /compact.
+    const edge = await startAtEdge('edge-compact', track, true, { isAutoCompactOff: true })
     const { mock, session, run } = edge.flow
+    const refused = await mock.waitForRequest((r) => r.status === 400 && carriesToolResult(r, edge.reportIds[2]!), 30_000)
+    await turnSettled(session, edge.mark, 30_000)
+    expect(mock.requests.length, 'no request after the refusal: the turn ended there, nothing compacted').toBe(refused.seq)
     const filesBefore = handoffFilesIn(run.proj)
     const mark = session.logMark()
     const before = mock.requests.length
@@ -242,10 +306,11 @@ describe("the person's /compact past the window", () => {
     await session.type(typed)
     const next = await answeredAfter(edge.flow, before, typed)
     const file = expectHandoffAndStub(edge.flow, filesBefore, next)
+    expectWrittenFromDigest(edge.flow, before)
     expect(userBlocks(next).at(-1)?.trim(), 'the typed prompt is the last user text').toBe(typed)
     await session.waitForScreen(/REPLY-EDGE-THREE/, 30_000)
     await turnSettled(session, mark)
-    expectToastsTrue(edge.flow, mark, replacedIn(next), file)
+    expectToastsTrue(edge.flow, { mark, sinceSeq: before, replaced: replacedIn(next), handoff: file })
   })
 })
 
@@ -254,25 +319,33 @@ for (const mode of ['handoff', 'plan'] as const) {
   describe(`${command} past the window`, () => {
     const { track } = trackRuns()
 
-    it('the refused skill turn goes on after the compaction, and ends with a checked handoff and its stub', async () => {
+    it('the refused skill turn goes on from the digest, and ends with a checked handoff and its stub', async () => {
       const edge = await startAtEdge(`edge-${mode}`, track, false)
       const { mock, session, run } = edge.flow
       const focus = `edge ${mode}`
       const turn = skillTurn({ proj: run.proj, mode, doc: { ...DOC, slug: `edge-${mode}`, date: '2026-12-02', focus } })
-      mock.script(...turn.replies, { when: (r) => isMainLoop(r) && r.lastUserText.includes(turn.continuePrompt), text: 'REPLY-EDGE-GO-ON' })
+      // The next context does as the continue-prompt says: it reads the handoff, then goes on.
+      const goOn = toolTurn(turn.continuePrompt, [{ name: 'Read', input: { file_path: turn.handoffFile } }], 'REPLY-EDGE-GO-ON')
+      const readId = goOn[0]!.toolUses![0]!.id!
+      mock.script(...turn.replies, ...goOn)
       const filesBefore = handoffFilesIn(run.proj)
       const mark = session.logMark()
       const before = mock.requests.length
       await session.type(`${command} ${focus}`)
       const refused = await mock.waitForRequest((r) => r.seq > before && r.status === 400 && isSkillTurnFor(r.lastUserText, focus), 30_000)
+      const resumed = await answeredAfter(edge.flow, refused.seq)
+      expect(isSkillTurnFor(resumed.lastUserText, focus), "the skill's turn goes on: its invocation is kept").toBe(true)
+      expect(messagesText(resumed), 'from the digest').toContain(DIGEST_OPENING)
       const next = await answeredAfter(edge.flow, refused.seq, turn.continuePrompt)
-      const file = expectHandoffAndStub(edge.flow, filesBefore, next)
+      const file = expectHandoffAndStub(edge.flow, filesBefore, next, false)
       expect(file.split('\\').join('/'), 'the file the skill wrote').toBe(turn.handoffPath)
       if (turn.planFile !== undefined) expect(existsSync(turn.planFile), 'and its plan').toBe(true)
       expect(userBlocks(next).at(-1)?.trim(), 'the continue-prompt is the last user text').toBe(turn.continuePrompt)
+      const read = await mock.waitForRequest((r) => r.seq > next.seq && r.status === 200 && carriesToolResult(r, readId), 30_000)
+      expect(JSON.stringify(toolResultOf(read, readId)?.content ?? ''), "the next context reads the handoff's Next step").toContain(NEXT_STEP_MARK)
       await session.waitForScreen(/REPLY-EDGE-GO-ON/, 30_000)
       await turnSettled(session, mark)
-      expectToastsTrue(edge.flow, mark, replacedIn(next), file)
+      expectToastsTrue(edge.flow, { mark, sinceSeq: before, replaced: replacedIn(next), handoff: file })
     })
   })
 }
@@ -293,6 +366,7 @@ describe('every model request failing past the window', () => {
     const refusedAll = mock.requests.filter((r) => r.seq > before)
     console.log(`e2e edge-fails: while every request failed: ${refusedAll.map((r) => `${r.seq}:${r.status}${isDigestWriterRequest(r) ? ' digest-writer' : ''}${r.kind === 'summary' ? ' summary' : ''}`).join(', ')}`)
     expect(refusedAll.every((r) => r.status === 400), 'every model request failed').toBe(true)
+    expect(refusedAll.some(isDigestWriterRequest), "the digest writer's among them").toBe(true)
 
     // The API answers again: the session goes on from the digest. The first request
     // after shows what the failing turn left, before anything compacts again.
@@ -303,14 +377,17 @@ describe('every model request failing past the window', () => {
     const afterMark = session.logMark()
     await session.type(typed)
     const first = await mock.waitForRequest((r) => r.seq > since && isMainLoop(r), 30_000)
-    expectToastsTrue(edge.flow, mark, replacedIn(first), undefined, afterMark)
+    expectToastsTrue(edge.flow, { mark, sinceSeq: before, until: afterMark, replaced: replacedIn(first), handoff: undefined })
     const next = await answeredAfter(edge.flow, since, typed)
     const stub = stubOf(next)
     expect(stub, `request ${next.seq} opens with compact-handoff's stub`).toBeDefined()
+    expect(stub, 'the digest is the stub').toContain(DIGEST_OPENING)
     expect(stub, "which carries the person's first words verbatim").toContain(FIRST_WORDS)
     expect(messagesText(next), "not the engine's summary").not.toContain(ENGINE_SUMMARY_OPENING)
     expect(handoffFilesIn(run.proj), 'no handoff file was written').toEqual(filesBefore)
     expect(first.seq, 'that request was answered: nothing compacted again').toBe(next.seq)
     await session.waitForScreen(/REPLY-EDGE-AFTER/, 30_000)
+    await turnSettled(session, afterMark)
+    expectToastsTrue(edge.flow, { mark: afterMark, sinceSeq: since, replaced: replacedIn(next), handoff: undefined })
   })
 })

@@ -2,23 +2,40 @@
  * The digest writer's request, scripted at the mock (tests/e2e/window-edge.e2e.ts): at a
  * compaction past the window compact-handoff asks the model, with `$.model.complete`, to
  * write the handoff from a digest of the conversation rather than from the whole of it.
- * `$.model.complete` sends one user message, no tools, and asks for no stream (its reply
- * comes back whole), which no main-loop request, fork or summariser request does.
+ * The request is known by the first line of its one user message (the handoff request, or
+ * its one repair), as a fork is by its own.
  *
- * Pure: no file system, no `$`.
+ * Pure apart from the mod's openings: no file system, no `$`.
  */
+import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
 import type { MockRequest, ScriptedReply } from './mock-api.js'
-import { conversationOf } from './request-messages.js'
+import { conversationOf, textBlocksOf } from './request-messages.js'
 
-/** A `$.model.complete` request: one user message, no tools, not streamed. */
-export function isDigestWriterRequest(request: MockRequest): boolean {
-  const body = request.body
-  if (body === undefined || body.stream === true) return false
+export type DigestWriterKind = 'handoff' | 'repair'
+
+/** Which digest writer's request this is, from the opening of its one user message. */
+export function digestWriterKindOf(request: MockRequest): DigestWriterKind | undefined {
   const messages = conversationOf(request)
-  return messages.length === 1 && messages[0]?.role === 'user' && (body.tools ?? []).length === 0
+  if (messages.length !== 1 || messages[0]?.role !== 'user') return undefined
+  const text = textBlocksOf(messages[0]).join('\n').trimStart()
+  if (text.startsWith(DIGEST_REPAIR_OPENING)) return 'repair'
+  if (text.startsWith(DIGEST_HANDOFF_OPENING)) return 'handoff'
+  return undefined
 }
 
-/** The reply to the next digest writer's request. */
-export function digestWriterReply(text: string): ScriptedReply {
-  return { when: isDigestWriterRequest, text }
+export function isDigestWriterRequest(request: MockRequest): boolean {
+  return digestWriterKindOf(request) !== undefined
+}
+
+/** The digest a digest writer's request carries, between its marks ('' when none). */
+export function digestOf(request: MockRequest): string {
+  const text = textBlocksOf(conversationOf(request)[0] ?? { role: 'user', content: '' }).join('\n')
+  const start = text.indexOf('\n<digest>\n')
+  const end = text.lastIndexOf('\n</digest>')
+  return start < 0 || end < start ? '' : text.slice(start + '\n<digest>\n'.length, end)
+}
+
+/** The reply to the next digest writer's request of `kind` (default: the handoff request). */
+export function digestWriterReply(text: string, kind: DigestWriterKind = 'handoff'): ScriptedReply {
+  return { when: (r) => digestWriterKindOf(r) === kind, text }
 }
