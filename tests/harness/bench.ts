@@ -16,13 +16,15 @@
  *    same scripted conversation, left to its summary or answered by the fork handoff.
  * 5. The stub row's hook (bench/row-draw.ts): a typed prompt's row, Enter to drawn, with
  *    compact-handoff's ui.render hook and without it.
+ * 6. The digest at the window's edge (bench/digest-build.ts): its build time and size on
+ *    synthetic transcripts of 1, 10 and 100 MB, in this process (no session).
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
+import { AUTO_ONLY, DIGEST_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS } from './bench/options.js'
 import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
 import { machine, report } from './bench/report.js'
 import { startTable } from './bench/report-start.js'
@@ -30,6 +32,7 @@ import { swapRun, type SwapSample } from './bench/swap-runs.js'
 import { floorRun, type FloorSample } from './bench/swap-floor.js'
 import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
 import { autoTable } from './bench/auto-report.js'
+import { digestSamples, digestTable } from './bench/digest-build.js'
 
 /** The typed row's drawing, sessions of the two variants interleaved, SWAP_RUNS of each. */
 async function rowTimes(): Promise<Record<RowVariant, number[]>> {
@@ -41,6 +44,10 @@ async function rowTimes(): Promise<Record<RowVariant, number[]>> {
 async function main(): Promise<void> {
   const machineLine = machine()
   const started = performance.now()
+  if (DIGEST_ONLY) {
+    console.log([...digestTable(digestSamples()), `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
   if (ROW_ONLY) {
     console.log([...rowTable(await rowTimes()), `Machine: ${machineLine}.`].join('\n'))
     return
@@ -81,7 +88,7 @@ async function main(): Promise<void> {
   }
   const rows = await rowTimes()
   log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows)].join('\n'))
+  console.log([report(machineLine, swaps, floor, start, writes, folder, autoTable(auto.summary, auto.fork)), '', ...rowTable(rows), '', ...digestTable(digestSamples())].join('\n'))
 }
 
 main().then(

@@ -5,11 +5,14 @@
 import { describe, expect, test } from 'vitest'
 import {
   DIGEST_OPENING,
+  MASK_SEPARATOR,
   MAX_OUTPUT_CHARS,
   digestBudgetCharsOf,
   digestPlanOf,
   digestTextOf,
+  maskBatchesOf,
   maskableTextsOf,
+  maskedPiecesOf,
   type Digest,
   type DigestInput,
   type DigestMessage,
@@ -55,6 +58,7 @@ describe('digestBudgetCharsOf', () => {
     expect(digestBudgetCharsOf(200_000)).toBe(200_000)
     expect(digestBudgetCharsOf(1_000_000)).toBe(1_000_000)
     expect(digestBudgetCharsOf(0)).toBe(0)
+    expect(digestBudgetCharsOf(Number.NaN), 'a window that is no number bounds to nothing, never to everything').toBe(0)
   })
 })
 
@@ -249,4 +253,28 @@ describe('the digest', () => {
     },
     LOADED_MACHINE_TIMEOUT_MS,
   )
+})
+
+describe('masking in batches', () => {
+  test('joins consecutive texts into calls of at most the engine\'s limit, every text once and in order', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `${i}:`.padEnd(1 + ((i * 7919) % 30_000), 'x'))
+    const batches = maskBatchesOf(texts)
+    expect(batches.flat()).toEqual(texts.map((_, i) => i))
+    for (const batch of batches) expect(batch.map((i) => texts[i]).join(MASK_SEPARATOR).length).toBeLessThanOrEqual(MAX_REDACT_CHARS)
+    expect(batches.length, 'far fewer calls than texts').toBeLessThan(texts.length / 5)
+    expect(maskBatchesOf([]), 'no text, no call').toEqual([])
+  })
+
+  test('sends a text that holds the separator on its own', () => {
+    const texts = ['a', `b${MASK_SEPARATOR}c`, 'd', 'e']
+    expect(maskBatchesOf(texts)).toEqual([[0], [1], [2, 3]])
+  })
+
+  test('splits a masked batch back into its texts, or gives it up where the masking took a separator', () => {
+    const texts = ['export TOKEN=abc', 'plain', 'Authorization: Bearer']
+    const mask = (text: string) => text.replace(/(export\s+[A-Z_]*TOKEN=)[^\s"']+/g, '$1[REDACTED]').replace(/(Authorization:\s*Bearer\s+)[^\s"']+/gi, '$1[REDACTED]')
+    expect(maskedPiecesOf(mask(texts.join(MASK_SEPARATOR)), 3)).toEqual(['export TOKEN=[REDACTED]', 'plain', 'Authorization: Bearer'])
+    const reaching = ['echo Authorization: Bearer', 'sk-live-1 was the key']
+    expect(maskedPiecesOf(mask(reaching.join(MASK_SEPARATOR)), 2), 'each masked on its own instead').toBeUndefined()
+  })
 })

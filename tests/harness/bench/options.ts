@@ -6,7 +6,8 @@
  * `--start-only` prints the start table alone (`--start-variants bare,trivial,bundled,mods` runs
  * only those starts, interleaved, for a quicker comparison), `--auto-only` only the
  * automatic-compaction table, `--row-only` only the typed row's drawing with and without the
- * stub row's ui.render hook.
+ * stub row's ui.render hook, `--digest-only` only the digest's build on 1, 10 and 100 MB
+ * transcripts (seconds: no session).
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -19,6 +20,7 @@ export const SWAP_ONLY = HANDOFF_ONLY || process.argv.includes('--swap-only')
 export const START_ONLY = process.argv.includes('--start-only')
 export const AUTO_ONLY = process.argv.includes('--auto-only')
 export const ROW_ONLY = process.argv.includes('--row-only')
+export const DIGEST_ONLY = process.argv.includes('--digest-only')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {

@@ -2,10 +2,10 @@
 // leading sections read from this mod's records and every text it shows
 // masked by the engine's redact first: a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
-import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf, type Digest, type DigestMessage } from './digest.js'
+import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskableTextsOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
-import { maskedText } from '../text/mask-steps.js'
+import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
 import { stubContextLinesOf, type StubContext } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
@@ -16,21 +16,32 @@ import { factsSectionOf, shownFactsOf } from '../facts/facts.js'
 
 type $ = EngineInterface
 
-/** How many texts are with the engine's redact at once: a digest holds
- * hundreds, and each is a call through every plugin's hooks. */
-const MASKING_AT_ONCE = 8
+/** How many redact calls are in flight at once. */
+const MASKING_AT_ONCE = 4
 
-/** Each of `texts` masked, in order, at most MASKING_AT_ONCE at a time. */
+/** One batch masked in one call; where the masking reached across a
+ * separator (the pieces no longer match the texts) or the call failed, each
+ * text is masked on its own. */
+async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
+  if (texts.length === 1) return [await maskedText($, texts[0]!)]
+  const joined = await maskedText($, texts.join(MASK_SEPARATOR))
+  const pieces = joined === UNMASKED_TEXT ? undefined : maskedPiecesOf(joined, texts.length)
+  return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
+}
+
+/** Each of `texts` masked, in order, in as few redact calls as fit, at most MASKING_AT_ONCE at a time. */
 async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
   const masked: string[] = new Array<string>(texts.length)
+  const batches = maskBatchesOf(texts)
   let next = 0
   const worker = async (): Promise<void> => {
-    while (next < texts.length) {
-      const i = next++
-      masked[i] = await maskedText($, texts[i]!)
+    while (next < batches.length) {
+      const batch = batches[next++]!
+      const pieces = await maskedBatch($, batch.map((i) => texts[i]!))
+      for (const [k, i] of batch.entries()) masked[i] = pieces[k]!
     }
   }
-  await Promise.all(Array.from({ length: Math.min(MASKING_AT_ONCE, texts.length) }, worker))
+  await Promise.all(Array.from({ length: Math.min(MASKING_AT_ONCE, batches.length) }, worker))
   return masked
 }
 
