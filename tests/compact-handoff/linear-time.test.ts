@@ -33,7 +33,9 @@ import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/for
 import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
-import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { buildDigestStub, buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
+import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
+import { isTooLongFailureOf } from '../../packages/compact-handoff/hooks/thresholds/window-edge.js'
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
@@ -209,6 +211,11 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       forkPromptOf: () => forkPromptOf({ focus: line, isMidTurn: true }),
       forkRepairPromptOf: () => forkRepairPromptOf({ focus: line, isMidTurn: false }, [line], line),
       buildForkStub: () => buildForkStub({ handoff: line, handoffText: line, words: { messages: [line], dropped: 0 }, factsSection: line, trigger: 'auto', isMidTurn: true }),
+      'buildForkStub, from a digest': () => buildForkStub({ handoff: line, handoffText: line, words: { messages: [line], dropped: 0 }, trigger: 'manual', writtenFrom: 'digest', isMidTurn: false }),
+      buildDigestStub: () => buildDigestStub({ digest: line, trigger: 'auto', isMidTurn: true }),
+      digestPromptOf: () => digestPromptOf({ focus: line, isMidTurn: true }, line),
+      digestRepairPromptOf: () => digestRepairPromptOf({ focus: line, isMidTurn: false }, line, [line], line),
+      isTooLongFailureOf: () => isTooLongFailureOf('invalid_request', line),
       'latestStepOf and latestStepSectionOf, line as the command and the result': () => {
         const step = latestStepOf([
           { role: 'assistant', toolUses: [{ tool_use_id: 't1', tool: 'Bash', input: { command: line } }] },

@@ -50,20 +50,28 @@ export function withFigure(told: StatusLineTold, figure: ContextFigure): StatusL
   return isSame ? told : { ...told, figure }
 }
 
-/** What the line advises for the figure: only a command that works in that
- * state. Full, a request refused as too long: /compact-handoff's skill turn
- * carries the whole conversation and would be refused too, while /compact is
- * answered from a digest (compaction/digest-steps.ts) or by Claude Code's
- * trimmed summary under compactionHandoff off. */
-export function contextAdviceOf(figure: Exclude<ContextFigure, { kind: 'none' | 'hint' }>): string {
-  return figure.kind === 'full' ? 'context full · /compact to go on' : `context ${figure.percent}% · time for /compact-handoff`
+/** What the line says of the context for the figure, advising only a
+ * command that works in that state; undefined for none. Full, a request
+ * refused as too long: /compact-handoff's skill turn carries the whole
+ * conversation and would be refused too, while /compact is answered from a
+ * digest (compaction/digest-steps.ts), or by Claude Code's trimmed summary
+ * under compactionHandoff off. */
+export function contextAdviceOf(figure: ContextFigure): string | undefined {
+  switch (figure.kind) {
+    case 'none':
+      return undefined
+    case 'hint':
+      return `context ${figure.percent}%`
+    case 'urgent':
+      return `context ${figure.percent}% · time for /compact-handoff`
+    case 'full':
+      return 'context full · /compact to go on'
+  }
 }
 
 /** The line to draw, or undefined for none. */
 export function statusLineOf(told: StatusLineTold): string | undefined {
   if (told.stage !== null) return `handoff: ${told.stage}`
-  const { figure } = told
-  if (figure.kind === 'hint') return `handoff: context ${figure.percent}%`
-  if (figure.kind === 'urgent' || figure.kind === 'full') return `handoff: ${contextAdviceOf(figure)}`
-  return undefined
+  const advice = contextAdviceOf(told.figure)
+  return advice === undefined ? undefined : `handoff: ${advice}`
 }

@@ -11,7 +11,7 @@ import type { On } from 'claude-code'
 import { world, swapLogEntries, type ForkAnswer, type World, type WorldOptions } from '../support/world.js'
 import { SESSION_MODEL } from '../support/beneath.js'
 import { endTurn } from '../support/engine-calls.js'
-import { AT_PROMPT, ENGINE_SUMMARY, REPLY, TYPED, checkedHandoffOf, compactAuto, compactSlash, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
+import { AT_PROMPT, ENGINE_SUMMARY, MID_TURN, REPLY, TYPED, checkedHandoffOf, compactAuto, compactSlash, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
 import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../hooks/compaction/digest-prompt.js'
 import { DIGEST_OPENING } from '../../hooks/compaction/digest.js'
 import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
@@ -64,6 +64,16 @@ describe('a fork refused as too long', () => {
     expect(stub).toContain('## Next step')
     expect(w.seen.toasts.at(-1)).toMatch(/^the automatic compaction became a handoff written from a digest: /)
     expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'automatic-compaction', outcome: 'compaction-digest-handoff', files: [{ path: DIGEST_FILE }] })
+  })
+
+  test('the digest is masked before it is sent: a token in the conversation never reaches the request or the stub', SLOW, async ($, on) => {
+    const w = await edgeSession($, on, { forks: [TOO_LONG], completes: [{ reason: 'empty-reply' }], engineCompact: 'skip' })
+    const secret = 'export GITHUB_TOKEN=ghp_secret123'
+    const result = await compactAuto($, [...MID_TURN.slice(0, 2), { role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: 'tu-1', text: secret, isError: false }], handle: 'h3' }])
+    expect(w.seen.completes[0]?.prompt).toContain('export GITHUB_TOKEN=[REDACTED]')
+    expect(w.seen.completes[0]?.prompt).not.toContain('ghp_secret123')
+    expect(result.messages?.[0]?.text).toContain(DIGEST_OPENING)
+    expect(result.messages?.[0]?.text).not.toContain('ghp_secret123')
   })
 
   test("a digest-written handoff that fails the check is repaired by the digest writer, with the digest again", SLOW, async ($, on) => {
