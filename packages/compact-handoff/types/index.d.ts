@@ -95,6 +95,7 @@ declare module 'claude-code' {
     repairs: number
     contextPercentBefore: number | null
     replacedBy?: 'digest' | 'summary'
+    writtenFrom?: 'digest' | 'summary'
   }
 
   type CompactHandoffFile = { kind: 'handoff' | 'plan'; relPath: string }

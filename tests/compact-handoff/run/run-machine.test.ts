@@ -331,15 +331,26 @@ describe('the stuck-run rule', () => {
 describe('a conversation replaced mid-run', () => {
   test('is recorded on the run at every stage, the newest replacement winning, and carried to the swap', () => {
     for (const phase of phasesOf(runOfId('r1'))) {
+      const isBeforeWritten = phase.kind === 'launching' || phase.kind === 'writing'
       const digested = transition(phase, { kind: 'conversation-replaced', by: 'digest', id: 'r1' }, T0 + 10)
-      expect(digested.phase, phase.kind).toEqual({ ...phase, run: { ...phase.run, replacedBy: 'digest' } })
+      expect(digested.phase, phase.kind).toEqual({ ...phase, run: { ...phase.run, replacedBy: 'digest', ...(isBeforeWritten ? { writtenFrom: 'digest' } : {}) } })
       expect(digested.effects).toEqual([])
       const summarized = transition(digested.phase, { kind: 'conversation-replaced', by: 'summary' }, T0 + 20)
       expect(summarized.phase.kind !== 'idle' && summarized.phase.run.replacedBy, phase.kind).toBe('summary')
     }
-    const swapping: Phase = { kind: 'swapping', run: runOfId('r1', { replacedBy: 'digest' }), sinceMs: T0, swap: SWAP, isCompacting: true }
+    const swapping: Phase = { kind: 'swapping', run: runOfId('r1', { replacedBy: 'digest', writtenFrom: 'digest' }), sinceMs: T0, swap: SWAP, isCompacting: true }
     const done = transition(swapping, { kind: 'compacted', id: 'r1', swap: SWAP, isSummarized: false, after: AFTER }, T0 + 10)
-    expect(done.effects).toEqual([expect.objectContaining({ kind: 'finish-swap', run: expect.objectContaining({ replacedBy: 'digest' }) })])
+    expect(done.effects).toEqual([expect.objectContaining({ kind: 'finish-swap', run: expect.objectContaining({ replacedBy: 'digest', writtenFrom: 'digest' }) })])
+  })
+
+  test('says the handoff was written from it only when it came before the skill had written', () => {
+    const going: Phase = { kind: 'going', run: runOfId('r1'), sinceMs: T0, swap: SWAP }
+    const later = transition(going, { kind: 'conversation-replaced', by: 'summary' }, T0 + 10).phase
+    expect(later.kind !== 'idle' && later.run.writtenFrom, 'the files were checked before the summary').toBeUndefined()
+    const writing: Phase = { kind: 'writing', run: runOfId('r1'), sinceMs: T0, turnId: 't1' }
+    const digested = transition(writing, { kind: 'conversation-replaced', by: 'digest', id: 'r1' }, T0 + 10).phase
+    const summarized = transition({ kind: 'going', run: digested.kind === 'idle' ? runOfId('x') : digested.run, sinceMs: T0, swap: SWAP }, { kind: 'conversation-replaced', by: 'summary' }, T0 + 20).phase
+    expect(summarized.kind !== 'idle' && summarized.run, 'written from the digest; the summary came after').toMatchObject({ writtenFrom: 'digest', replacedBy: 'summary' })
   })
 
   test("is not recorded with no run, on another run, or on the swap's own compaction in flight", () => {
@@ -361,9 +372,9 @@ describe('a conversation replaced mid-run', () => {
   })
 
   test("the status line says the skill writes from a digest, a repair turn still which repair", () => {
-    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest' }), sinceMs: T0 })).toBe('the handoff skill is writing from a digest')
-    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest', repairs: 1 }), sinceMs: T0 })).toMatch(/repair 1/)
-    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'summary' }), sinceMs: T0 })).toBe(STAGE_TEXT.writing)
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest', writtenFrom: 'digest' }), sinceMs: T0 })).toBe('the handoff skill is writing from a digest')
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'digest', writtenFrom: 'digest', repairs: 1 }), sinceMs: T0 })).toMatch(/repair 1/)
+    expect(stageTextOf({ kind: 'writing', run: runOfId('r1', { replacedBy: 'summary', writtenFrom: 'summary' }), sinceMs: T0 })).toBe(STAGE_TEXT.writing)
   })
 })
 

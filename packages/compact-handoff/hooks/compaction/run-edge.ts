@@ -10,8 +10,13 @@
 // skill's invocation on, kept with their handles: the engine restores a
 // handled message exactly as it holds it (the command rows, "Base directory
 // for this skill" and the skill's body), so the skill writes the handoff from
-// the digest and the run checks it and swaps as usual. Pure: the steps are
-// run-edge-steps.ts.
+// the digest and the run checks it and swaps as usual. A conversation known
+// not to fit before the run starts (a refusal recorded, the context full)
+// takes the same way: the skill's first request meets the engine's automatic
+// compaction (at its threshold, or at the refusal, a 400 that costs no model
+// time), which lands here, so a run never starts differently and nothing is
+// compacted before the skill's invocation is in the conversation to keep.
+// Pure: the steps are run-edge-steps.ts.
 import { RECALL_TOOL } from '../recall/recall.js'
 
 /** What is read of a message: `session.compact`'s SessionMessage, in part. */

@@ -189,7 +189,7 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extrac
   const swap = swapOf(chosen, facts)
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
   if (run.apply === 'review') {
-    const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review, ...(run.replacedBy !== undefined ? { writtenFrom: run.replacedBy } : {}) }] : []
+    const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review, ...(run.writtenFrom !== undefined ? { writtenFrom: run.writtenFrom } : {}) }] : []
     return moved(phase, { kind: 'reviewed', run, sinceMs: nowMs, swap }, [...notices, ...shown])
   }
   return moved(phase, { kind: 'going', run, sinceMs: nowMs, swap }, [...notices, { kind: 'queue-go', id: run.id }])
@@ -280,8 +280,11 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
     case 'conversation-replaced': {
       // Our own swap's compaction never reaches the engine's route; a run
       // named by id is recorded only while it is the one under way.
-      const isRecorded = phase.kind !== 'idle' && !(phase.kind === 'swapping' && phase.isCompacting) && (event.id === undefined || phase.run.id === event.id)
-      return isRecorded && phase.run.replacedBy !== event.by ? moved(phase, { ...phase, run: { ...phase.run, replacedBy: event.by } }) : unchanged(phase)
+      if (phase.kind === 'idle' || (phase.kind === 'swapping' && phase.isCompacting) || (event.id !== undefined && phase.run.id !== event.id)) return unchanged(phase)
+      // Before the skill's turn has ended, the handoff is written from what replaced the conversation.
+      const isBeforeWritten = phase.kind === 'launching' || phase.kind === 'writing'
+      const run: Run = { ...phase.run, replacedBy: event.by, ...(isBeforeWritten ? { writtenFrom: event.by } : {}) }
+      return run.replacedBy !== phase.run.replacedBy || run.writtenFrom !== phase.run.writtenFrom ? moved(phase, { ...phase, run }) : unchanged(phase)
     }
     case 'session-ended': {
       if (phase.kind === 'idle') return unchanged(phase)

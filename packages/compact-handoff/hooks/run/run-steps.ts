@@ -140,6 +140,12 @@ function replacedLogNoteOf(run: Run, lead: string): string {
   return `${lead}${run.replacedBy === 'digest' ? "a digest had replaced the conversation at the window's edge" : "the engine's summary had replaced the conversation"}`
 }
 
+/** The swap log's reason for a handoff written from what replaced the conversation mid-run. */
+function writtenFromLogNoteOf(run: Run): string | undefined {
+  if (run.writtenFrom === undefined) return undefined
+  return `the handoff was written from ${run.writtenFrom === 'digest' ? "a digest, which had replaced the conversation at the window's edge" : "the engine's summary, which had replaced the conversation"}`
+}
+
 /** A launch the engine refused is tried again this often, this many times in
  * all: the timer can fire while the command hook that set it is still settling
  * (seen live under load), and the engine refuses a command run from there. A
@@ -319,7 +325,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
-  const stub = buildStub(swap, words, swap.facts, context, begun.phase.run.replacedBy)
+  const stub = buildStub(swap, words, swap.facts, context, begun.phase.run.writtenFrom)
   // Remembered before the compaction installs the row: its first drawing is already the one line.
   await rememberSwapRow($, begun.phase.run, swap.handoff, stub)
   let result, after
@@ -395,8 +401,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
-  const replaced = replacedLogNoteOf(run, 'the handoff was written after ')
-  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath), replaced === '' ? undefined : replaced)
+  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath), writtenFromLogNoteOf(run))
   await markUsed($, run.cwd, swap.handoff)
   await logClosed($, run.cwd, closed)
 }

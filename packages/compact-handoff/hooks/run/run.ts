@@ -39,6 +39,11 @@ export type Run = {
    * compaction the engine raised (the newest, when there were several):
    * absent while the conversation is the one the run started from. */
   replacedBy?: Replaced
+  /** What the skill wrote the handoff from, when a replacement came before its
+   * turn ended (launching, writing): the swap's stub says so. One that came
+   * later (the go stage waiting behind another turn) leaves the handoff
+   * written from the whole conversation. */
+  writtenFrom?: Replaced
 }
 
 /** An automatic compaction in the middle of a run replaces the conversation
@@ -114,7 +119,7 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
 
 /** The status line's words for `phase`; a repair turn says which. */
 export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
-  if (phase.kind === 'writing' && phase.run.repairs === 0 && phase.run.replacedBy === 'digest') return 'the handoff skill is writing from a digest'
+  if (phase.kind === 'writing' && phase.run.repairs === 0 && phase.run.writtenFrom === 'digest') return 'the handoff skill is writing from a digest'
   if (phase.kind === 'writing' && phase.run.repairs > 0) return `the handoff skill is fixing its files (repair ${phase.run.repairs} of ${MAX_REPAIRS})`
   return STAGE_TEXT[phase.kind]
 }

@@ -90,7 +90,7 @@ describe("the skill's turn refused as too long", () => {
     expect(instructions).not.toContain('wrote a full handoff')
     expect(w.seen.submits.at(-1)?.text).toContain('Read the handoff and go on.')
     expect(everythingSaid(w)).not.toMatch(/unchanged/i)
-    expect(swapLogEntries(w).find((entry) => entry.outcome !== 'meter')).toMatchObject({ outcome: 'engine-summarized', reason: "the handoff was written after a digest had replaced the conversation at the window's edge" })
+    expect(swapLogEntries(w).find((entry) => entry.outcome !== 'meter')).toMatchObject({ outcome: 'engine-summarized', reason: "the handoff was written from a digest, which had replaced the conversation at the window's edge" })
   })
 
   test('with the answer mod, the swap is answered with the stub, and no summary toast says otherwise', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {
