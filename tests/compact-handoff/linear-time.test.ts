@@ -37,6 +37,7 @@ import { buildDigestStub, buildForkStub } from '../../packages/compact-handoff/h
 import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
 import { isTooLongFailureOf } from '../../packages/compact-handoff/hooks/thresholds/window-edge.js'
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
+import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf } from '../../packages/compact-handoff/hooks/compaction/digest.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 import { cpuMsOf } from '../support/cpu-time.js'
@@ -193,7 +194,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
     })
   })
 
-  test("the fork handoff: the reply read, the route, the name, the focus, the prompts and the stub", () => {
+  test("the fork handoff: the reply read, the route, the name, the focus, the prompts, the stub and the digest", () => {
     const reply = forkReplyTextOf()
     expectFast({
       'forkReplyOf, line alone': () => forkReplyOf(line),
@@ -222,6 +223,20 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
           { role: 'user', toolResults: [{ tool_use_id: 't1', text: `${line}\n${line}`, isError: true }] },
         ])
         return latestStepSectionOf(step!)
+      },
+      'the digest, line as a prompt, the assistant text, a command and an output': () => {
+        const plan = digestPlanOf(
+          {
+            messages: [
+              { role: 'user', text: line },
+              { role: 'assistant', text: line, toolUses: [{ tool_use_id: 't1', tool: 'Bash', input: { command: line } }] },
+              { role: 'user', text: '', toolResults: [{ tool_use_id: 't1', text: `${line}\n${line}`, isError: true }] },
+            ],
+            leading: [line],
+          },
+          digestBudgetCharsOf(1_000_000),
+        )
+        return digestTextOf(plan, maskableTextsOf(plan))
       },
     })
   })

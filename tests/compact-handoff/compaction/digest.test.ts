@@ -166,6 +166,19 @@ describe('the digest', () => {
     expect(head!.length + tail!.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS)
   })
 
+  test('keeps the head and tail of an output that is one long line after a short first and before a short last line', () => {
+    const output = `{\n${'"key": "value", '.repeat(20_000)}\n}`
+    const messages: DigestMessage[] = [
+      { role: 'assistant', text: '', toolUses: [bash('t1', 'cat data.json')] },
+      { role: 'user', text: '', toolResults: [result('t1', output)] },
+    ]
+    const { text } = digestOf({ messages, leading: [] }, 50_000)
+    const fenced = /```\n([^]*?)\n\[… (\d+) characters left out here …\]\n([^]*?)\n```/.exec(text)
+    const [, head, , tail] = fenced!
+    expect(head!.length, 'the head is more than its first line').toBeGreaterThan(500)
+    expect(tail!.length, 'the tail is more than its last line').toBeGreaterThan(1_000)
+  })
+
   test('fences an output in more backticks than any run inside it', () => {
     const output = 'before\n``````\ninside a six-backtick fence\n``````\nafter'
     const messages: DigestMessage[] = [

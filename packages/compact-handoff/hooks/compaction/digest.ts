@@ -150,8 +150,10 @@ function callTextOf(input: Record<string, unknown>): string {
 
 /**
  * Plans one text: its windows pushed onto `windows`, masked whole when that
- * is short enough, else a head window ending at a line's end and a tail
- * window starting at a line's start, each WINDOW_FACTOR times what it keeps.
+ * is short enough, else a head window and a tail window, each WINDOW_FACTOR
+ * times what it keeps, ending (starting) at a line's edge where one falls in
+ * its outer half; a window of one long line keeps its cut, which lies three
+ * times the kept part away from what is kept.
  */
 function planText(windows: string[], text: string, maxChars: number, headShare: number): PlannedText {
   const headChars = Math.ceil(maxChars * headShare)
@@ -166,10 +168,10 @@ function planText(windows: string[], text: string, maxChars: number, headShare: 
   } else {
     let head = headOf(text, wideHead)
     const headEnd = head.lastIndexOf('\n')
-    if (headEnd > 0) head = head.slice(0, headEnd)
+    if (headEnd >= head.length / 2) head = head.slice(0, headEnd)
     let tail = endOf(text, wideTail)
     const tailStart = tail.indexOf('\n')
-    if (tailStart >= 0 && tailStart < tail.length - 1) tail = tail.slice(tailStart + 1)
+    if (tailStart >= 0 && tailStart < tail.length / 2) tail = tail.slice(tailStart + 1)
     planned = [windows.push(head) - 1, windows.push(tail) - 1]
     fenceRun = Math.max(longestBacktickRunOf(head), longestBacktickRunOf(tail))
   }
