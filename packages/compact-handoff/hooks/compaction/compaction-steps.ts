@@ -13,14 +13,14 @@ import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { COMPACTION_TOAST_MS, forkHandoff } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { readPhase } from '../run/run-state.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
-import { newWindowBegan } from '../thresholds/window-steps.js'
+import { newWindowBegan, windowRefused } from '../thresholds/window-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -197,10 +197,14 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return fromDigest($, e, next, route, reading, isAskOn, { why: KNOWN_NOT_TO_FIT, repairs: 0 })
     case 'fork': {
       const { percent } = reading
-      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent))
+      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent, FORK_WRITER))
       if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
       if (forked.isInterrupted === true) return keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn)
-      if (forked.isTooLong === true) return fromDigest($, e, next, route, reading, isAskOn, forked)
+      if (forked.isTooLong === true) {
+        // Known from now on, should nothing replace the conversation: the next compaction spends no fork.
+        await windowRefused($).catch((error: unknown) => $.ui.log(`the refusal could not be recorded (${messageOf(error)})`, { to: 'debug' }))
+        return fromDigest($, e, next, route, reading, isAskOn, forked)
+      }
       return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
     }
   }

@@ -155,7 +155,7 @@ async function recordForkHandoff($: $, cwd: string, relPath: string, text: strin
 
 /** Answers the compaction `e` with a handoff `writer` wrote, or says why it
  * could not; `contextPercentBefore` is the context's use as the compaction began. */
-export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter = FORK_WRITER): Promise<Forked> {
+export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter): Promise<Forked> {
   const position = turnPositionOf(e.messages, trigger)
   let context: Context
   let passed: { draft: Draft; repairs: number }

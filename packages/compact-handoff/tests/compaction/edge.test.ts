@@ -119,6 +119,20 @@ describe('a fork refused as too long', () => {
   })
 })
 
+describe('the status line at the edge', () => {
+  test('from a fork refused as too long until something replaced the conversation, it says the context is full; then it is cleared', SLOW, async ($, on) => {
+    const w = await edgeSession($, on, { forks: [TOO_LONG], completes: [{ reason: 'empty-reply' }], engineCompact: 'skip' })
+    const atSummary: (string | undefined)[] = []
+    w.interjectAt('session.compact', 1, async () => {
+      atSummary.push(w.seen.statusLines.at(-1))
+    })
+    const result = await compactAuto($)
+    expect(atSummary, 'while the summary is asked').toEqual(['handoff: context full · /compact to go on'])
+    expect(result.messages?.[0]?.text).toContain(DIGEST_OPENING)
+    expect(w.seen.statusLines.at(-1), 'the digest replaced the conversation: a new window').toBeUndefined()
+  })
+})
+
 describe('a conversation known not to fit', () => {
   test('a request refused as too long (StopFailure) spends no fork on the next compaction, and the status line advises /compact, not /compact-handoff', SLOW, async ($, on) => {
     const w = await edgeSession($, on, { forks: [REPLY], completes: [REPLY] })
