@@ -23,7 +23,9 @@ describe('compactionRouteOf at the edge', () => {
     expect(compactionRouteOf({ trigger: 'auto' }, 'off', 'idle', true)).toEqual({ kind: 'summary' })
     expect(compactionRouteOf({ trigger: 'manual' }, 'off', 'idle', true)).toEqual({ kind: 'summary' })
     for (const option of COMPACTION_HANDOFF_VALUES) {
-      expect(compactionRouteOf({ trigger: 'auto' }, option, 'writing', true)).toEqual({ kind: 'summary' })
+      expect(compactionRouteOf({ trigger: 'auto' }, option, 'checking', true)).toEqual({ kind: 'summary' })
+      // While the run's skill writes, its own route answers (run-edge.ts).
+      expect(compactionRouteOf({ trigger: 'auto' }, option, 'writing', true)).toEqual({ kind: 'run-edge' })
       expect(compactionRouteOf({ trigger: 'auto', agentId: 'a1' }, option, 'idle', true)).toEqual({ kind: 'pass' })
       expect(compactionRouteOf({ trigger: 'precompute' }, option, 'idle', true)).toEqual(compactionRouteOf({ trigger: 'precompute' }, option, 'idle'))
     }

@@ -123,8 +123,8 @@ async function apply($: $): Promise<string> {
   // The person may have edited the files: the same check as before any swap.
   const problems = problemLinesOf((await fileReportOnDisk($, phase.run, handoffPathsOf(phase.swap))).report)
   if (problems.length > 0) {
-    // Not applied: the conversation is as it was before the apply, a digest or a summary it already was included.
-    const now = phase.run.replacedBy === undefined ? 'the conversation is unchanged' : `the conversation is still the ${phase.run.replacedBy === 'digest' ? 'digest' : 'summary'} that replaced it during the run`
+    // Nothing changes here, but a conversation replaced during the run is no longer the one it started from.
+    const now = phase.run.replacedBy === undefined ? 'the conversation is unchanged' : `the conversation is still the ${phase.run.replacedBy} that replaced it during the run`
     return [`Not applied; ${now}. Fix these and run /compact-handoff apply again:`, ...problems.map((p) => `- ${p}`)].join('\n')
   }
   const { step } = await dispatch($, { kind: 'applied', id: phase.run.id })

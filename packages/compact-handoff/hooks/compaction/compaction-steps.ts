@@ -28,12 +28,12 @@ import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
 import { buildDigestStub, isOwnMarkedCompaction } from '../stub/swap-text.js'
 import type { Options } from '../options/options.js'
+import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 import { readWindowEdge } from '../thresholds/thresholds-state.js'
 import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
 import { messageOf } from '../run/run-steps.js'
 import { maskedDigestNow } from './digest-steps.js'
 import type { Digest } from './digest.js'
-import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 
 type $ = EngineInterface
 type Next = (e: SessionCompactInput) => Promise<SessionCompactResult>
@@ -173,8 +173,7 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
   if (isOwnMarkedCompaction(e, raisedBy)) return next(e)
   const isAskOn = options.askAfterCompaction
   const [phase, reading] = await Promise.all([readPhase($), edgeReadingOf($, e)])
-  const runKind = phase.kind
-  const route = compactionRouteOf(e, options.compactionHandoff, runKind, reading.isKnownNotToFit)
+  const route = compactionRouteOf(e, options.compactionHandoff, phase.kind, reading.isKnownNotToFit)
   switch (route.kind) {
     case 'pass':
       return observed($, e, await next(e), isAskOn)
@@ -182,7 +181,7 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return { skip: route.skip }
     case 'summary': {
       const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-      if (runKind !== 'idle') await noteSummaryDuringRun($, e, compacted)
+      if (phase.kind !== 'idle') await noteSummaryDuringRun($, e, compacted)
       return observed($, e, compacted, isAskOn)
     }
     case 'run-edge': {

@@ -60,7 +60,7 @@ async function perform($: $, effect: Effect): Promise<string> {
     case 'drop': {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
-      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${replacedLogNoteOf(effect.run, '; ')}${given.logNote}`)
+      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${replacedLogNoteOf(effect.run)}${given.logNote}`)
       if (effect.toast !== undefined) showToast($, TOASTS.runDropped(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, droppedContextOf(effect)), LONG_TOAST_MS)
       return given.note
     }
@@ -133,11 +133,11 @@ function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
   return drop.giveBack === 'box' ? ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` : ''
 }
 
-/** The swap log's word, after `lead`, for a run whose conversation an
- * automatic compaction replaced before its swap; '' for any other. */
-function replacedLogNoteOf(run: Run, lead: string): string {
+/** The swap log's word, after a dropped run's reason, for a run whose
+ * conversation an automatic compaction replaced before it stopped; '' for any other. */
+function replacedLogNoteOf(run: Run): string {
   if (run.replacedBy === undefined) return ''
-  return `${lead}${run.replacedBy === 'digest' ? "a digest had replaced the conversation at the window's edge" : "the engine's summary had replaced the conversation"}`
+  return run.replacedBy === 'digest' ? "; a digest had replaced the conversation at the window's edge" : "; the engine's summary had replaced the conversation"
 }
 
 /** The swap log's reason for a handoff written from what replaced the conversation mid-run. */

@@ -46,6 +46,11 @@ export const TOASTS = {
     text: "no handoff was written; Claude Code's own summary replaced the conversation",
     detail: `no handoff was written at this compaction: ${why}. The summary was told to keep your words, the work's facts and a handoff's sections.`,
   }),
+  /** The handoff skill's turn did not fit the window: a digest replaced the conversation, and the turn went on from it. */
+  runEdgeDigest: (shownEntries: number, leftOutEntries: number): Toast => ({
+    text: 'the handoff skill did not fit the window: a digest replaced the conversation; the skill writes from it',
+    detail: `The conversation was too long for the handoff skill's own turn, so compact-handoff replaced it with a digest built by code (${shownEntries} entries shown, ${leftOutEntries} left out; the recall tool brings those back). The skill's turn went on from the digest; the run checks its handoff and swaps as usual.`,
+  }),
   /** A compaction too long for a fork, answered with a handoff written from the conversation's digest. */
   digestHandoff: (by: 'auto' | 'manual', handoff: string): Toast => ({
     text: toastWithPath((p) => `${by === 'auto' ? 'the automatic compaction' : 'your /compact'} became a handoff written from a digest: ${p}`, handoff),
@@ -60,11 +65,6 @@ export const TOASTS = {
   compactionNothing: (why: string): Toast => ({
     text: 'nothing replaced the conversation: it is kept as it was. /clear starts a fresh one',
     detail: `nothing could replace the conversation at this compaction: ${why}. It is kept as it was. /clear starts a fresh conversation; your handoffs stay on disk (/compact-handoff resume picks one up).`,
-  }),
-  /** The handoff skill's turn did not fit the window: a digest replaced the conversation, and the turn went on from it. */
-  runEdgeDigest: (shownEntries: number, leftOutEntries: number): Toast => ({
-    text: 'the handoff skill did not fit the window: a digest replaced the conversation; the skill writes from it',
-    detail: `The conversation was too long for the handoff skill's own turn, so compact-handoff replaced it with a digest built by code (${shownEntries} entries shown, ${leftOutEntries} left out; the recall tool brings those back). The skill's turn went on from the digest; the run checks its handoff and swaps as usual.`,
   }),
   /** The nudge, once per context window. */
   nudge: (percent: number): Toast => ({ text: `context at ${Math.round(percent)}%. /compact-handoff is recommended.` }),

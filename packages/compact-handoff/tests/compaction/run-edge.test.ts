@@ -136,6 +136,20 @@ describe("the skill's turn refused as too long", () => {
   })
 })
 
+describe('a review run at the window edge', () => {
+  test('shows the stub it would install saying digest, and an apply refused says the digest is still the conversation', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await typeAndLaunch($, w, 'compact-handoff', 'review')
+    await compactAtTheEdge($, refusedTurnOf(w))
+    await skillWritesHandoff($, w)
+    expect(w.seen.logs.join('\n')).toContain('wrote a handoff of the session from a digest of it')
+    w.writeFile(HANDOFF, handoffText().replace(/## Decisions\n[^\n]*\n/, ''))
+    const applied = (await typeCommand($, 'compact-handoff', 'apply')).text ?? ''
+    expect(applied).toContain('Not applied; the conversation is still the digest that replaced it during the run.')
+  })
+})
+
 describe('/compact-handoffplan at the window edge', () => {
   test('goes on through the digest: both files checked, the swap names both and says digest', async ($, on) => {
     const w = world(on)
