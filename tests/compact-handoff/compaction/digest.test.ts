@@ -86,6 +86,25 @@ describe('the digest', () => {
     const at = order.map((part) => text.indexOf(part))
     for (const [i, index] of at.entries()) expect(index, `holds ${order[i]}`).toBeGreaterThan(0)
     expect([...at].sort((a, b) => a - b), 'in this order').toEqual(at)
+    expect(text.endsWith(`The recall tool brings back verbatim whatever was cut:\n${RECALL}`), 'the recall line last').toBe(true)
+  })
+
+  test('keeps the leading sections that fit half the budget, whole and in order, says how many did not, and leaves the rest to the conversation', () => {
+    const messages = Array.from({ length: 100 }, (_, n) => turn(n)).flat()
+    const skills = `SKILLS ${'s'.repeat(100_000)}`
+    const { text, shownEntries } = digestOf({ messages, leading: ['WORDS', skills, 'PLAN'], recallLine: RECALL }, 150_000)
+    expect(text).toContain('WORDS\n\nPLAN\n\n(1 of the sections code composed was left out here: too long for this digest, which keeps room for the conversation)')
+    expect(text).not.toContain('SKILLS')
+    expect(shownEntries, 'every entry of the conversation').toBe(300)
+  })
+
+  test("cuts a huge prompt to its head and tail, and says so, while every prompt stays", () => {
+    const pasted = `Here is the log:\n${'a pasted log line\n'.repeat(5_000)}What is wrong?`
+    const messages: DigestMessage[] = [{ role: 'user', text: 'First, read the parser.' }, { role: 'assistant', text: 'Read.' }, { role: 'user', text: pasted }]
+    const { text, leftOutEntries } = digestOf({ messages, leading: [] }, 50_000)
+    expect(leftOutEntries).toBe(0)
+    expect(text).toMatch(/--- The user wrote \(message 3 of 3\):\n```\nHere is the log:\n(a pasted log line\n)+\[… \d+ characters left out here …\]\n(a pasted log line\n)+What is wrong\?\n```/)
+    expect(text).toContain('--- The user wrote (message 1 of 3):\n```\nFirst, read the parser.\n```')
   })
 
   test("keeps the user's words verbatim, lines, spaces and backticks included", () => {

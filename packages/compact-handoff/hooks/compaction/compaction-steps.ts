@@ -33,6 +33,7 @@ import { readWindowEdge } from '../thresholds/thresholds-state.js'
 import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
 import { messageOf } from '../run/run-steps.js'
 import { maskedDigestNow } from './digest-steps.js'
+import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { Digest } from './digest.js'
 
 type $ = EngineInterface
@@ -54,6 +55,9 @@ async function edgeReadingOf($: $, e: SessionCompactInput): Promise<EdgeReading>
   const [usage, edge] = await Promise.all([$.session.usage().catch(() => undefined), readWindowEdge($).catch(() => UNREFUSED)])
   return { percent: usage?.context.percent ?? null, windowTokens: usage?.context.window ?? FALLBACK_WINDOW_TOKENS, isKnownNotToFit: isKnownNotToFitOf(edge, usage?.context) }
 }
+
+/** What the digest's own stub row names in place of a handoff file (stub-row/). */
+const DIGEST_ROW_NAME = 'a digest'
 
 /** Why no fork was asked for: the conversation was known not to fit. */
 const KNOWN_NOT_TO_FIT = "the conversation is too long for one more request (this window's request was refused as too long, or the context is full), so no fork was asked for"
@@ -132,6 +136,8 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
   const messages: SessionMessage[] = [{ role: 'user', text: stub, toolUses: [] }, ...typedAfterOf(e, trigger)]
+  // Remembered before the answer installs the row: a quarter of the window, it is drawn as one line.
+  await rememberStubRow($, 'compaction', stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length).catch((error: unknown) => $.ui.log(`the digest's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
   showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
   await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)

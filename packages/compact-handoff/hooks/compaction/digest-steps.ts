@@ -7,7 +7,12 @@ import { turnPositionOf } from './engine-compaction.js'
 import { latestStepSectionNow } from './latest-step-steps.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
-import { stubContextLinesOf, type StubContext } from '../stub/swap-text.js'
+import type { StubContext } from '../stub/swap-text.js'
+import { runningSectionOf } from '../background/running.js'
+import { worktreeSectionOf } from '../carried/worktree.js'
+import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
+import { planSectionOf } from '../carried/plan.js'
+import { skillsSectionOf } from '../carried/skills.js'
 import { recallLineOf } from '../recall/recall.js'
 import { readWords } from '../words/words-state.js'
 import { userWordsSectionOf } from '../words/user-words.js'
@@ -59,9 +64,16 @@ async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ l
     isMidTurn ? latestStepSectionNow($, messages).catch(() => undefined) : undefined,
     stubContextNow($).catch((): StubContext => ({})),
   ])
-  const { transcriptPath, ...carried } = context
-  const carriedSection = stubContextLinesOf(carried).join('\n').trim()
-  const leading = [words, facts, latestStep, carriedSection === '' ? undefined : carriedSection].filter((section): section is string => section !== undefined)
+  // Each carried section on its own, in the stub's order (swap-text.ts stubContextLinesOf), so one too long for the digest costs only itself.
+  const carried = [
+    context.running === undefined ? undefined : runningSectionOf(context.running),
+    worktreeSectionOf(context.worktree),
+    context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools),
+    planSectionOf(context.plan),
+    context.skills === undefined ? undefined : skillsSectionOf(context.skills),
+  ]
+  const leading = [words, facts, latestStep, ...carried].filter((section): section is string => section !== undefined)
+  const { transcriptPath } = context
   return { leading, ...(transcriptPath !== undefined && transcriptPath !== '' ? { recallLine: recallLineOf(transcriptPath) } : {}) }
 }
 

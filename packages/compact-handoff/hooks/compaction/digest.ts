@@ -22,7 +22,7 @@ export type DigestMessage = {
 
 export type DigestInput = {
   messages: readonly DigestMessage[]
-  /** Sections code already composed and masked (the person's words, the facts, the latest step, what still runs, the plan and skills carried), in order, kept whole and first. */
+  /** Sections code already composed and masked (the person's words, the facts, the latest step, what still runs, the plan and skills carried), in order, kept whole and first: those that fit half the budget, the rest counted. */
   leading: readonly string[]
   /** The recall tool's line (recall/recall.ts recallLineOf), or undefined when the session keeps no transcript. */
   recallLine?: string
@@ -52,6 +52,9 @@ export const MAX_CALL_CHARS = 300
 const PROMPT_HEAD_SHARE = 0.75
 const ASSISTANT_HEAD_SHARE = 0.75
 const OUTPUT_HEAD_SHARE = 1 / 3
+/** The share of the budget the leading sections may take: at least half is
+ * the conversation's, however large the skills or the plan carried are. */
+const LEADING_SHARE = 0.5
 /** The share of the entries' room set aside for the user's prompts, newest
  * first, before any other entry: a prompt older than the entries shown still
  * shows, up to this share. */
@@ -98,7 +101,10 @@ export type LeftOut = { prompts: number; assistant: number; calls: number }
 /** Phase 1: what the digest shows, newest first within the budget; each text a window wider than it keeps (line starts), unmasked. */
 export type DigestPlan = {
   budgetChars: number
+  /** The leading sections that fit their share, in order. */
   leading: readonly string[]
+  /** How many leading sections did not fit their share. */
+  leadingLeftOut: number
   recallLine?: string
   messageCount: number
   /** Newest first. */
@@ -286,6 +292,23 @@ function countsOf(messages: readonly DigestMessage[]): LeftOut {
 
 const KIND_COUNT: Record<PlannedEntry['kind'], keyof LeftOut> = { prompt: 'prompts', assistant: 'assistant', call: 'calls' }
 
+/** The leading sections that fit in `roomChars`, in order, each whole; one
+ * that does not fit is left out and the next ones still tried. */
+function leadingOf(sections: readonly string[], roomChars: number): { leading: string[]; leftOut: number } {
+  const leading: string[] = []
+  let size = 0
+  for (const section of sections) {
+    if (size + section.length + PART_GAP.length > roomChars) continue
+    leading.push(section)
+    size += section.length + PART_GAP.length
+  }
+  return { leading, leftOut: sections.length - leading.length }
+}
+
+function leadingLeftOutLineOf(count: number): string {
+  return `(${count} of the sections code composed ${count === 1 ? 'was' : 'were'} left out here: too long for this digest, which keeps room for the conversation)`
+}
+
 /**
  * Phase 1: the plan of the digest of `input` within `budgetChars`. The user's
  * prompts are taken first, newest first, up to their share of the room; then
@@ -297,7 +320,9 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const { messages } = input
   const windows: string[] = []
   const total = countsOf(messages)
-  const fixed = [openingOf(), ...input.leading, ENTRIES_HEAD].reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
+  const { leading, leftOut: leadingLeftOut } = leadingOf(input.leading, Math.floor(budgetChars * LEADING_SHARE))
+  const parts = [openingOf(), ...leading, ...(leadingLeftOut > 0 ? [leadingLeftOutLineOf(leadingLeftOut)] : []), ENTRIES_HEAD]
+  const fixed = parts.reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
   let room = Math.max(0, budgetChars - fixed)
 
   // The user's prompts first: whichever fit in their share are shown, even past where the other entries stop.
@@ -354,7 +379,8 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const leftOut = { prompts: total.prompts - shown.prompts, assistant: total.assistant - shown.assistant, calls: total.calls - shown.calls }
   return {
     budgetChars,
-    leading: input.leading,
+    leading,
+    leadingLeftOut,
     ...(input.recallLine !== undefined ? { recallLine: input.recallLine } : {}),
     messageCount: messages.length,
     entries,
@@ -513,12 +539,12 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
     size += part.length + PART_GAP.length
     return true
   }
-  let leadingLeftOut = 0
   if (!take(opening)) return { text: '', shownEntries: 0, leftOutEntries: leftOutCountOf(plan.leftOut) + plan.entries.length, chars: 0 }
+  let leadingLeftOut = plan.leadingLeftOut
   for (const section of plan.leading) {
     if (!take(section)) leadingLeftOut++
   }
-  if (leadingLeftOut > 0) take(`(${leadingLeftOut} of the sections above left out: too long for this digest)`)
+  if (leadingLeftOut > 0) take(leadingLeftOutLineOf(leadingLeftOut))
   const leftOut = { ...plan.leftOut }
   let shown = 0
   if (plan.entries.length > 0 && take(ENTRIES_HEAD)) {

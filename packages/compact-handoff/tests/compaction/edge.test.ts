@@ -117,6 +117,21 @@ describe('a fork refused as too long', () => {
     expect(handoffFiles(w)).toEqual([])
     expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'compaction-digest', reason: expect.stringContaining("Claude Code's summary was skipped") })
   })
+
+  test("the digest's row is drawn as one line, whole under ctrl+o", SLOW, async ($, on) => {
+    const drawn: string[] = []
+    on('ui.render', { component: 'UserMessage' }, (_$, e) => {
+      drawn.push(e.props.text)
+      return { type: 'Text', props: {}, children: [e.props.text] } as never
+    })
+    await edgeSession($, on, { forks: [TOO_LONG], engineCompact: 'skip' })
+    const stub = (await compactAuto($)).messages?.[0]?.text ?? ''
+    for (const isExpanded of [false, true]) {
+      await $.ui.render({ surface: 'terminal', component: 'UserMessage', requestId: `m-${String(isExpanded)}`, props: { text: stub, origin: { kind: 'unclassified' }, isExpanded }, viewport: { columns: 80, rows: 40 } } as never)
+    }
+    expect(drawn[0]).toMatch(/^compact-handoff: (compacted; the conversation is now|compacted to) a digest \(\d+(\.\d)? KB\) · ctrl\+o/)
+    expect(drawn[1]).toBe(stub)
+  })
 })
 
 describe('the status line at the edge', () => {
