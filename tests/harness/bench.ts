@@ -13,7 +13,8 @@
  * 3. A crowded handoff folder (bench/folder-start.ts): the start-of-session offer with the
  *    other handoff folder empty and with 10,000 handoffs in it.
  * 4. Automatic compaction (bench/auto-compaction.ts): the engine's own compaction of the
- *    same scripted conversation, left to its summary or answered by the fork handoff.
+ *    same scripted conversation, left to its summary or answered by the fork handoff;
+ *    `--edge-only`: the fork handoff against the handoff written from the digest.
  * 5. The stub row's hook (bench/row-draw.ts): a typed prompt's row, Enter to drawn, with
  *    compact-handoff's ui.render hook and without it.
  * 6. The digest at the window's edge (bench/digest-build.ts): its build time and size on
@@ -26,7 +27,7 @@
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, DIGEST_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
+import { AUTO_ONLY, DIGEST_ONLY, EDGE_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
 import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
 import { turnTable, turnTimes } from './bench/turn-costs.js'
 import { machine, report } from './bench/report.js'
@@ -34,7 +35,7 @@ import { startTable } from './bench/report-start.js'
 import { swapRun, type SwapSample } from './bench/swap-runs.js'
 import { floorRun, type FloorSample } from './bench/swap-floor.js'
 import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
-import { autoTable } from './bench/auto-report.js'
+import { autoTable, edgeTable } from './bench/auto-report.js'
 import { digestSamples, digestTable } from './bench/digest-build.js'
 
 /** The typed row's drawing, sessions of the two variants interleaved, SWAP_RUNS of each. */
@@ -49,6 +50,15 @@ async function main(): Promise<void> {
   const started = performance.now()
   if (DIGEST_ONLY) {
     console.log([...digestTable(digestSamples()), `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
+  if (EDGE_ONLY) {
+    const edge: { fork: AutoSample[]; digest: AutoSample[] } = { fork: [], digest: [] }
+    for (let i = 0; i < SWAP_RUNS; i++) {
+      edge.fork.push(await autoCompactionRun('fork', i))
+      edge.digest.push(await autoCompactionRun('digest', i))
+    }
+    console.log([...edgeTable(edge.fork, edge.digest), `Machine: ${machineLine}.`].join('\n'))
     return
   }
   if (ROW_ONLY || TURN_ONLY) {

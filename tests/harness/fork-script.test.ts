@@ -10,7 +10,7 @@ import type { MockRequest } from './mock-api.js'
 import type { Message } from './request-messages.js'
 
 function request(messages: Message[]): MockRequest {
-  return { seq: 1, method: 'POST', path: '/v1/messages', body: { messages }, kind: 'main', lastUserText: '', status: 200 }
+  return { seq: 1, method: 'POST', path: '/v1/messages', body: { messages }, promptTokens: 0, kind: 'main', lastUserText: '', status: 200 }
 }
 
 const conversation: Message[] = [

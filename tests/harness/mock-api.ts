@@ -58,6 +58,8 @@ export type RequestKind = 'main' | 'summary'
 export interface MockRequest {
   /** 1-based, in arrival order, 404s included. */
   seq: number
+  /** The body's length in characters / 4, rounded up: the tokens `maxPromptTokens` counts. */
+  promptTokens: number
   method: string
   path: string
   /** `undefined` for a 404 or a body that is not JSON. */
@@ -65,6 +67,7 @@ export interface MockRequest {
   kind: RequestKind
   /** Text blocks of the last `role: "user"` message, joined by newlines. */
   lastUserText: string
+  /** 200, 404, or 400 for a request refused as too long (`maxPromptTokens`). */
   status: number
 }
 
@@ -89,6 +92,24 @@ export interface MockApiOptions {
    * dies) does not leave a listener keeping the process alive.
    */
   timeLimitMs?: number
+  /**
+   * The real API's window, at the mock's scale: a Messages request of more tokens is
+   * refused as the real API refuses a prompt past the model's window, HTTP 400
+   * `invalid_request_error` "prompt is too long: N tokens > M maximum", and logged with
+   * status 400. Unset, nothing is refused; `refusePast` moves it while the session runs.
+   *
+   * Tokens are the whole body's characters / 4 (MockRequest.promptTokens): the real API
+   * counts the system prompt and the tools too, and Claude Code's own estimate of a
+   * message is its characters / 4, so N and M are in the units the engine trims its
+   * summary's retry by (it parses the gap N - M, seen in 2.1.332's error reader).
+   *
+   * An answered request then reports `usage.input_tokens` scaled so that this limit maps
+   * to the default model's window (WINDOW_TOKENS): a conversation at 90% of the limit reads
+   * as 90% in `$.session.usage()`, as it would against the real API, and the engine's own
+   * automatic compaction (above 96.7% of the window) fires only near the limit. A reply's
+   * own `inputTokens` wins.
+   */
+  maxPromptTokens?: number
 }
 
 export interface MockApi {
@@ -100,6 +121,8 @@ export interface MockApi {
   script(...replies: ScriptedReply[]): void
   /** Replies still queued. */
   pending(): number
+  /** Sets (or, `undefined`, lifts) `maxPromptTokens` for the requests that arrive from now on. */
+  refusePast(tokens: number | undefined): void
   /** Resolves with the first request (already logged or arriving) that matches. */
   waitForRequest(predicate: (request: MockRequest) => boolean, timeoutMs?: number): Promise<MockRequest>
   close(): Promise<void>
@@ -107,6 +130,15 @@ export interface MockApi {
 
 const SUMMARY_ASK = 'create a detailed summary of the conversation so far'
 const DEFAULT_TIME_LIMIT_MS = 15 * 60_000
+/** The default model's context window in Claude Code 2.1.332 (claude-opus-5-5: 1M tokens). */
+export const WINDOW_TOKENS = 1_000_000
+/** The mock's token estimate: the request body's characters / 4. */
+const CHARS_PER_TOKEN = 4
+
+/** The real API's refusal of a prompt past the window, word for word but for the numbers. */
+export function promptTooLongMessage(tokens: number, maxTokens: number): string {
+  return `prompt is too long: ${tokens} tokens > ${maxTokens} maximum`
+}
 
 function matches(reply: ScriptedReply, request: MockRequest): boolean {
   const { when } = reply
@@ -130,15 +162,21 @@ async function parseRequest(req: IncomingMessage, seqOnArrival: () => number): P
     body = undefined
   }
   const lastUserText = lastUserTextOf(body)
+  const promptTokens = Math.ceil(raw.length / CHARS_PER_TOKEN)
   const kind: RequestKind = lastUserText.includes(SUMMARY_ASK) ? 'summary' : 'main'
   const isMessages = method === 'POST' && path.split('?')[0] === '/v1/messages'
   // Numbered once the body is in, so requests read side by side never share a number.
-  return { seq: seqOnArrival(), method, path, body, kind, lastUserText, status: isMessages && body !== undefined ? 200 : 404 }
+  return { seq: seqOnArrival(), method, path, body, promptTokens, kind, lastUserText, status: isMessages && body !== undefined ? 200 : 404 }
 }
 
 function sendNotFound(res: ServerResponse, request: MockRequest): void {
   res.writeHead(404, { 'content-type': 'application/json' })
   res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `mock: no route ${request.method} ${request.path}` } }))
+}
+
+function sendTooLong(res: ServerResponse, request: MockRequest, maxTokens: number): void {
+  res.writeHead(400, { 'content-type': 'application/json', 'request-id': `req_mock_refused_${request.seq}` })
+  res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: promptTooLongMessage(request.promptTokens, maxTokens) } }))
 }
 
 /** The queue of scripted replies: the summariser gets the summary, a main request the first matching reply. */
@@ -227,12 +265,19 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
   let toolSeq = 0
   let msgSeq = 0
   const ids: ReplyIds = { nextToolId: () => `toolu_mock_${++toolSeq}`, nextMessageSeq: () => ++msgSeq }
+  let maxPromptTokens = options.maxPromptTokens
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = await parseRequest(req, () => log.requests.length + 1)
+    const parsed = await parseRequest(req, () => log.requests.length + 1)
+    const limit = maxPromptTokens
+    const isRefused = parsed.status === 200 && limit !== undefined && parsed.promptTokens > limit
+    const request = isRefused ? { ...parsed, status: 400 } : parsed
     log.record(request)
     if (request.status === 404 || request.body === undefined) return sendNotFound(res, request)
-    await sendReply(res, request.body, replyFor(request), ids)
+    if (isRefused) return sendTooLong(res, request, limit)
+    const reply = replyFor(request)
+    const inputTokens = reply.inputTokens ?? (limit === undefined ? undefined : Math.round((request.promptTokens * WINDOW_TOKENS) / limit))
+    await sendReply(res, request.body, inputTokens === undefined ? reply : { ...reply, inputTokens }, ids)
   }
 
   const server: Server = createServer((req, res) => {
@@ -248,6 +293,9 @@ export async function startMockApi(options: MockApiOptions = {}): Promise<MockAp
     requests: log.requests,
     script: (...replies) => void queue.push(...replies),
     pending: () => queue.length,
+    refusePast: (tokens) => {
+      maxPromptTokens = tokens
+    },
     waitForRequest: log.waitForRequest,
     close: closerOf(server, options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS),
   }

@@ -1,21 +1,24 @@
 /**
- * The engine's automatic compaction on the bench's scripted conversation, answered two
- * ways in fresh sessions with the same three plugins: the engine's built-in summary
- * (compact-handoff's option `compactionHandoff: off`) and compact-handoff's fork handoff
- * (the default). The conversation's last answer reports usage near the window, so the
- * engine compacts at the follow-up the bench types next; both sides then get the same
- * scripted follow-up, and the rediscovery meter counts what it did again.
+ * The engine's automatic compaction on the bench's scripted conversation, answered in
+ * fresh sessions with the same three plugins: the engine's built-in summary
+ * (compact-handoff's option `compactionHandoff: off`), compact-handoff's fork handoff
+ * (the default), and its handoff written from the digest (`--edge-only`: the last answer
+ * reports the window full, so the conversation is known not to fit one more request and
+ * no fork is asked for). The conversation's last answer reports usage near (or at) the
+ * window, so the engine compacts at the follow-up the bench types next; every side then
+ * gets the same scripted follow-up, and the rediscovery meter counts what it did again.
  */
 import { performance } from 'node:perf_hooks'
-import { AUTO_COMPACT_INPUT_TOKENS, forkReply, forkReplyText, isForkRequest } from '../fork-script.js'
-import type { MockRequest } from '../mock-api.js'
+import { digestWriterKindOf, digestWriterReply, isDigestWriterRequest } from '../digest-script.js'
+import { AUTO_COMPACT_INPUT_TOKENS, forkKindOf, forkReply, forkReplyText, isForkRequest } from '../fork-script.js'
+import { WINDOW_TOKENS, type MockRequest, type ScriptedReply } from '../mock-api.js'
 import { createRunDir, setPluginOptions } from '../run-dir.js'
 import { bytesOf, pluginDirs, runRoot, stampArrivals } from '../showcase-kit.js'
 import { startSession, type Session } from '../tmux-session.js'
 import { FOCUS, FOLLOW_UP, followUpScript, haveConversation, meterCounts, startConversationMock } from './conversation.js'
 import { done, log } from './options.js'
 
-export type AutoVariant = 'summary' | 'fork'
+export type AutoVariant = 'summary' | 'fork' | 'digest'
 
 export interface AutoSample {
   /** Model requests the compaction made (the summariser's, or the fork's). */
@@ -35,10 +38,24 @@ function isMessages(r: MockRequest): boolean {
   return r.status === 200 && r.path.split('?')[0] === '/v1/messages'
 }
 
-/** The follow-up's own request (not the summariser's, not a fork's). */
+/** The follow-up's own request (not the summariser's, not a fork's, not the digest writer's). */
 function isFollowUp(r: MockRequest): boolean {
-  return r.kind === 'main' && !isForkRequest(r) && r.lastUserText.includes(FOLLOW_UP)
+  return r.kind === 'main' && !isForkRequest(r) && !isDigestWriterRequest(r) && r.lastUserText.includes(FOLLOW_UP)
 }
+
+/** The writer's reply, first in the queue: its prompt may quote the follow-up among the person's words. */
+function writerReplies(variant: AutoVariant): ScriptedReply[] {
+  if (variant === 'fork') return [forkReply(forkReplyText({ focus: FOCUS }))]
+  if (variant === 'digest') return [digestWriterReply(forkReplyText({ focus: FOCUS }))]
+  return []
+}
+
+/** Which writer answered the compaction, as the mock saw it: the run measures that path or fails. */
+function writersOf(during: readonly MockRequest[]): string {
+  return during.map((r) => (r.kind === 'summary' ? 'summary' : (forkKindOf(r) ?? digestWriterKindOf(r) ?? 'main'))).join(',')
+}
+
+const EXPECTED_WRITERS: Record<AutoVariant, string> = { summary: 'summary', fork: 'handoff', digest: 'handoff' }
 
 export async function autoCompactionRun(variant: AutoVariant, index: number): Promise<AutoSample> {
   const run = createRunDir(`bench-auto-${variant}`, runRoot())
@@ -49,14 +66,17 @@ export async function autoCompactionRun(variant: AutoVariant, index: number): Pr
   try {
     session = await startSession({ run, plugins: pluginDirs(), mock })
     await session.waitForReady()
-    await haveConversation(session, mock, run.proj, AUTO_COMPACT_INPUT_TOKENS)
+    // The digest side's last answer reports the window full: compact-handoff then knows the conversation does not fit.
+    await haveConversation(session, mock, run.proj, variant === 'digest' ? WINDOW_TOKENS : AUTO_COMPACT_INPUT_TOKENS)
     const before = mock.requests.length
-    // The fork's reply goes first in the queue: a fork prompt may quote the follow-up among the person's words.
-    mock.script(...(variant === 'fork' ? [forkReply(forkReplyText({ focus: FOCUS }))] : []), ...followUpScript(FOLLOW_UP, run.proj))
+    mock.script(...writerReplies(variant), ...followUpScript(FOLLOW_UP, run.proj))
     await session.type(FOLLOW_UP)
     const t0 = performance.now()
     const after = await mock.waitForRequest((r) => r.seq > before && isFollowUp(r), 60_000)
     const during = mock.requests.filter((r) => r.seq > before && r.seq < after.seq && isMessages(r))
+    const writers = writersOf(during)
+    const isDigestPath = during.some(isDigestWriterRequest)
+    if (writers !== EXPECTED_WRITERS[variant] || isDigestPath !== (variant === 'digest')) throw new Error(`the compaction took another path: ${writers}`)
     const afterAt = at.get(after) ?? NaN
     const sample: AutoSample = {
       requests: during.length,
