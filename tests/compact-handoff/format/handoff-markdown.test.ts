@@ -39,6 +39,8 @@ const CORNERS: readonly [string, string, number | undefined][] = [
   ['`<!-->`, a whole comment', '<!-->\n## Goal\nx', undefined],
   ['a heading right under an HTML line', '<div>\n## Goal\n</div>\n\n## Next\ny', 2],
   ['a heading after an HTML block and a blank line', '<div>\nx\n</div>\n\n## Goal\ny', undefined],
+  ['an HTML comment opened under an inline tag, which CommonMark opens', 'text\n<br/>\n<!-- x\n\n## Goal\n-->\n', 5],
+  ['an HTML comment in a comment that may not be one', '<div>\n<!-- x\n\n<script>\n-->\n## Goal\n</script>\n', 4],
   ['a fence right under an HTML line', '<details>\n```\n## Goal\n```\n', 2],
   ['a heading with closing hashes', '## Goal ##\nx', undefined],
   ['an empty heading', '##\nx', undefined],

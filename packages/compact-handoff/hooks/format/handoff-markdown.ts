@@ -146,8 +146,9 @@ export type Heading = Extract<BodyLine, { kind: 'heading' }>
 export type Refusal = { line: number; why: string }
 
 /** The state between lines: inside a fence, inside an HTML block that a blank
- * line does not end, or possibly inside one that a blank line ends. */
-type Open = { kind: 'fence'; fence: Fence; line: number } | { kind: 'raw html'; ends: readonly string[]; atColumn0: boolean } | { kind: 'html' } | undefined
+ * line does not end (`isCertain` when CommonMark reads it as such: it opened
+ * at column 0 outside any HTML), or possibly inside one that a blank line ends. */
+type Open = { kind: 'fence'; fence: Fence; line: number } | { kind: 'raw html'; ends: readonly string[]; isCertain: boolean } | { kind: 'html' } | undefined
 
 /**
  * The body's lines from index `from` on, read by the format's grammar, and the
@@ -182,7 +183,7 @@ export function bodyLinesOf(lines: readonly string[], from: number): { body: Bod
       afterText = false
       continue
     }
-    if (open?.kind === 'raw html' && open.atColumn0) {
+    if (open?.kind === 'raw html' && open.isCertain) {
       // CommonMark too reads it as a document-level HTML block (no container
       // holds a column-0 line), which ends at the same line.
       if (holdsAny(line, open.ends)) open = undefined
@@ -200,12 +201,16 @@ export function bodyLinesOf(lines: readonly string[], from: number): { body: Bod
     const indented = indentEnd > 0 && columns < CODE_INDENT_COLUMNS ? atxAt(line, indentEnd) : undefined
     if (indented !== undefined && indented.depth <= 3) refuse(lineNo, `a heading after blanks: write section headings as "## Name" at the start of a line`)
     afterText = heading === undefined && fence === undefined
+    const raw = char === '<' && columns < CODE_INDENT_COLUMNS ? rawHtmlOpenerOf(line.slice(indentEnd)) : undefined
+    const closesOnItsLine = raw !== undefined && holdsAny(line.slice(indentEnd + raw.opener), raw.ends)
     if (open !== undefined) {
       // An HTML block CommonMark may end elsewhere, or not see at all.
-      if ((heading !== undefined && heading.depth <= 3) || fence !== undefined) {
-        refuse(lineNo, `${heading !== undefined ? 'a heading' : 'a code fence'} inside or right after HTML: put a blank line before it, and start HTML comments at the start of a line`)
+      if ((heading !== undefined && heading.depth <= 3) || fence !== undefined || (open.kind === 'raw html' && raw !== undefined && !closesOnItsLine)) {
+        refuse(lineNo, `${heading !== undefined ? 'a heading' : fence !== undefined ? 'a code fence' : 'an HTML block'} inside or right after HTML: put a blank line before it, and start HTML comments at the start of a line`)
       }
       if (open.kind === 'raw html' && holdsAny(line, open.ends)) open = undefined
+      // CommonMark may end the HTML above here and open this block, which a blank line does not end.
+      else if (open.kind === 'html' && raw !== undefined && !closesOnItsLine) open = { kind: 'raw html', ends: raw.ends, isCertain: false }
       body.push({ kind: 'text', line: lineNo, isHtml: true })
       afterText = true
     } else if (heading !== undefined) body.push({ kind: 'heading', depth: heading.depth, text: heading.text, line: lineNo })
@@ -213,9 +218,7 @@ export function bodyLinesOf(lines: readonly string[], from: number): { body: Bod
       open = { kind: 'fence', fence, line: lineNo }
       body.push({ kind: 'text', line: lineNo })
     } else if (char === '<' && columns < CODE_INDENT_COLUMNS) {
-      const rest = line.slice(indentEnd)
-      const raw = rawHtmlOpenerOf(rest)
-      open = raw === undefined ? { kind: 'html' } : holdsAny(rest.slice(raw.opener), raw.ends) ? undefined : { kind: 'raw html', ends: raw.ends, atColumn0: indentEnd === 0 }
+      open = raw === undefined ? { kind: 'html' } : closesOnItsLine ? undefined : { kind: 'raw html', ends: raw.ends, isCertain: indentEnd === 0 }
       body.push({ kind: 'text', line: lineNo, isHtml: true })
     } else body.push({ kind: 'text', line: lineNo })
   }
