@@ -41,6 +41,7 @@ const CORNERS: readonly [string, string, number | undefined][] = [
   ['a heading after an HTML block and a blank line', '<div>\nx\n</div>\n\n## Goal\ny', undefined],
   ['an HTML comment opened under an inline tag, which CommonMark opens', 'text\n<br/>\n<!-- x\n\n## Goal\n-->\n', 5],
   ['an HTML comment in a comment that may not be one', '<div>\n<!-- x\n\n<script>\n-->\n## Goal\n</script>\n', 4],
+  ['a heading after a closed block inside an HTML block', '<details>\n<pre>\n</pre>\n## Goal\n\n', 4],
   ['a fence right under an HTML line', '<details>\n```\n## Goal\n```\n', 2],
   ['a heading with closing hashes', '## Goal ##\nx', undefined],
   ['an empty heading', '##\nx', undefined],

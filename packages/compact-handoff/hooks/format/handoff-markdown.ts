@@ -208,7 +208,8 @@ export function bodyLinesOf(lines: readonly string[], from: number): { body: Bod
       if ((heading !== undefined && heading.depth <= 3) || fence !== undefined || (open.kind === 'raw html' && raw !== undefined && !closesOnItsLine)) {
         refuse(lineNo, `${heading !== undefined ? 'a heading' : fence !== undefined ? 'a code fence' : 'an HTML block'} inside or right after HTML: put a blank line before it, and start HTML comments at the start of a line`)
       }
-      if (open.kind === 'raw html' && holdsAny(line, open.ends)) open = undefined
+      // Past its end, an HTML block around it may still go on to a blank line.
+      if (open.kind === 'raw html' && holdsAny(line, open.ends)) open = { kind: 'html' }
       // CommonMark may end the HTML above here and open this block, which a blank line does not end.
       else if (open.kind === 'html' && raw !== undefined && !closesOnItsLine) open = { kind: 'raw html', ends: raw.ends, isCertain: false }
       body.push({ kind: 'text', line: lineNo, isHtml: true })
