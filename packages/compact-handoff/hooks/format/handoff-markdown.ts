@@ -108,10 +108,10 @@ function closingRunOf(fence: Fence, line: string): { columns: number } | undefin
   return run >= fence.length && isBlankFrom(line, end + run) ? { columns } : undefined
 }
 
-/** Whether `line` closes `fence`. */
+/** Whether `line` closes `fence` (a tab before it makes four columns). */
 export function closesFence(fence: Fence, line: string): boolean {
   const run = closingRunOf(fence, line)
-  return run !== undefined && run.columns < CODE_INDENT_COLUMNS && !line.slice(0, run.columns).includes('\t')
+  return run !== undefined && run.columns < CODE_INDENT_COLUMNS
 }
 
 const RAW_TAGS = ['script', 'pre', 'style', 'textarea']
@@ -143,7 +143,7 @@ function holdsAny(text: string, ends: readonly string[]): boolean {
  * block, which a Markdown preview does not show). Blank lines are left out. */
 export type BodyLine = { kind: 'heading'; depth: number; text: string; line: number } | { kind: 'text'; line: number; isHtml?: true }
 export type Heading = Extract<BodyLine, { kind: 'heading' }>
-export type Refusal = { line: number; why: string }
+type Refusal = { line: number; why: string }
 
 /** The state between lines: inside a fence, inside an HTML block that a blank
  * line does not end (`isCertain` when CommonMark reads it as such: it opened
