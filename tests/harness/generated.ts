@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
-import { rootBlocksOf } from '../../packages/compact-handoff/hooks/format/markdown-blocks.js'
+import { bodyLinesOf } from '../../packages/compact-handoff/hooks/format/handoff-markdown.js'
 import { readingOf } from '../../packages/compact-handoff/hooks/format/heading-reading.js'
 import { HANDOFF_SECTIONS, OLDER_HANDOFF_SHAPES, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { EXACT_VALUES_RULE, HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
@@ -72,8 +72,8 @@ export function withNewSections(text: string, added: readonly HandoffSection[] =
   const withEnds = text.split(/(?<=\n)/)
   const eol = text.includes('\r\n') ? '\r\n' : '\n'
   const lines = withEnds.map((line) => line.replace(/\r?\n$/, '').replace(/^\uFEFF/, ''))
-  const blocks = rootBlocksOf(lines, 0)
-  const headings = blocks.flatMap((b, i) => (b.kind === 'heading' && b.depth <= 2 ? [{ index: i, line: b.line, section: b.depth === 2 ? readingOf(b).section : undefined }] : []))
+  const { body } = bodyLinesOf(lines, 0)
+  const headings = body.flatMap((b) => (b.kind === 'heading' && b.depth <= 2 ? [{ line: b.line, section: b.depth === 2 ? readingOf(b).section : undefined }] : []))
   const held = new Map<string, number>()
   for (const h of headings) if (h.section !== undefined && !held.has(h.section)) held.set(h.section, h.line)
   if (!HANDOFF_SECTIONS.some((name) => held.has(name))) return text

@@ -2,7 +2,7 @@
 // check's own reader, and the texts: the own prompt in the person's voice, a
 // file that is not own quoted as its content, the question and the refusal.
 import { describe, expect, test } from 'vitest'
-import { sectionTextsOf } from '../../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { formatProblems, sectionTextsOf } from '../../../packages/compact-handoff/hooks/format/handoff-format.js'
 import {
   foreignQuestionOf,
   foreignRefusalOf,
@@ -36,12 +36,16 @@ describe('sectionTextsOf', () => {
     expect(sectionTextsOf(text).get('Next step')).toBe(NEXT)
   })
 
-  test('reads a setext heading, a heading with closing hashes, and keeps a level-3 heading inside its section', () => {
-    const text = handoffTextOf()
-      .replace('## Next step\n', 'Next step\n---------\n')
-      .replace('## Verify\n', '## Verify ##\n### the suite\n')
+  test('reads a heading with closing hashes, and keeps a level-3 heading inside its section', () => {
+    const text = handoffTextOf().replace('## Verify\n', '## Verify ##\n### the suite\n')
     expect(sectionTextsOf(text).get('Next step')).toBe(NEXT)
     expect(sectionTextsOf(text).get('Verify')).toMatch(/^### the suite\n\nVerify: /)
+  })
+
+  test('reads no setext heading: the format check refuses one, so no file it passed holds one', () => {
+    const text = handoffTextOf().replace('## Next step\n', 'Next step\n---------\n')
+    expect(formatProblems(text, 'handoff', { projectDir: '/srv/app' }).join('\n')).toMatch(/line of only "-" right under text/)
+    expect(sectionTextsOf(text).get('Next step')).toBeUndefined()
   })
 })
 

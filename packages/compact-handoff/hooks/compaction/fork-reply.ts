@@ -1,7 +1,10 @@
 // The handoff inside a fork's reply: the title line and the sections, without
 // what a model puts around them (a preamble, a code fence wrapping the whole,
-// a closing remark). Runs in a hook over model-written text, so every step is
-// one pass over the lines, with no regex that can backtrack on a long line.
+// a closing remark). Headings and fences are read by the format check's own
+// reader (format/handoff-markdown.ts), so the cut and the check see one shape.
+// Runs in a hook over model-written text, so every step is one pass over the
+// lines, with no regex that can backtrack on a long line.
+import { closesFence, fenceOf, headingOf, type Fence } from '../format/handoff-markdown.js'
 import { sectionNameOf } from '../protocol/protocol-contents.js'
 
 export type ForkReply = {
@@ -11,36 +14,9 @@ export type ForkReply = {
   title?: string
 }
 
-const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/
 const LIST_ITEM_RE = /^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/
 const INDENTED_RE = /^(?: {2}|\t)/
 const THEMATIC_BREAK_RE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/
-
-type Fence = { char: string; length: number }
-
-/** A fence line: its marker, and whether only blanks follow it (a bare
- * fence, which may close a block; one with an info string only opens). */
-function fenceOf(line: string): (Fence & { isBare: boolean }) | undefined {
-  const match = FENCE_RE.exec(line)
-  if (!match) return undefined
-  const marker = match[1]!
-  return { char: marker[0]!, length: marker.length, isBare: line.slice(match[0].length).trim() === '' }
-}
-
-/** An ATX heading's level and text (closing hashes dropped), or undefined. */
-function headingOf(line: string): { depth: number; text: string } | undefined {
-  let at = 0
-  while (at < 3 && line[at] === ' ') at++
-  let depth = 0
-  while (line[at + depth] === '#') depth++
-  const after = line[at + depth]
-  if (depth === 0 || depth > 6 || (after !== undefined && after !== ' ' && after !== '\t')) return undefined
-  let text = line.slice(at + depth).trim()
-  let end = text.length
-  while (end > 0 && text[end - 1] === '#') end--
-  if (end === 0 || text[end - 1] === ' ' || text[end - 1] === '\t') text = text.slice(0, end).trim()
-  return { depth, text }
-}
 
 function isSectionHeading(line: string): boolean {
   const heading = headingOf(line)
@@ -62,22 +38,19 @@ function startOf(lines: readonly string[]): number | undefined {
 function outerFenceOf(lines: readonly string[], start: number): Fence | undefined {
   for (let i = start - 1; i >= 0; i--) {
     if (lines[i]!.trim() === '') continue
-    const fence = fenceOf(lines[i]!)
-    return fence && { char: fence.char, length: fence.length }
+    return fenceOf(lines[i]!)
   }
   return undefined
 }
 
 /** Steps one line through the fences inside the handoff: the block open after
- * it, or 'closes-outer' when it is the fence that closes the outer one. A bare
- * fence closes the inner block open; with none open, it closes the outer fence
- * (when long enough) or opens a block. */
+ * it, or 'closes-outer' when it is the fence that closes the outer one. A
+ * closing fence closes the inner block open; with none open, it closes the
+ * outer fence or opens a block. */
 function fenceStep(line: string, inner: Fence | undefined, outer: Fence | undefined): Fence | undefined | 'closes-outer' {
-  const fence = fenceOf(line)
-  if (!fence) return inner
-  if (inner) return fence.isBare && fence.char === inner.char && fence.length >= inner.length ? undefined : inner
-  if (outer && fence.isBare && fence.char === outer.char && fence.length >= outer.length) return 'closes-outer'
-  return { char: fence.char, length: fence.length }
+  if (inner) return closesFence(inner, line) ? undefined : inner
+  if (outer && closesFence(outer, line)) return 'closes-outer'
+  return fenceOf(line)
 }
 
 /** Where the handoff ends (exclusive) inside the outer fence, and the last

@@ -2,7 +2,7 @@
 // accepts a subset of what YAML accepts and reads it as YAML does; anything
 // else (a nested structure, a multi-line or block value, a tag, an anchor, a
 // character YAML does not print) is refused rather than misread.
-import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks } from './markdown-lines.js'
+import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks } from './handoff-markdown.js'
 import type { RuleProblem } from '../protocol/protocol-contents.js'
 
 function trimBlanksEnd(s: string): string {

@@ -1,11 +1,11 @@
 // The on-disk format check the mod runs before any swap: frontmatter, the
 // required sections in order, a plan's numbered phases, a size floor and cap.
 // A hooks module can import no npm package (engine rule, 2.1.332), so the
-// frontmatter is read by frontmatter.ts' flat YAML reader and the body by markdown-blocks.ts;
+// frontmatter is read by frontmatter.ts' flat YAML reader and the body by handoff-markdown.ts;
 // tests/contract/format-corpus.test.ts and tests/contract/format-differential.test.ts hold this to
 // the remark + zod validator in packages/handoff-tools and fail wherever this
-// accepts a file the validator rejects. Where it cannot tell how the validator
-// reads something, it refuses and says how to write it plainly.
+// accepts a file the validator rejects or reads other sections in it. Where
+// the validator may read a line otherwise, it refuses and says how to write it plainly.
 //
 // It runs in a hook over model-written text: every step is linear in the text
 // (no backtracking regex), since a hook that runs ~5 s without yielding gets
@@ -31,9 +31,8 @@ import {
 } from '../protocol/protocol-contents.js'
 import type { FileKind } from '../protocol/protocol-paths.js'
 import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type HandoffSection, type OlderHandoffShape } from '../protocol/handoff-spec.js'
-import { readingOf, type Heading, type HeadingReading } from './heading-reading.js'
-import { rootBlocksOf, type RootBlock } from './markdown-blocks.js'
-import { linesOf } from './markdown-lines.js'
+import { bodyLinesOf, linesOf, type BodyLine, type Heading } from './handoff-markdown.js'
+import { readingOf, type HeadingReading } from './heading-reading.js'
 
 /** What the check knows beyond the text: the project (the absolute path of
  * the folder the session runs in), against which `parent` is read, and the
@@ -108,25 +107,23 @@ function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, 
   return problems
 }
 
-function unclearProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+function unclearProblems(body: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>): FormatDiagnostic[] {
   const problems: FormatDiagnostic[] = []
-  for (const block of blocks) {
-    if (block.kind === 'unclear') problems.push({ rule: 'markdown-unclear', line: block.line, message: `line ${block.line}: ${block.why}; this check cannot tell how a Markdown reader takes it, so write it plainly` })
-    else if (readings.get(block)?.isUnclear) {
-      problems.push({
-        rule: 'heading-unclear',
-        line: block.line,
-        message: `line ${block.line}: the heading "${shown(block.kind === 'heading' ? block.text : '')}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`,
-      })
-    }
+  for (const line of body) {
+    if (line.kind !== 'heading' || readings.get(line)?.isUnclear !== true) continue
+    problems.push({
+      rule: 'heading-unclear',
+      line: line.line,
+      message: `line ${line.line}: the heading "${shown(line.text)}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`,
+    })
   }
   return problems
 }
 
-/** A heading and the top-level blocks up to the next heading of its level or higher. */
-type Section = { heading: Heading; content: RootBlock[] }
+/** A heading and the body lines up to the next heading of its level or higher. */
+type Section = { heading: Heading; content: BodyLine[] }
 
-function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
+function sectionsAt(blocks: readonly BodyLine[], depth: number): Section[] {
   const sections: Section[] = []
   let open: Section | undefined
   for (const block of blocks) {
@@ -138,7 +135,7 @@ function sectionsAt(blocks: readonly RootBlock[], depth: number): Section[] {
   return sections
 }
 
-function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<RootBlock, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
+function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
   const problems: FormatDiagnostic[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : handoffSections
@@ -170,7 +167,7 @@ function sectionProblems(blocks: readonly RootBlock[], readings: ReadonlyMap<Roo
   return problems
 }
 
-function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, HeadingReading>): FormatDiagnostic[] {
+function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingReading>): FormatDiagnostic[] {
   const problems: FormatDiagnostic[] = []
   let expected = 1
   for (const phase of sectionsAt(phases.content, 3)) {
@@ -186,10 +183,11 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<RootBlock, Heading
 }
 
 function bodyProblems(lines: readonly string[], from: number, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
-  const blocks = rootBlocksOf(lines, from)
-  const readings = new Map<RootBlock, HeadingReading>()
-  for (const block of blocks) if (block.kind === 'heading' && (block.depth === 2 || block.depth === 3)) readings.set(block, readingOf(block))
-  return [...unclearProblems(blocks, readings), ...sectionProblems(blocks, readings, kind, handoffSections)]
+  const { body, refusals } = bodyLinesOf(lines, from)
+  const readings = new Map<BodyLine, HeadingReading>()
+  for (const line of body) if (line.kind === 'heading' && (line.depth === 2 || line.depth === 3)) readings.set(line, readingOf(line))
+  const refused = refusals.map(({ line, why }): FormatDiagnostic => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
+  return [...refused, ...unclearProblems(body, readings), ...sectionProblems(body, readings, kind, handoffSections)]
 }
 
 /** At most this many problems are listed; a file with more is rewritten, not
@@ -240,36 +238,33 @@ export function handoffShapeOf(text: string, context: FormatContext, older: read
 }
 
 /** Each level-2 section's text, keyed by the section it names (the first of a
- * name wins), read by the same block reader as the format check: a heading
- * inside an HTML block, a fence or a list is no section, here as there, and an
- * HTML block (a comment a preview hides) is left out of the text. The resume
- * prompt quotes from here, so what it quotes is what the check passed. Other
- * readers exist: a fork's reply is cut by its own line scanner (fork-reply.ts,
- * before any check), and the Node side reads with remark (handoff-tools'
- * validate.ts and resume-info.ts), held to this one by
- * tests/contract/format-differential.test.ts. Linear: each line is taken once. */
+ * name wins), read by the same reader as the format check: a heading inside a
+ * fence, a list or a quote is no section, here as there, and a line that may
+ * be HTML (a comment a preview hides) is left out of the text. The resume
+ * prompt quotes from here, so what it quotes is what the check passed; the
+ * Node side reads with remark (handoff-tools' validate.ts and resume-info.ts),
+ * held to this one by tests/contract/format-differential.test.ts. Linear:
+ * each line is taken once. */
 export function sectionTextsOf(text: string): Map<SectionName, string> {
   const { lines } = linesOf(text.replace(/^\uFEFF/, ''))
   const { frontmatter } = readFrontmatterOf(text)
-  const blocks = rootBlocksOf(lines, frontmatter?.bodyStart ?? 0)
+  const from = frontmatter?.bodyStart ?? 0
+  const { body } = bodyLinesOf(lines, from)
   const texts = new Map<SectionName, string>()
   let open: { name: SectionName; parts: string[] } | undefined
   const close = () => {
     if (open !== undefined && !texts.has(open.name)) texts.set(open.name, open.parts.join('\n').trim())
   }
-  blocks.forEach((block, i) => {
-    const end = (blocks[i + 1]?.line ?? lines.length + 1) - 1
-    if (block.kind === 'heading' && block.depth <= 2) {
+  const hidden = new Set(body.flatMap((line) => (line.kind === 'text' && line.isHtml === true ? [line.line] : [])))
+  const depths = new Map(body.flatMap((line) => (line.kind === 'heading' ? [[line.line, line] as const] : [])))
+  for (let i = from; i < lines.length; i++) {
+    const heading = depths.get(i + 1)
+    if (heading !== undefined && heading.depth <= 2) {
       close()
-      const name = block.depth === 2 ? readingOf(block).section : undefined
+      const name = heading.depth === 2 ? readingOf(heading).section : undefined
       open = name === undefined ? undefined : { name, parts: [] }
-      // A setext heading's text spans its lines, and its underline one more.
-      const textEnd = ATX_HEADING_RE.test(lines[block.line - 1]?.slice(0, 10) ?? '') ? block.line : block.line + block.text.split('\n').length
-      if (open !== undefined && textEnd < end) open.parts.push(lines.slice(textEnd, end).join('\n'))
-    } else if (open !== undefined && !(block.kind === 'other' && block.isHtml === true)) open.parts.push(lines.slice(block.line - 1, end).join('\n'))
-  })
+    } else if (open !== undefined && !hidden.has(i + 1)) open.parts.push(lines[i]!)
+  }
   close()
   return texts
 }
-
-const ATX_HEADING_RE = /^ {0,3}#{1,6}(?:[ \t]|$)/

@@ -6,10 +6,8 @@
 // back: the validator reads the rendered text, and this check must never
 // find a section where the validator finds none, or miss one it finds.
 // One pass over the heading, so linear in its length.
-import type { RootBlock } from './markdown-blocks.js'
+import type { Heading } from './handoff-markdown.js'
 import { phaseNumberOf, sectionNameOf, type SectionName } from '../protocol/protocol-contents.js'
-
-export type Heading = Extract<RootBlock, { kind: 'heading' }>
 
 /** Named character references read as text; any other name makes a heading unclear. */
 const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }

@@ -35,8 +35,12 @@ export const LATEST_WORD_RULE = "The latest word: where the user's latest messag
 /** The language a handoff is written in; the headings are the protocol's and stay as they are spelled. */
 export const LANGUAGE_RULE = 'Language: write the handoff in the language the conversation is in; only the section headings and the frontmatter keys stay exactly as given.'
 
+/** The one heading shape the format check reads (format/handoff-markdown.ts); where Markdown readers may disagree, it sends the file back. */
+export const HEADINGS_RULE =
+  'Headings: start each section heading with its "#" at the very start of the line, outside lists, quotes, code blocks and HTML, and leave a blank line between text and a line of only dashes or equals signs, which Markdown reads as a heading.'
+
 /** The writing rules every handoff's writer is given, in this order. */
-export const HANDOFF_WRITING_RULES = [EXACT_VALUES_RULE, LATEST_WORD_RULE, LANGUAGE_RULE] as const
+export const HANDOFF_WRITING_RULES = [EXACT_VALUES_RULE, LATEST_WORD_RULE, LANGUAGE_RULE, HEADINGS_RULE] as const
 
 /** Section headings every plan file has; Phases holds `### Phase 1: …` and on. */
 export const PLAN_SECTIONS = ['Goal', 'Phases', 'Risks'] as const

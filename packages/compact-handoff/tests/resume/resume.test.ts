@@ -1,7 +1,7 @@
 // Picking up the person's own handoff in a fresh session: written through a
 // Write the mod heard, it is chosen, resumed with no question and a
 // continue-prompt in the person's voice, its fields read by the format
-// check's own block reader.
+// check's own Markdown reader.
 import { describe, expect } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
