@@ -4,7 +4,7 @@
 // fork of the whole transcript is refused (2.1.332: 400 "prompt is too long").
 // The same shape and rules as the fork's prompt (fork-prompt.ts SHAPE_LINES),
 // so its reply goes through the same check, repair and file.
-import { SHAPE_LINES, type ForkAsk } from './fork-prompt.js'
+import { SHAPE_LINES, repairTailOf, type ForkAsk } from './fork-prompt.js'
 
 /** The first line of the digest writer's request: a scripted model and the
  * tests know it by it. Not the fork's opening, which a script reads as a fork. */
@@ -57,12 +57,6 @@ export function digestRepairPromptOf(ask: ForkAsk, digest: string, problems: rea
     '',
     ...digestLinesOf(digest),
     '',
-    'Problems (a line number counts from the top of the file as saved, whose frontmatter compact-handoff writes):',
-    ...problems.map((problem) => `- ${problem}`),
-    '',
-    ...SHAPE_LINES,
-    '',
-    'The handoff as you wrote it:',
-    body,
+    ...repairTailOf(problems, body),
   ].join('\n')
 }

@@ -10,7 +10,7 @@
 // window, wider than it keeps so the masking sees whole lines and never a
 // credential cut short, then the text cuts each masked window to its size.
 import { exitCodeOf } from '../facts/facts.js'
-import { MAX_REDACT_CHARS, headOf } from '../text/text-clip.js'
+import { MAX_REDACT_CHARS, headOf, longestBacktickRunOf } from '../text/text-clip.js'
 
 /** A message as session.compact's e.messages holds it (SessionMessage subset). */
 export type DigestMessage = {
@@ -123,16 +123,6 @@ function hasText(text: string): boolean {
     if (text.charCodeAt(i) > 32) return true
   }
   return false
-}
-
-function longestBacktickRunOf(text: string): number {
-  let longest = 0
-  let run = 0
-  for (let i = 0; i < text.length; i++) {
-    run = text.charCodeAt(i) === 96 ? run + 1 : 0
-    if (run > longest) longest = run
-  }
-  return longest
 }
 
 /** The last `maxChars` code units of `text`, one fewer when the cut would split a surrogate pair. */

@@ -50,6 +50,14 @@ export function forkRepairPromptOf(ask: ForkAsk, problems: readonly string[], bo
     'Nothing has replaced the conversation yet. Write the whole handoff again, fixing each problem below and changing nothing else; you have no tools in this reply.',
     ...(ask.focus !== '' ? [`The user asked this compaction to focus on (their words, verbatim): ${ask.focus}`] : []),
     '',
+    ...repairTailOf(problems, body),
+  ].join('\n')
+}
+
+/** How every repair ends, whoever writes it (a fork, or the digest writer):
+ * the problems the check found, the shape again, and the handoff they were found in. */
+export function repairTailOf(problems: readonly string[], body: string): string[] {
+  return [
     'Problems (a line number counts from the top of the file as saved, whose frontmatter compact-handoff writes):',
     ...problems.map((problem) => `- ${problem}`),
     '',
@@ -57,5 +65,5 @@ export function forkRepairPromptOf(ask: ForkAsk, problems: readonly string[], bo
     '',
     'The handoff as you wrote it:',
     body,
-  ].join('\n')
+  ]
 }

@@ -5,7 +5,7 @@
 // fork-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { exitCodeOf } from '../facts/facts.js'
-import { headOf } from '../text/text-clip.js'
+import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -142,14 +142,4 @@ export function latestStepSectionOf(step: LatestStep): string {
   }
   if (step.moreCalls > 0) lines.push(`- and ${step.moreCalls} earlier ${step.moreCalls === 1 ? 'call' : 'calls'} of the same step, not shown`)
   return lines.join('\n')
-}
-
-function longestBacktickRunOf(text: string): number {
-  let longest = 0
-  let run = 0
-  for (let i = 0; i < text.length; i++) {
-    run = text.charCodeAt(i) === 96 ? run + 1 : 0
-    if (run > longest) longest = run
-  }
-  return longest
 }

@@ -12,6 +12,7 @@
 import { queryTextOf } from './recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
 import { callLineOf } from './transcript-entries.js'
+import { longestBacktickRunOf } from '../text/text-clip.js'
 
 /** How much of the transcript was searched: all of it, only its newest part
  * (a transcript past the size one search reads), or its start up to where the
@@ -36,13 +37,7 @@ function atTextOf(at: string | undefined): string {
 
 /** A fence longer than any run of backticks in `text`, so the window shows whole. */
 function fenceOf(text: string): string {
-  let longest = 0
-  let run = 0
-  for (let i = 0; i < text.length; i++) {
-    run = text.charCodeAt(i) === 96 ? run + 1 : 0
-    if (run > longest) longest = run
-  }
-  return '`'.repeat(Math.max(3, longest + 1))
+  return '`'.repeat(Math.max(3, longestBacktickRunOf(text) + 1))
 }
 
 function isLowSurrogate(text: string, i: number): boolean {

@@ -71,3 +71,15 @@ export function tailOf(path: string, maxChars: number): string {
   const slash = tail.search(/[\\/]/)
   return `${LEFT_CUT_MARK}${slash > 0 ? tail.slice(slash) : tail}`
 }
+
+/** The longest run of backticks in `text`: a fence one longer (at least three)
+ * is one nothing in the text can close. One pass. */
+export function longestBacktickRunOf(text: string): number {
+  let longest = 0
+  let run = 0
+  for (let i = 0; i < text.length; i++) {
+    run = text.charCodeAt(i) === 96 ? run + 1 : 0
+    if (run > longest) longest = run
+  }
+  return longest
+}
