@@ -38,10 +38,13 @@ import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
 import { autoTable, edgeTable } from './bench/auto-report.js'
 import { digestSamples, digestTable } from './bench/digest-build.js'
 
-/** The typed row's drawing, sessions of the two variants interleaved, SWAP_RUNS of each. */
+/** The typed row's drawing, SWAP_RUNS rounds of the two variants' sessions, their prompts alternated. */
 async function rowTimes(): Promise<Record<RowVariant, number[]>> {
   const rows: Record<RowVariant, number[]> = { 'with-hook': [], 'without-hook': [] }
-  for (let i = 0; i < SWAP_RUNS; i++) for (const variant of ROW_VARIANTS) rows[variant].push(...(await rowDrawTimes(variant, i)))
+  for (let i = 0; i < SWAP_RUNS; i++) {
+    const round = await rowDrawTimes(i)
+    for (const variant of ROW_VARIANTS) rows[variant].push(...round[variant])
+  }
   return rows
 }
 

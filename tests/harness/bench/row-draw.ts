@@ -4,12 +4,12 @@
  * compact-handoff's literal matcher on the row's origin is meant to keep every typed row
  * from it. The time from Enter to the typed prompt's row on screen is measured with the
  * plugins as shipped and with a staged copy of compact-handoff whose register.ts leaves
- * the hook out, sessions interleaved.
+ * the hook out, both sessions open at once and their prompts alternated.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { startMockApi } from '../mock-api.js'
+import { startMockApi, type MockApi } from '../mock-api.js'
 import { createRunDir, type RunDir } from '../run-dir.js'
 import { pluginDirs, runRoot } from '../showcase-kit.js'
 import { stageCopy } from '../staging.js'
@@ -20,7 +20,7 @@ export type RowVariant = 'with-hook' | 'without-hook'
 export const ROW_VARIANTS: readonly RowVariant[] = ['with-hook', 'without-hook']
 
 /** Prompts typed per session; the first row after the start is left out (its hooks warm up). */
-export const ROW_PROMPTS = 6
+export const ROW_PROMPTS = 11
 /** Finer than a frame, so a one-frame difference shows. */
 const ROW_POLL_MS = 5
 const HOOK_START = "  on('ui.render', { component: 'UserMessage'"
@@ -55,35 +55,55 @@ async function rowDrawnMs(session: Session, text: string): Promise<number> {
   }
 }
 
-/** Enter to row, in ms, for each prompt but the first of one session of `variant`. */
-export async function rowDrawTimes(variant: RowVariant, n: number): Promise<number[]> {
+type OpenRow = { variant: RowVariant; run: RunDir; mock: MockApi; session: Session }
+
+async function openRow(variant: RowVariant): Promise<OpenRow> {
   const run = createRunDir(`bench-row-${variant}`, runRoot())
-  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), timeLimitMs: 5 * 60_000 })
-  let session: Session | undefined
+  const mock = await startMockApi({ logFile: join(run.dir, 'mock.jsonl'), timeLimitMs: 10 * 60_000 })
+  const [handoff, ...rest] = pluginDirs()
+  const plugins = variant === 'with-hook' ? [handoff!, ...rest] : [withoutRowHook(run), ...rest]
+  const session = await startSession({ run, plugins, mock })
+  await session.waitForReady()
+  return { variant, run, mock, session }
+}
+
+/** One prompt typed into `open`'s session; waits for its turn's end so rows never queue. */
+async function onePrompt(open: OpenRow, text: string): Promise<number> {
+  const mark = open.session.logMark()
+  const ms = await rowDrawnMs(open.session, text)
+  await open.session.waitForScreen(new RegExp(`${text}[\\s\\S]*OK \\(mock default reply\\)`), 30_000)
+  await open.session.waitForHookSettled('compact-handoff@inline', 'turn.complete', { since: mark, timeoutMs: 30_000 })
+  log(`row ${open.variant} ${text}: ${ms.toFixed(0)} ms`)
+  return ms
+}
+
+/**
+ * Enter to row, in ms, for each prompt but each session's first (its hooks warm up):
+ * both variants' sessions open at once and the prompts alternate between them, the
+ * order turned each time, so a load that comes and goes falls on both alike.
+ */
+export async function rowDrawTimes(round: number): Promise<Record<RowVariant, number[]>> {
+  const opened: OpenRow[] = []
+  const times: Record<RowVariant, number[]> = { 'with-hook': [], 'without-hook': [] }
   try {
-    const [handoff, ...rest] = pluginDirs()
-    const plugins = variant === 'with-hook' ? [handoff!, ...rest] : [withoutRowHook(run), ...rest]
-    session = await startSession({ run, plugins, mock })
-    await session.waitForReady()
-    const times: number[] = []
-    for (let i = 0; i < ROW_PROMPTS; i++) {
-      const text = `row bench ${n}-${i}`
-      const mark = session.logMark()
-      const ms = await rowDrawnMs(session, text)
-      await session.waitForScreen(/OK \(mock default reply\)/, 30_000)
-      // The answer is drawn; the next prompt waits for the turn's end so rows never queue.
-      await session.waitForHookSettled('compact-handoff@inline', 'turn.complete', { since: mark, timeoutMs: 30_000 })
-      if (i > 0) times.push(ms)
-      log(`row ${variant} ${text}: ${ms.toFixed(0)} ms`)
+    for (let i = 0; i < ROW_VARIANTS.length; i++) opened.push(await openRow(ROW_VARIANTS[(i + round) % ROW_VARIANTS.length]!))
+    for (let p = 0; p < ROW_PROMPTS; p++) {
+      for (let i = 0; i < opened.length; i++) {
+        const open = opened[(i + p) % opened.length]!
+        const ms = await onePrompt(open, `row bench ${round}-${p} ${open.variant}`)
+        if (p > 0) times[open.variant].push(ms)
+      }
     }
-    await session.stop()
-    done(run.dir)
+    for (const open of opened) {
+      await open.session.stop()
+      done(open.run.dir)
+    }
     return times
   } catch (error) {
-    await session?.stop()
-    throw new Error(`row bench failed (run dir kept: ${run.dir}): ${error instanceof Error ? error.message : String(error)}`)
+    for (const open of opened) await open.session.stop()
+    throw new Error(`row bench failed (run dirs kept: ${opened.map((o) => o.run.dir).join(', ')}): ${error instanceof Error ? error.message : String(error)}`)
   } finally {
-    await mock.close()
+    for (const open of opened) await open.mock.close()
   }
 }
 
