@@ -21,13 +21,15 @@
  *    synthetic transcripts of 1, 10 and 100 MB, in this process (no session).
  * 7. Every turn (bench/turn-costs.ts): Enter → first request, a tool call → the next
  *    request and CPU-seconds per turn, with our mods, do-nothing mods and none, interleaved.
+ * 8. The start's curve (bench/start-curve.ts, `--start-curve` only): do-nothing mods of
+ *    controlled file counts, sizes, fillers and import shapes, against nothing loaded.
  *
  * Prints markdown tables to stdout (bench/report.ts). Options: bench/options.ts.
  */
 import { performance } from 'node:perf_hooks'
 import { CALL_KINDS, noCallTimes, startTimes, writeTimes, WRITE_SESSIONS } from './bench/mod-costs.js'
 import { folderStartTimes } from './bench/folder-start.js'
-import { AUTO_ONLY, DIGEST_ONLY, EDGE_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
+import { AUTO_ONLY, DIGEST_ONLY, EDGE_ONLY, HANDOFF_ONLY, log, ROW_ONLY, START_CURVE, START_ONLY, SWAP_ONLY, SWAP_RUNS, TURN_ONLY } from './bench/options.js'
 import { ROW_VARIANTS, rowDrawTimes, rowTable, type RowVariant } from './bench/row-draw.js'
 import { turnTable, turnTimes } from './bench/turn-costs.js'
 import { machine, report } from './bench/report.js'
@@ -37,6 +39,7 @@ import { floorRun, type FloorSample } from './bench/swap-floor.js'
 import { autoCompactionRun, type AutoSample } from './bench/auto-compaction.js'
 import { autoTable, edgeTable } from './bench/auto-report.js'
 import { digestSamples, digestTable } from './bench/digest-build.js'
+import { curveTable, curveTimes } from './bench/start-curve.js'
 
 /** The typed row's drawing, SWAP_RUNS rounds of the two variants' sessions, their prompts alternated. */
 async function rowTimes(): Promise<Record<RowVariant, number[]>> {
@@ -69,6 +72,10 @@ async function main(): Promise<void> {
     const rows = ROW_ONLY ? [...rowTable(await rowTimes()), ''] : []
     const turns = TURN_ONLY ? [...turnTable(await turnTimes(SWAP_RUNS)), ''] : []
     console.log([...rows, ...turns, `Machine: ${machineLine}.`].join('\n'))
+    return
+  }
+  if (START_CURVE) {
+    console.log([...curveTable(await curveTimes()), `Machine: ${machineLine}.`].join('\n'))
     return
   }
   if (START_ONLY) {

@@ -3,7 +3,7 @@
  * mods of start-stages.ts), and wall time per tool call (from the mock's request arrival
  * times) with and without them.
  */
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { startMockApi, type ScriptedReply } from '../mock-api.js'
@@ -15,6 +15,7 @@ import { repoRoot } from '../repo-root.js'
 import { stageCopy } from '../staging.js'
 import { startSession, type Session } from '../tmux-session.js'
 import { done, log, START_RUNS } from './options.js'
+import { moduleGraphOf, withEveryModuleImported } from './module-graph.js'
 import { START_VARIANTS, startStagesOf, writeTrivialMod, type StartStages, type StartVariant } from './start-stages.js'
 
 /** Write tool calls per session in the per-call measurement, and sessions per variant. */
@@ -57,11 +58,24 @@ function bundledPlugins(run: RunDir): string[] {
   })
 }
 
+/** The plugins staged into `run`, compact-handoff's register.ts importing every module it reaches (module-graph.ts). */
+function flatPlugins(run: RunDir): string[] {
+  return pluginDirs().map((d) => {
+    const staged = stageCopy(d, join(run.plugins, basename(d)))
+    if (basename(d) === 'compact-handoff') {
+      const register = join(staged, 'hooks', 'register.ts')
+      writeFileSync(register, withEveryModuleImported(readFileSync(register, 'utf8'), moduleGraphOf(join(d, 'hooks'))))
+    }
+    return staged
+  })
+}
+
 /** A start variant's plugin folders: the do-nothing mods are written into their run once. */
 function variantPlugins(run: RunDir, variant: StartVariant): string[] {
   if (variant === 'bare') return []
   if (variant === 'mods') return pluginDirs()
   if (variant === 'bundled') return bundledPlugins(run)
+  if (variant === 'flatMods') return flatPlugins(run)
   const mod = writeTrivialMod(run, variant)
   return variant === 'sameGraphBeside' ? [mod, ...partnerDirs(pluginDirs())] : [mod]
 }

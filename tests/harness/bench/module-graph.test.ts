@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
+import { emptiedGraphFiles, moduleGraphOf, reachedFromRegister, withEveryModuleImported } from './module-graph.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -47,5 +47,25 @@ describe('emptiedGraphFiles', () => {
     expect(moduleGraphOf(copy)).toEqual(graph)
     expect(files['hooks/register.ts']).toMatch(/^import type \{ Register \} from 'claude-code'\n[\s\S]*export const register = 1\n$/)
     expect(Object.values(files).filter((text) => text.includes('export const register'))).toHaveLength(1)
+  })
+})
+
+describe('withEveryModuleImported', () => {
+  const graph = new Map([
+    ['register.ts', ['a.ts']],
+    ['a.ts', ['parts/c.ts', 'b.ts']],
+    ['b.ts', ['a.ts']],
+    ['parts/c.ts', ['parts/d.ts']],
+    ['parts/d.ts', []],
+    ['unreached.ts', ['a.ts']],
+  ])
+
+  it('lists what register.ts reaches, breadth-first, once each, itself and the unreached left out', () => {
+    expect(reachedFromRegister(graph)).toEqual(['a.ts', 'parts/c.ts', 'b.ts', 'parts/d.ts'])
+  })
+
+  it("appends a bare import of each after register.ts's own imports, so that the walk is one level deep", () => {
+    const text = withEveryModuleImported("import { a } from './a.js'\nexport const register = a\n", graph)
+    expect(text).toBe("import { a } from './a.js'\nexport const register = a\nimport './a.js'\nimport './parts/c.js'\nimport './b.js'\nimport './parts/d.js'\n")
   })
 })

@@ -43,3 +43,24 @@ export function emptiedGraphFiles(graph: ReadonlyMap<string, readonly string[]>,
   }
   return files
 }
+
+/** The modules `register.ts` reaches, itself left out, breadth-first as the engine walks them. */
+export function reachedFromRegister(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const seen = new Set(['register.ts'])
+  const order: string[] = []
+  for (let level = ['register.ts']; level.length > 0; ) {
+    const next = level.flatMap((file) => graph.get(file) ?? []).filter((dep) => !seen.has(dep) && (seen.add(dep), true))
+    order.push(...next)
+    level = next
+  }
+  return order
+}
+
+/**
+ * `register.ts` with a bare import of every module it reaches appended, so that the
+ * engine's walk reads them all one level deep. Evaluation order stays as it was: each
+ * appended module is already reached through the imports above it, and a module runs once.
+ */
+export function withEveryModuleImported(registerText: string, graph: ReadonlyMap<string, readonly string[]>): string {
+  return `${registerText}${reachedFromRegister(graph).map((dep) => `import '${specifierOf('register.ts', dep)}'\n`).join('')}`
+}

@@ -9,7 +9,8 @@
  * stub row's ui.render hook, `--turn-only` only the per-turn table (our mods, do-nothing mods, none); `--row-only --turn-only`
  * prints both from one run; `--digest-only` only the digest's build on 1, 10 and 100 MB
  * transcripts (seconds: no session), `--edge-only` only the automatic compaction answered by a
- * fork's handoff against one written from the digest, on the same conversation.
+ * fork's handoff against one written from the digest, on the same conversation; `--start-curve`
+ * only the start with do-nothing mods of controlled shapes (bench/start-curve.ts).
  */
 import { removeRun } from '../showcase-kit.js'
 
@@ -25,6 +26,7 @@ export const ROW_ONLY = process.argv.includes('--row-only')
 export const DIGEST_ONLY = process.argv.includes('--digest-only')
 export const TURN_ONLY = process.argv.includes('--turn-only')
 export const EDGE_ONLY = process.argv.includes('--edge-only')
+export const START_CURVE = process.argv.includes('--start-curve')
 
 /** Progress goes to stderr; stdout is the report. */
 export function log(line: string): void {

@@ -43,6 +43,7 @@ const SPAWN_NAMES: Readonly<Record<StartVariant, string>> = {
   sameGraph: "for compact-handoff's import graph emptied",
   sameGraphBeside: 'for that graph beside the answer mod and the skill pack',
   bundled: 'for the two mods as one generated module each',
+  flatMods: 'for the two mods, the walk one level deep',
   mods: 'for the two mods',
 }
 

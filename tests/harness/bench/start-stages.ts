@@ -15,7 +15,7 @@ import { modulesUnder } from '../../support/hooks-tree.js'
 import { emptiedGraphFiles, moduleGraphOf } from './module-graph.js'
 
 /** The start variants: nothing loaded, a do-nothing mod several ways, and the two mods with the skill pack, as shipped and each as one generated module. */
-export const ALL_START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'sameGraphBeside', 'bundled', 'mods'] as const
+export const ALL_START_VARIANTS = ['bare', 'trivial', 'manyModules', 'bigModule', 'sameGraph', 'sameGraphBeside', 'bundled', 'flatMods', 'mods'] as const
 export type StartVariant = (typeof ALL_START_VARIANTS)[number]
 
 /** `--start-variants a,b,…` runs those alone (in this order), for a quicker same-run comparison. */
@@ -37,6 +37,7 @@ export const START_VARIANT_LABELS: Readonly<Record<StartVariant, string>> = {
   sameGraph: "a do-nothing mod with compact-handoff's import graph (its files and imports, every body emptied)",
   sameGraphBeside: 'that emptied graph in place of compact-handoff, beside the answer mod and the skill pack',
   bundled: 'the two mods and the skill pack, each mod as one module generated from its sources (not shipped: docs/measured.md)',
+  flatMods: "the two mods and the skill pack, compact-handoff's register.ts also importing every module it reaches (the walk one level deep; not shipped)",
   mods: 'the two mods and the skill pack',
 }
 
@@ -65,7 +66,7 @@ const REGISTER_HEAD = "import type { Register } from 'claude-code'\n"
 const PASS_START = "  on('session.start', ($, e, next) => next(e))\n"
 
 /** Writes the do-nothing mod of `variant` into the run's plugins/ folder; returns its folder. */
-export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bare' | 'mods' | 'bundled'>): string {
+export function writeTrivialMod(run: RunDir, variant: Exclude<StartVariant, 'bare' | 'mods' | 'bundled' | 'flatMods'>): string {
   const { count, bytes } = handoffModules()
   const name = `bench-${variant.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
   if (variant === 'trivial') return writeMod(run, name, { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${PASS_START}}\n` })
