@@ -8,7 +8,7 @@ import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watch
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, updateWork } from './facts-state.js'
 import { workWith, type WorkRecord } from './work.js'
-import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { maskedText } from '../text/mask-steps.js'
 import { backgroundTaskIdOf } from '../background/running.js'
 import { recordShellStarted } from '../background/running-steps.js'
@@ -58,8 +58,7 @@ export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed',
 /** What a window after a swap or resume of `handoff` follows, as of now. The
  * handoff's path is masked as the Read that opens it will be, so the two compare. */
 export async function afterOf($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<After> {
-  const [path, nowMs] = await Promise.all([maskedText($, inFolder(cwd, handoff)), $.clock.now()])
-  return { kind, handoff: path, time: new Date(nowMs).toISOString() }
+  return { kind, handoff: await maskedText($, inFolder(cwd, handoff)) }
 }
 
 /** Opens the meter's window in one write, nothing else (a swap opens it
@@ -76,21 +75,17 @@ export async function logClosed($: $, cwd: string, closed: Watched | undefined):
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
 export async function watchAfterCompaction($: $): Promise<void> {
-  await watch($, await $.session.cwd(), { kind: 'compacted', time: new Date(await $.clock.now()).toISOString() })
+  await watch($, await $.session.cwd(), { kind: 'compacted' })
 }
 
 async function watch($: $, cwd: string, after: After): Promise<void> {
   await logClosed($, cwd, await startWatching($, after))
 }
 
-function shownAfter(after: After, cwd: string): After {
-  return after.kind === 'compacted' ? after : { ...after, handoff: shownPath(after.handoff, cwd) }
-}
-
 async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
-  await appendAfterSwapLog($, cwd, {
+  await appendSwapLog($, cwd, {
     outcome: 'meter',
-    follows: shownAfter(watched.after, cwd),
+    files: watched.after.kind === 'compacted' ? [] : [shownPath(watched.after.handoff, cwd)],
     reReads: watched.reReads.map((p) => shownPath(p, cwd)),
     repeatedCommands: watched.repeatedCommands,
     ...((watched.recalls ?? 0) > 0 ? { recalls: watched.recalls } : {}),
@@ -123,7 +118,7 @@ export async function meterTurnEnded($: $, work: WorkRecord): Promise<void> {
   if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
     showToast($, TOASTS.unreadHandoff(handoff), UNREAD_TOAST_MS)
-    await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
+    await appendSwapLog($, cwd, { outcome: 'handoff-unread', files: [handoff] })
   }
   if (closed !== undefined) await logMeter($, cwd, closed)
 }
