@@ -46,14 +46,16 @@ async function appendNow($: $, cwd: string, entry: Omit<LogEntry, 'time' | 'sess
     const log = await logOnDisk($, folder, relPath)
     if (log.kind === 'refused') return skipped(log.why)
     const masked = (texts: readonly string[]) => Promise.all(texts.slice(0, MAX_LOG_LIST_ITEMS).map((text) => maskedText($, text)))
+    const { reason, reReads, repeatedCommands } = entry
+    // `time` first: logLinesOf knows a line cut short by how every line opens.
     const stamped: LogEntry = {
       time: new Date(await $.clock.now()).toISOString(),
       sessionId,
       ...entry,
       files: await masked(entry.files),
-      ...(entry.reason !== undefined ? { reason: await maskedText($, entry.reason) } : {}),
-      ...(entry.reReads !== undefined ? { reReads: await masked(entry.reReads) } : {}),
-      ...(entry.repeatedCommands !== undefined ? { repeatedCommands: await masked(entry.repeatedCommands) } : {}),
+      reason: reason && (await maskedText($, reason)),
+      reReads: reReads && (await masked(reReads)),
+      repeatedCommands: repeatedCommands && (await masked(repeatedCommands)),
     }
     const written = await writeProjectFile($, folder, relPath, logTextWith(log.lines, stamped), log.kind)
     if (!written.isWritten) skipped(written.why)

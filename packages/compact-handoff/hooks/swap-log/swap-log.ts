@@ -96,19 +96,12 @@ function clippedOf(text: string): string {
   return `${flat.slice(0, cut)} […]`
 }
 
-const listOf = (texts: readonly string[]) => texts.slice(0, MAX_LOG_LIST_ITEMS).map(clippedOf)
-
 /** The entry's JSON line: each text clipped, each list capped, so a line
  * stays far below the log's cap whatever a reason quotes. */
 export function logLineOf(entry: LogEntry): string {
-  const { files, reason, reReads, repeatedCommands } = entry
-  return JSON.stringify({
-    ...entry,
-    files: listOf(files),
-    ...(reason !== undefined ? { reason: clippedOf(reason) } : {}),
-    ...(reReads !== undefined ? { reReads: listOf(reReads) } : {}),
-    ...(repeatedCommands !== undefined ? { repeatedCommands: listOf(repeatedCommands) } : {}),
-  })
+  const listOf = (texts: readonly string[] | undefined) => texts?.slice(0, MAX_LOG_LIST_ITEMS).map(clippedOf)
+  const reason = entry.reason === undefined ? undefined : clippedOf(entry.reason)
+  return JSON.stringify({ ...entry, files: listOf(entry.files), reason, reReads: listOf(entry.reReads), repeatedCommands: listOf(entry.repeatedCommands) })
 }
 
 /** The log's text with `entry` appended: its newest whole lines within
@@ -202,50 +195,23 @@ export function meterCountsTextOf(reReads: number, repeatedCommands: number, rec
 }
 
 const ISO_MINUTE_RE = /^\d{4}-(\d{2}-\d{2})T(\d{2}:\d{2})/
+/** An outcome or trigger as the log writes them: a file's other words are shown as `entry`. */
+const LOG_WORD_RE = /^[a-z-]{1,30}$/
 
-/** What asked for an entry, in plain words. */
-const TRIGGER_WORDS: Readonly<Record<string, string>> = {
-  command: 'run ',
-  apply: 'applied run ',
-  'auto-handoff': 'auto handoff ',
-  'automatic-compaction': 'automatic compaction ',
-  'compact-command': '/compact ',
-}
-
-/** What happened, in plain words, before the text it quotes (a file, else a reason). */
-const OUTCOME_WORDS: Readonly<Record<string, string>> = {
-  swapped: 'swapped to ',
-  'engine-summarized': "replaced by the engine's summary: ",
-  aborted: 'stopped: ',
-  resumed: 'resumed ',
-  'compaction-handoff': 'swapped to ',
-  'compaction-digest-handoff': 'swapped to (from the digest) ',
-  'compaction-summarized': 'summarised: ',
-  'compaction-digest': 'replaced by the digest: ',
-  'compaction-kept': 'nothing compacted: ',
-  meter: 'after ',
-  'handoff-unread': 'handoff not read in the first turn after ',
-}
-
-const countOf = (value: unknown) => (Array.isArray(value) ? value.length : 0)
-/** A table's words for a value from a file: only its own keys (never `constructor`). */
-const wordsOf = (table: Readonly<Record<string, string>>, key: unknown) => (typeof key === 'string' && Object.hasOwn(table, key) ? table[key] : undefined)
-
-/** An entry as one line of words, `MM-DD HH:MM` (UTC, as its `time` says)
- * first: at most one text from the file, quoted in what is left of the row;
- * what then passes the row (counts a file made huge) is cut. */
+/** An entry as one line, `MM-DD HH:MM` (UTC, as its `time` says) first, then
+ * its outcome and trigger, then at most one text from the file (its reason,
+ * else its first file), quoted in what is left of the row, then the meter's
+ * counts or how many more files it names; what then passes the row is cut. */
 function reportLineOf(entry: Record<string, unknown>, time: string): string {
-  const match = ISO_MINUTE_RE.exec(time)
-  const what = wordsOf(OUTCOME_WORDS, entry.outcome)
+  const minute = ISO_MINUTE_RE.exec(time)
+  const wordOf = (value: unknown) => (typeof value === 'string' && LOG_WORD_RE.test(value) ? value : 'entry')
+  const head = `${minute === null ? '??-?? ??:??' : `${minute[1]} ${minute[2]}`}  ${wordOf(entry.outcome)}${entry.trigger === undefined ? '' : ` (${wordOf(entry.trigger)})`}`
   const files = Array.isArray(entry.files) ? entry.files : []
-  const file = typeof files[0] === 'string' ? files[0] : undefined
-  const reason = typeof entry.reason === 'string' && entry.reason !== '' ? entry.reason : undefined
-  const text = what === undefined ? String(entry.outcome) : (file ?? reason)
-  const words = `${match === null ? '??-?? ??:??' : `${match[1]} ${match[2]}`}  ${wordsOf(TRIGGER_WORDS, entry.trigger) ?? ''}${what ?? 'other entry: '}`
-  const head = text === undefined ? words.replace(/:? $/, '') : words
+  const text = typeof entry.reason === 'string' && entry.reason !== '' ? entry.reason : typeof files[0] === 'string' ? files[0] : undefined
+  const counts = (list: unknown) => (Array.isArray(list) ? list.length : 0)
   const recalls = typeof entry.recalls === 'number' ? entry.recalls : 0
-  const after = entry.outcome === 'meter' ? `: ${meterCountsTextOf(countOf(entry.reReads), countOf(entry.repeatedCommands), recalls)}` : files.length > 1 ? ` (+${files.length - 1})` : ''
-  const quoted = text === undefined ? '' : quotedOf(text, Math.max(MIN_QUOTE_CHARS, LOG_LINE_CHARS - head.length - after.length), text === file ? 'tail' : 'head')
+  const after = entry.outcome === 'meter' ? `, ${meterCountsTextOf(counts(entry.reReads), counts(entry.repeatedCommands), recalls)}` : files.length > 1 ? ` (+${files.length - 1})` : ''
+  const quoted = text === undefined ? '' : `: ${quotedOf(text, Math.max(MIN_QUOTE_CHARS, LOG_LINE_CHARS - head.length - 2 - after.length), text === files[0] ? 'tail' : 'head')}`
   const line = `${head}${quoted}${after}`
   return line.length <= LOG_LINE_CHARS ? line : Array.from(line).slice(0, LOG_LINE_CHARS).join('')
 }
@@ -260,17 +226,11 @@ export function reportLinesOf(logs: readonly (readonly string[])[], count: numbe
   return ordered.slice(-count).map(({ entry, time }) => reportLineOf(entry, time))
 }
 
-/** Files at a log's path named in the report at most: this session's own
- * and the newest other. */
-const MAX_NOT_A_LOG_FILES = 2
-
-/** The report's lines for the files at a log's path that are no swap log: a
- * line each, that it is left alone, then what to do; none when there are none. */
+/** The report's lines for files at a log's path that are no swap log (the
+ * newest two): a line each, then what to do; none when there are none. */
 export function notALogLinesOf(files: readonly { relPath: string; isThisSession: boolean }[]): string[] {
   if (files.length === 0) return []
   const frame = 'No swap log, left as it is: '
-  const shown = files.slice(0, MAX_NOT_A_LOG_FILES)
-  const them = shown.length === 1 ? 'it' : 'them'
-  const what = shown.some((f) => f.isThisSession) ? `  (this session logs nothing while it is there: move ${them} away)` : `  (compact-handoff never writes ${them}; move ${them} away if not yours)`
-  return [...shown.map((f) => `${frame}${quotedOf(f.relPath, REPORT_LINE_CHARS - frame.length, 'tail')}`), what]
+  const shown = files.slice(0, 2).map((f) => `${frame}${quotedOf(f.relPath, REPORT_LINE_CHARS - frame.length, 'tail')}`)
+  return [...shown, files.some((f) => f.isThisSession) ? '  (this session logs nothing while it is there: move it away)' : '  (compact-handoff never writes these; move away any not yours)']
 }
