@@ -180,10 +180,9 @@ async function sendResume($: $, picked: Picked): Promise<void> {
   }
   await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
   if (picked.leftOut !== undefined) showToast($, TOASTS.planLeftOut(picked.leftOut.plan, picked.leftOut.detail), LEFT_OUT_TOAST_MS)
-  const usage = await $.session.usage().catch(() => undefined)
   await setLastHandoff($, { kind: 'handoff', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)
-  await appendSwapLog($, picked.cwd, { outcome: 'resumed', files: [picked.handoff], contextPercentBefore: usage?.context.percent ?? null })
+  await appendSwapLog($, picked.cwd, { outcome: 'resumed', files: [picked.handoff] })
   await watchAfter($, picked.cwd, 'resumed', picked.handoff)
 }
 

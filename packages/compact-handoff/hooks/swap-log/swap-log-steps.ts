@@ -2,7 +2,7 @@
 // one rule for project files (disk/disk-rule.ts). A log that cannot be
 // written costs the run nothing: it is a record, not a step of the swap.
 import type { EngineInterface } from 'claude-code'
-import { MAX_LOG_BYTES, MAX_LOG_LIST_ITEMS, SWAP_LOG_FOLDER, isSessionLogName, logLinesOf, logTextWith, notALogLinesOf, reportLinesOf, sessionLogPathOf, type LogEntry } from './swap-log.js'
+import { MAX_LOG_BYTES, MAX_LOG_LIST_ITEMS, SWAP_LOG_FOLDER, logLinesOf, logTextWith, notALogLinesOf, reportLinesOf, sessionLogPathOf, type LogEntry } from './swap-log.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -73,7 +73,7 @@ export async function recentSwapLog($: $, cwd: string, count: number): Promise<{
   const folder = { cwd, ...(await folderInputOf($, cwd)) }
   const own = sessionLogPathOf(await $.session.id())
   const listed = await listProjectFolder($, folder, SWAP_LOG_FOLDER)
-  const others = listed.filter((entry) => entry.kind === 'file' && isSessionLogName(entry.name)).sort((a, b) => b.mtimeMs - a.mtimeMs).map((entry) => `${SWAP_LOG_FOLDER}/${entry.name}`).filter((relPath) => relPath !== own)
+  const others = listed.filter((entry) => entry.kind === 'file' && entry.name.endsWith('.jsonl')).sort((a, b) => b.mtimeMs - a.mtimeMs).map((entry) => `${SWAP_LOG_FOLDER}/${entry.name}`).filter((relPath) => relPath !== own)
   const logs: string[][] = []
   const notLogs: { relPath: string; isThisSession: boolean }[] = []
   for (const relPath of [...(own === undefined ? [] : [own]), ...others.slice(0, count)]) {

@@ -21,10 +21,6 @@ export function sessionLogPathOf(sessionId: string): string | undefined {
   return SESSION_FILE_NAME_RE.test(sessionId) ? `${SWAP_LOG_FOLDER}/${sessionId}.jsonl` : undefined
 }
 
-export function isSessionLogName(name: string): boolean {
-  return name.endsWith('.jsonl') && SESSION_FILE_NAME_RE.test(name.slice(0, -'.jsonl'.length))
-}
-
 /** A log's cap in bytes: past it only its newest whole lines are kept, so a
  * larger file at a log's path is none, and is never read or rewritten. Well
  * under the 4 MiB one `$.fs.read` may copy, so a log is always read whole. */
@@ -43,17 +39,9 @@ export const MAX_LOG_LIST_ITEMS = 10
  * context did again after a swap, resume or compaction (follow-up.ts);
  * `handoff-unread`: its first turn ended without reading the handoff. */
 export type Outcome =
-  | 'swapped'
-  | 'engine-summarized'
-  | 'aborted'
-  | 'resumed'
-  | 'compaction-handoff'
-  | 'compaction-digest-handoff'
-  | 'compaction-summarized'
-  | 'compaction-digest'
-  | 'compaction-kept'
-  | 'meter'
-  | 'handoff-unread'
+  | ('swapped' | 'engine-summarized' | 'aborted' | 'resumed')
+  | ('compaction-handoff' | 'compaction-digest-handoff' | 'compaction-summarized' | 'compaction-digest' | 'compaction-kept')
+  | ('meter' | 'handoff-unread')
 
 /** What asked for it: the command, /compact-handoff apply after a review,
  * the auto handoff, the engine's automatic compaction or the person's /compact. */
@@ -154,7 +142,6 @@ export const REPORT_LINE_CHARS = 74
 const LOG_LINE_CHARS = REPORT_LINE_CHARS - 2
 /** Characters a quoted text keeps at least, however long the words around it. */
 const MIN_QUOTE_CHARS = 10
-const ELLIPSIS = '…'
 
 /** Every character that would draw as more than itself: C0 and C1 controls
  * (a line break, ESC of a terminal escape), DEL, the line and paragraph
@@ -179,7 +166,7 @@ export function quotedOf(text: string, maxChars: number, keep: 'head' | 'tail'):
   const points = Array.from(drawable)
   const room = Math.max(1, maxChars - 2)
   if (points.length <= room) return `“${drawable}”`
-  const kept = keep === 'head' ? `${points.slice(0, room - 1).join('')}${ELLIPSIS}` : `${ELLIPSIS}${points.slice(points.length - (room - 1)).join('')}`
+  const kept = keep === 'head' ? `${points.slice(0, room - 1).join('')}…` : `…${points.slice(points.length - (room - 1)).join('')}`
   return `“${kept}”`
 }
 
