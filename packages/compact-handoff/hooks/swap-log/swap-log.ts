@@ -74,11 +74,16 @@ export type LogEntry = {
   recalls?: number
 }
 
+/** Every character JSON writes as a six-character escape: C0 controls, and a
+ * surrogate that is half of no pair (U+FFFD in its place). */
+const CONTROL_RE = /[\u0000-\u001f]/g
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
+
 /** `text` within MAX_LOG_TEXT_CHARS, a visible mark where it was cut and
- * never half a surrogate pair; control characters become spaces, so JSON
- * writes each kept character in at most two (a lone surrogate, six). */
+ * never half a surrogate pair, so that JSON writes each character kept in
+ * at most two. Linear in the text. */
 function clippedOf(text: string): string {
-  const flat = text.slice(0, MAX_LOG_TEXT_CHARS + 1).replace(/[\u0000-\u001f\u007f]/g, ' ')
+  const flat = text.slice(0, MAX_LOG_TEXT_CHARS + 1).replace(CONTROL_RE, ' ').replace(LONE_SURROGATE_RE, '\ufffd')
   if (flat.length <= MAX_LOG_TEXT_CHARS) return flat
   const cut = /[\ud800-\udbff]$/.test(flat.slice(0, MAX_LOG_TEXT_CHARS)) ? MAX_LOG_TEXT_CHARS - 1 : MAX_LOG_TEXT_CHARS
   return `${flat.slice(0, cut)} […]`
