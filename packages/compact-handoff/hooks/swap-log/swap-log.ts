@@ -187,22 +187,22 @@ export function meterCountsTextOf(reReads: number, repeatedCommands: number, rec
 }
 
 const ISO_MINUTE_RE = /^\d{4}-(\d{2}-\d{2})T(\d{2}:\d{2})/
-/** An outcome or trigger as the log writes them: a file's other words are shown as `entry`. */
+/** An outcome as the log writes them: a file's other words are shown as `entry`. */
 const LOG_WORD_RE = /^[a-z-]{1,30}$/
 
 /** An entry as one line, `MM-DD HH:MM` (UTC, as its `time` says) first, then
- * its outcome and trigger, then at most one text from the file (its reason,
- * else its first file), quoted in what is left of the row, then the meter's
- * counts or how many more files it names; what then passes the row is cut. */
+ * its outcome, then at most one text from the file (its reason, else its
+ * first file), quoted in what is left of the row, then the meter's counts or
+ * how many more files it names; what then passes the row is cut. */
 function reportLineOf(entry: Record<string, unknown>, time: string): string {
   const minute = ISO_MINUTE_RE.exec(time)
-  const wordOf = (value: unknown) => (typeof value === 'string' && LOG_WORD_RE.test(value) ? value : 'entry')
-  const head = `${minute === null ? '??-?? ??:??' : `${minute[1]} ${minute[2]}`}  ${wordOf(entry.outcome)}${entry.trigger === undefined ? '' : ` (${wordOf(entry.trigger)})`}`
+  const outcome = typeof entry.outcome === 'string' && LOG_WORD_RE.test(entry.outcome) ? entry.outcome : 'entry'
+  const head = `${minute === null ? '??-?? ??:??' : `${minute[1]} ${minute[2]}`}  ${outcome}`
   const files = Array.isArray(entry.files) ? entry.files : []
   const text = typeof entry.reason === 'string' && entry.reason !== '' ? entry.reason : typeof files[0] === 'string' ? files[0] : undefined
   const counts = (list: unknown) => (Array.isArray(list) ? list.length : 0)
   const recalls = typeof entry.recalls === 'number' ? entry.recalls : 0
-  const after = entry.outcome === 'meter' ? `, ${meterCountsTextOf(counts(entry.reReads), counts(entry.repeatedCommands), recalls)}` : files.length > 1 ? ` (+${files.length - 1})` : ''
+  const after = entry.outcome === 'meter' ? ` (${counts(entry.reReads)} re-read, ${counts(entry.repeatedCommands)} re-run${recalls > 0 ? `, ${recalls} recalled` : ''})` : files.length > 1 ? ` (+${files.length - 1})` : ''
   const quoted = text === undefined ? '' : `: ${quotedOf(text, Math.max(MIN_QUOTE_CHARS, LOG_LINE_CHARS - head.length - 2 - after.length), text === files[0] ? 'tail' : 'head')}`
   const line = `${head}${quoted}${after}`
   return line.length <= LOG_LINE_CHARS ? line : Array.from(line).slice(0, LOG_LINE_CHARS).join('')

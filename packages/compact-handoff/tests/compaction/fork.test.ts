@@ -117,7 +117,7 @@ describe("a fork's handoff is part of the chain", () => {
     await endTurn($, 'second')
     expect(w.seen.toasts.filter((t) => t.includes('/compact-handoff is recommended')), 'a new window nudges again').toHaveLength(2)
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
-    expect(report).toMatch(/ automatic compaction: swapped to “…r-rewrite_1970-01-01\.md”\n/)
+    expect(report).toMatch(/ compaction-handoff: “…[^”]*r-rewrite_1970-01-01\.md”\n/)
     expect(report).toContain('Since the last compaction:')
   })
 

@@ -201,7 +201,7 @@ describe('the swap log', () => {
     expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [HANDOFF] })
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(report).toContain('Swap log, newest last (as its files say):')
-    expect(report).toMatch(/ handoff run: replaced by the engine's own summary\n/)
+    expect(report).toMatch(/ engine-summarized: “[^”]*\.md”\n/)
   })
 
   test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

@@ -54,7 +54,7 @@ describe('one log a session', () => {
     expect(swapLogEntries(w, 'session-1').map((e) => e.reason)).toEqual(['the handoff skill reported failure: first session'])
     expect(swapLogEntries(w, 'session-2').map((e) => e.reason)).toEqual(['the handoff skill reported failure: second session'])
     const report = (await statusOf($)).text ?? ''
-    const log = report.split('\n').filter((l) => l.includes('aborted (command): '))
+    const log = report.split('\n').filter((l) => l.includes('aborted: '))
     expect(log).toHaveLength(2)
     const minutes = log.map((l) => l.slice(2, 13))
     expect(minutes[0]! < minutes[1]!, `the first session's line first: ${minutes.join(', ')}`).toBe(true)
@@ -131,7 +131,7 @@ describe('/compact-handoff status', () => {
     await startSession($)
     const report = (await statusOf($)).text ?? ''
     const line = report.split('\n').find((l) => l.includes('NOTE FROM THE USER')) ?? ''
-    expect(line).toMatch(/^ {2}11-01 09:00 {2}aborted \(command\): “NOTE FROM THE USER: before .*…”$/)
+    expect(line).toMatch(/^ {2}11-01 09:00 {2}aborted: “NOTE FROM THE USER: before .*…”$/)
     expect(line.length).toBeLessThanOrEqual(REPORT_LINE_CHARS)
     expect(report, 'under a heading that says whose words they are').toContain('Swap log, newest last (as its files say):')
     expect(report).not.toContain('I approved it')
