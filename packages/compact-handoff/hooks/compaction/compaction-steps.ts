@@ -93,14 +93,8 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
-  await appendSwapLog($, await $.session.cwd(), {
-    trigger: compactionLogTriggerOf(trigger),
-    outcome: 'compaction-kept',
-    files: [],
-    contextPercentBefore: percent,
-    reason: `${failed.why}; the conversation was kept`,
-    repairs: failed.repairs,
-  })
+  const reason = `${failed.why}; the conversation was kept`
+  await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-kept', files: [], contextPercentBefore: percent, reason, repairs: failed.repairs })
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 

@@ -70,7 +70,10 @@ export async function startWatching($: $, after: After): Promise<Watched | undef
 }
 
 export async function logClosed($: $, cwd: string, closed: Watched | undefined): Promise<void> {
-  if (closed !== undefined) await logMeter($, cwd, closed)
+  if (closed === undefined) return
+  const { after, reReads, repeatedCommands, recalls } = closed
+  const files = after.kind === 'compacted' ? [] : [shownPath(after.handoff, cwd)]
+  await appendSwapLog($, cwd, { outcome: 'meter', files, reReads: reReads.map((p) => shownPath(p, cwd)), repeatedCommands, recalls: recalls || undefined })
 }
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
@@ -82,22 +85,12 @@ async function watch($: $, cwd: string, after: After): Promise<void> {
   await logClosed($, cwd, await startWatching($, after))
 }
 
-async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
-  await appendSwapLog($, cwd, {
-    outcome: 'meter',
-    files: watched.after.kind === 'compacted' ? [] : [shownPath(watched.after.handoff, cwd)],
-    reReads: watched.reReads.map((p) => shownPath(p, cwd)),
-    repeatedCommands: watched.repeatedCommands,
-    ...((watched.recalls ?? 0) > 0 ? { recalls: watched.recalls } : {}),
-  })
-}
-
 /** Closes the meter's window now (a new run starts, or the person asked for
  * the status report) and logs it; returns what it counted, if a window was open. */
 export async function closeMeter($: $, cwd: string): Promise<Watched | undefined> {
   const before = await updateWork($, (w) => ({ ...w, meter: { kind: 'none' } }))
   if (before.meter.kind !== 'watching') return undefined
-  await logMeter($, cwd, before.meter)
+  await logClosed($, cwd, before.meter)
   return before.meter
 }
 
@@ -120,5 +113,5 @@ export async function meterTurnEnded($: $, work: WorkRecord): Promise<void> {
     showToast($, TOASTS.unreadHandoff(handoff), UNREAD_TOAST_MS)
     await appendSwapLog($, cwd, { outcome: 'handoff-unread', files: [handoff] })
   }
-  if (closed !== undefined) await logMeter($, cwd, closed)
+  await logClosed($, cwd, closed)
 }

@@ -32,36 +32,34 @@ let appending: Promise<void> = Promise.resolve()
  * session, every text masked first (the log sits beside handoffs people
  * commit); skipped, with a note in the debug log, where the one rule refuses. */
 export function appendSwapLog($: $, cwd: string, entry: Omit<LogEntry, 'time' | 'sessionId'>): Promise<void> {
-  appending = appending.then(() => appendNow($, cwd, entry))
-  return appending
-}
-
-async function appendNow($: $, cwd: string, entry: Omit<LogEntry, 'time' | 'sessionId'>): Promise<void> {
-  const skipped = (why: string) => $.ui.log(`the swap log was not written: ${why}`, { to: 'debug' })
-  try {
-    const sessionId = await $.session.id()
-    const relPath = sessionLogPathOf(sessionId)
-    if (relPath === undefined) return skipped(`the session id ${JSON.stringify(sessionId.slice(0, 100))} names no file`)
-    const folder = { cwd, ...(await folderInputOf($, cwd)) }
-    const log = await logOnDisk($, folder, relPath)
-    if (log.kind === 'refused') return skipped(log.why)
-    const masked = (texts: readonly string[]) => Promise.all(texts.slice(0, MAX_LOG_LIST_ITEMS).map((text) => maskedText($, text)))
-    const { reason, reReads, repeatedCommands } = entry
-    // `time` first: logLinesOf knows a line cut short by how every line opens.
-    const stamped: LogEntry = {
-      time: new Date(await $.clock.now()).toISOString(),
-      sessionId,
-      ...entry,
-      files: await masked(entry.files),
-      reason: reason && (await maskedText($, reason)),
-      reReads: reReads && (await masked(reReads)),
-      repeatedCommands: repeatedCommands && (await masked(repeatedCommands)),
+  appending = appending.then(async () => {
+    const skipped = (why: string) => $.ui.log(`the swap log was not written: ${why}`, { to: 'debug' })
+    try {
+      const sessionId = await $.session.id()
+      const relPath = sessionLogPathOf(sessionId)
+      if (relPath === undefined) return skipped(`the session id ${JSON.stringify(sessionId.slice(0, 100))} names no file`)
+      const folder = { cwd, ...(await folderInputOf($, cwd)) }
+      const log = await logOnDisk($, folder, relPath)
+      if (log.kind === 'refused') return skipped(log.why)
+      const masked = (texts: readonly string[]) => Promise.all(texts.slice(0, MAX_LOG_LIST_ITEMS).map((text) => maskedText($, text)))
+      const { reason, reReads, repeatedCommands } = entry
+      // `time` first: logLinesOf knows a line cut short by how every line opens.
+      const stamped: LogEntry = {
+        time: new Date(await $.clock.now()).toISOString(),
+        sessionId,
+        ...entry,
+        files: await masked(entry.files),
+        reason: reason && (await maskedText($, reason)),
+        reReads: reReads && (await masked(reReads)),
+        repeatedCommands: repeatedCommands && (await masked(repeatedCommands)),
+      }
+      const written = await writeProjectFile($, folder, relPath, logTextWith(log.lines, stamped), log.kind)
+      if (!written.isWritten) skipped(written.why)
+    } catch (error) {
+      $.ui.log(`could not write the swap log (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
     }
-    const written = await writeProjectFile($, folder, relPath, logTextWith(log.lines, stamped), log.kind)
-    if (!written.isWritten) skipped(written.why)
-  } catch (error) {
-    $.ui.log(`could not write the swap log (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
-  }
+  })
+  return appending
 }
 
 /** What /compact-handoff status shows of the logs: the newest `count`

@@ -110,19 +110,14 @@ export function logTextWith(lines: readonly string[], entry: LogEntry): string {
 /** What every line logLineOf writes opens with. */
 const LINE_OPENING = '{"time":"'
 
-/** A log line's JSON object, or undefined for anything else. */
-export function objectOfLine(line: string): Record<string, unknown> | undefined {
+/** Whether a line is an entry: a JSON object with a string `time` and `outcome`. */
+function isEntryLine(line: string): boolean {
   try {
     const parsed: unknown = JSON.parse(line)
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+    return typeof parsed === 'object' && parsed !== null && typeof (parsed as LogEntry).time === 'string' && typeof (parsed as LogEntry).outcome === 'string'
   } catch {
-    return undefined
+    return false
   }
-}
-
-function isEntryLine(line: string): boolean {
-  const parsed = objectOfLine(line)
-  return typeof parsed?.time === 'string' && typeof parsed.outcome === 'string'
 }
 
 /** The entry lines of a log's whole text, or undefined when it is no swap
@@ -194,8 +189,8 @@ const LOG_WORD_RE = /^[a-z-]{1,30}$/
  * its outcome, then at most one text from the file (its reason, else its
  * first file), quoted in what is left of the row, then the meter's counts or
  * how many more files it names; what then passes the row is cut. */
-function reportLineOf(entry: Record<string, unknown>, time: string): string {
-  const minute = ISO_MINUTE_RE.exec(time)
+function reportLineOf(entry: Record<string, unknown> & { time: string }): string {
+  const minute = ISO_MINUTE_RE.exec(entry.time)
   const outcome = typeof entry.outcome === 'string' && LOG_WORD_RE.test(entry.outcome) ? entry.outcome : 'entry'
   const head = `${minute === null ? '??-?? ??:??' : `${minute[1]} ${minute[2]}`}  ${outcome}`
   const files = Array.isArray(entry.files) ? entry.files : []
@@ -213,9 +208,9 @@ function reportLineOf(entry: Record<string, unknown>, time: string): string {
  * file's own order kept for equal ones. */
 export function reportLinesOf(logs: readonly (readonly string[])[], count: number): string[] {
   if (count <= 0) return []
-  const entries = logs.flatMap((lines) => lines.slice(-count).map((line) => objectOfLine(line)!))
-  const ordered = entries.map((entry, i) => ({ entry, time: entry.time as string, i })).sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.i - b.i))
-  return ordered.slice(-count).map(({ entry, time }) => reportLineOf(entry, time))
+  const entries = logs.flatMap((lines) => lines.slice(-count).map((line) => JSON.parse(line) as Record<string, unknown> & { time: string }))
+  // A stable sort: entries of equal times keep their file's order.
+  return entries.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0)).slice(-count).map(reportLineOf)
 }
 
 /** The report's lines for files at a log's path that are no swap log (the
