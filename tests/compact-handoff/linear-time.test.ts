@@ -25,8 +25,7 @@ import {
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
-import { jsonClippedOf, logLineOf, logTextWith, readsAsSwapLog, type AfterSwapEntry, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
-import { quotedOf, reportEntriesOf } from '../../packages/compact-handoff/hooks/swap-log/log-report.js'
+import { logLineOf, logLinesOf, logTextWith, quotedOf, reportLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
 import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/fork-reply.js'
@@ -151,17 +150,16 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
   })
 
   test('the swap log: a line with the line as its reason, a path and a command, judged and worded for the report', () => {
-    const aborted: LogEntry = { time: 't', sessionId: 's', mode: 'handoff', trigger: 'command', files: [{ path: line, bytes: 1 }], contextPercentBefore: null, outcome: 'aborted', reason: line, messagesHeld: 0, repairs: 0 }
-    const meter: AfterSwapEntry = { time: 't', sessionId: 's', follows: { kind: 'swapped', handoff: line, time: 't' }, outcome: 'meter', reReads: [line, line], repeatedCommands: [line] }
+    const aborted: LogEntry = { time: 't', sessionId: 's', trigger: 'command', files: [line], outcome: 'aborted', reason: line, repairs: 0 }
+    const meter: LogEntry = { time: 't', sessionId: 's', files: [line], outcome: 'meter', reReads: [line, line], repeatedCommands: [line] }
     expectFast({
       'logLineOf, an abort': () => logLineOf(aborted),
       'logLineOf, a meter reading': () => logLineOf(meter),
-      jsonClippedOf: () => jsonClippedOf(line, 1_000),
-      readsAsSwapLog: () => readsAsSwapLog(`${line}\n${line}\n`),
-      'readsAsSwapLog, the line cut short last': () => readsAsSwapLog(`${logLineOf(aborted)}\n${logLineOf(aborted).slice(0, -2)}`),
+      logLinesOf: () => logLinesOf(`${line}\n${line}\n`),
+      'logLinesOf, the line cut short last': () => logLinesOf(`${logLineOf(aborted)}\n${logLineOf(aborted).slice(0, -2)}`),
       quotedOf: () => quotedOf(line, 60, 'head'),
-      'reportEntriesOf, the line as a reason': () => reportEntriesOf(logLineOf(aborted)),
-      'logTextWith, the line already in the log': () => logTextWith(`${line}\n`, aborted),
+      'reportLinesOf, the line as a reason and a file': () => reportLinesOf([[JSON.stringify(aborted)]], 1),
+      'logTextWith, the line already in the log': () => logTextWith([line], aborted),
       clippedCommandOf: () => clippedCommandOf(line),
     })
   })

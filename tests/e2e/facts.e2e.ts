@@ -71,7 +71,7 @@ describe("the work's facts survive the swap, and the meter counts what is re-don
     await flow.session.type('/compact-handoff status')
     await flow.session.waitForScreen(/1 file re-read, 1 command re-run/, 30_000)
     const entry = await pollUntil('the follow-up line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'meter'))
-    expect(entry).toMatchObject({ reReads: ['src/notes.txt'], repeatedCommands: ['echo built'], follows: { handoff: expect.stringMatching(/HANDOFF_facts-run_2026-11-30\.md$/) } })
+    expect(entry).toMatchObject({ reReads: ['src/notes.txt'], repeatedCommands: ['echo built'], files: [expect.stringMatching(/HANDOFF_facts-run_2026-11-30\.md$/)] })
   })
 
   it('/clear starts the facts over: the next stub carries none from before', async () => {

@@ -167,7 +167,7 @@ export function toolTurn(when: string, calls: Omit<ScriptedToolUse, 'id'>[], tex
   return replies.map((reply, i) => ({ ...reply, when: i === 0 ? when : (r) => carriesToolResult(r, ids[i - 1]!) }))
 }
 
-export type SwapLogEntry = { time?: string; sessionId?: string; outcome: string; trigger?: string; files?: { path: string }[]; reason?: string; reReads?: string[]; repeatedCommands?: string[]; follows?: { handoff: string } }
+export type SwapLogEntry = { time?: string; sessionId?: string; outcome: string; trigger?: string; files?: string[]; reason?: string; reReads?: string[]; repeatedCommands?: string[] }
 
 /** The project's swap logs, a parsed entry a line, oldest first. */
 export function logEntries(flow: Flow): SwapLogEntry[] {

@@ -94,7 +94,7 @@ describe.skipIf(!isRoot)('a swap-log append on a full disk', () => {
       expect(reasons.slice(0, -1).every((r) => r === 'the handoff skill reported failure: before-full'), 'the whole lines kept, the cut one gone').toBe(true)
 
       await session.type('/compact-handoff status')
-      const screen = await session.waitForScreen(/Swap log, newest last \(as its files say\):\n.*handoff run stopped: “the handoff skill reported failure:…”/, 30_000)
+      const screen = await session.waitForScreen(/Swap log, newest last \(as its files say\):\n.*aborted: “the handoff skill reported failure: /, 30_000)
       expect(screen).not.toContain('No swap log')
     } finally {
       await unmount(flow)

@@ -86,7 +86,7 @@ describe("the swap goes through the hidden go-command, and the meter counts from
       expect(entry, `the follow-up line of swap ${n + 1}`).toMatchObject({
         reReads: ['src/notes.txt'],
         repeatedCommands: ['echo built'],
-        follows: { handoff: expect.stringMatching(new RegExp(`HANDOFF_go-${n + 1}_2026-11-30\\.md$`)) },
+        files: [expect.stringMatching(new RegExp(`HANDOFF_go-${n + 1}_2026-11-30\\.md$`))],
       })
     }
   })
@@ -112,7 +112,7 @@ describe("the swap goes through the hidden go-command, and the meter counts from
     expect(swapping, 'the go step taken').toBeGreaterThan(-1)
     expect(log.slice(swapping).search(/session\.compact \(plugin\)[^\n]*core never ran/), 'then the compaction the answer mod answered').toBeGreaterThan(-1)
     const line = await pollUntil('the apply\'s swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped' && e.trigger === 'apply'))
-    expect(line.files?.map((f) => f.path)).toEqual([turn.handoffPath])
+    expect(line.files).toEqual([turn.handoffPath])
   })
 
   it('typed by the person, the go-command changes nothing, and the / menu does not list it', async () => {

@@ -29,7 +29,7 @@ describe('a session ending during a run', () => {
     await flow.session.waitForToast(/^handoff run stopped$/, { mod: 'compact-handoff', since: mark, timeoutMs: 30_000 })
     await flow.session.waitForTranscriptLine(/the session ended \(clear\), and the handoff run with it\. Your 1 held message\(s\) are back in the prompt box\./, { plugin: 'compact-handoff', since: mark, timeoutMs: 30_000 })
     await pollUntil('the held text back in the prompt box', 15_000, () => (promptBoxOf(flow.session.screen()) === held ? true : undefined))
-    expect(lastLogEntry(flow)).toMatchObject({ outcome: 'aborted', reason: 'the session ended (clear); 1 held message(s) given back in the prompt box', messagesHeld: 1 })
+    expect(lastLogEntry(flow)).toMatchObject({ outcome: 'aborted', reason: 'the session ended (clear); 1 held message(s) given back in the prompt box' })
   })
 
   it('exit: the held message is kept, and the next session in the project puts it back in the prompt box', async () => {

@@ -204,7 +204,7 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     expect(log.slice(0, pingEnd), 'no compaction went through while the turn ran').not.toMatch(/core never ran/)
     // The swap's line is written once the continue-prompt's turn has started.
     const swapped = await pollUntil('the swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped'))
-    expect(swapped.files?.map((f) => f.path)).toEqual([turn.handoffPath])
+    expect(swapped.files).toEqual([turn.handoffPath])
   })
 
   it('with the go-command queued behind another turn, the run waits at the go stage, where a cancel stops it', async () => {
@@ -272,7 +272,7 @@ describe('the run stage by stage: the go stage held open, a refused compaction r
     const next = await requestAfter(mock, skill.seq, turn.continuePrompt)
     expectSwapped(next, turn.continuePrompt, [`Handoff file: ${turn.handoffPath}`])
     await session.waitForScreen(/REPLY-AFTER-TOO-LATE/, 30_000)
-    await pollUntil('the swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped' && e.files?.[0]?.path === turn.handoffPath))
+    await pollUntil('the swap log line', 10_000, () => logEntries(flow).find((e) => e.outcome === 'swapped' && e.files?.[0] === turn.handoffPath))
     console.log(`e2e stages: a cancel typed during the compaction ${Date.now() - t0} ms`)
   })
 

@@ -63,7 +63,7 @@ declare module 'claude-code' {
         | { kind: 'none' }
         | {
             kind: 'watching'
-            after: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
+            after: { kind: 'swapped' | 'resumed'; handoff: string } | { kind: 'compacted' }
             turnsLeft: number
             readBefore: string[]
             commandsBefore: string[]

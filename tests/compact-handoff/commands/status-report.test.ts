@@ -6,7 +6,7 @@ import { runFixture } from '../../support/run-fixture.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { IDLE, type Phase, type Run, type Swap } from '../../../packages/compact-handoff/hooks/run/run.js'
 import { MAX_REPORT_LINES, statusReportOf, type StatusReportInput } from '../../../packages/compact-handoff/hooks/commands/status-report.js'
-import { REPORT_LINE_CHARS, notALogLinesOf } from '../../../packages/compact-handoff/hooks/swap-log/log-report.js'
+import { REPORT_LINE_CHARS, notALogLinesOf } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 
 const HANDOFF: HandoffPath = { kind: 'handoff', relPath: 'plans/handoffs/HANDOFF_a.md' }
 const PLAN: HandoffPath = { kind: 'plan', relPath: 'plans/handoffs/PLAN_a.md' }
@@ -66,7 +66,7 @@ describe('statusReportOf when idle', () => {
     expect(lines.slice(3)).toEqual([
       'No swap log, left as it is: “.claude/handoffs/swap-log/s1.jsonl”',
       'No swap log, left as it is: “.claude/handoffs/compact-handoff.log.jsonl”',
-      '  (this session logs nothing while it is there: move them away)',
+      '  (this session logs nothing while it is there: move it away)',
     ])
   })
 })

@@ -1,13 +1,13 @@
 // The rediscovery meter: what a window re-reads and re-runs after a swap, a
 // resume or a compaction, compared against the facts recorded before it.
 import { describe, expect, test } from 'vitest'
-import { meterCountsTextOf } from '../../../packages/compact-handoff/hooks/swap-log/log-report.js'
+import { meterCountsTextOf } from '../../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { NO_FACTS, withCommand, withRead } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { METER_TURNS, NOT_WATCHING, meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter } from '../../../packages/compact-handoff/hooks/meter/meter.js'
 
 describe('the rediscovery meter', () => {
   const before = withCommand(withRead(withRead(NO_FACTS, '/a'), '/b'), 'pnpm test', 1)
-  const after = { kind: 'swapped' as const, handoff: '/h.md', time: 't' }
+  const after = { kind: 'swapped' as const, handoff: '/h.md' }
 
   test('counts files read again and commands run again, once each; the handoff itself is not a re-read', () => {
     let f = watchingAfter(after, before)
@@ -42,7 +42,7 @@ describe('the rediscovery meter', () => {
 })
 
 describe('recall calls', () => {
-  const after = { kind: 'swapped' as const, handoff: '/srv/app/plans/handoffs/HANDOFF_x.md', time: 't' }
+  const after = { kind: 'swapped' as const, handoff: '/srv/app/plans/handoffs/HANDOFF_x.md' }
 
   test('are counted apart from files read and commands run again, only while a window is open', () => {
     const watching = meterWithRecall(meterWithRecall(watchingAfter(after, NO_FACTS)))

@@ -7,14 +7,14 @@
 import { MAX_REPAIRS, stageTextOf, type Phase } from '../run/run.js'
 import type { Mode } from '../protocol/protocol.js'
 import { autoHandoffReportTextOf } from '../thresholds/auto-handoff.js'
-import { REPORT_LINE_CHARS, meterCountsTextOf, quotedOf } from '../swap-log/log-report.js'
+import { REPORT_LINE_CHARS, meterCountsTextOf, quotedOf } from '../swap-log/swap-log.js'
 
 /** Lines the report holds at most: 24 rows, less the engine's own around it
  * (the command's row, a blank one, the prompt box and its rules, the mode line). */
 export const MAX_REPORT_LINES = 17
 /** Swap-log lines shown at most. */
 export const MAX_REPORT_LOG_LINES = 3
-/** Lines on files that are no log (swap-log/log-report.ts notALogLinesOf):
+/** Lines on files that are no log (swap-log/swap-log.ts notALogLinesOf):
  * two files and what to do. */
 const MAX_REPORT_NOTE_LINES = 3
 
@@ -25,7 +25,7 @@ export type StatusReportInput = {
   nudgePercent: number
   autoHandoffPercent: number
   words: { count: number; chars: number }
-  /** Newest swap-log lines, oldest first, already worded (swap-log/log-report.ts). */
+  /** Newest swap-log lines, oldest first, already worded (swap-log/swap-log.ts). */
   recentLog: readonly string[]
   /** Lines on files at a log's path that are no swap log, left alone. */
   logNotes: readonly string[]

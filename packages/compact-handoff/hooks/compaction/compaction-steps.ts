@@ -22,7 +22,7 @@ import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
 import { newWindowBegan, windowRefused } from '../thresholds/window-steps.js'
 import { watchAfterCompaction } from '../facts/work-steps.js'
-import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
@@ -93,14 +93,8 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
-  await appendCompactionLog($, await $.session.cwd(), {
-    trigger: compactionLogTriggerOf(trigger),
-    outcome: 'compaction-kept',
-    files: [],
-    contextPercentBefore: percent,
-    reason: `${failed.why}; the conversation was kept`,
-    repairs: failed.repairs,
-  })
+  const reason = `${failed.why}; the conversation was kept`
+  await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-kept', files: [], contextPercentBefore: percent, reason, repairs: failed.repairs })
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
@@ -147,7 +141,7 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
  * costs the line, never the answer. */
 async function logCompaction($: $, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
   try {
-    await appendCompactionLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs })
+    await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs })
   } catch (error) {
     $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' })
   }

@@ -26,7 +26,7 @@ import { readWords } from '../words/words-state.js'
 import { NO_WORDS } from '../words/user-words.js'
 import { NO_WORK } from '../facts/work.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
-import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
 import { messageOf } from '../run/run-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -146,8 +146,8 @@ async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Conte
 
 /** The bookkeeping of a handoff that now stands: each step on its own, since
  * the file is written and the conversation answered whatever becomes of them. */
-async function recordForkHandoff($: $, cwd: string, relPath: string, text: string, logged: Parameters<typeof appendCompactionLog>[2]): Promise<void> {
-  const steps = [recordOwnFile($, cwd, relPath, text).then(() => markUsed($, cwd, relPath)), setLastHandoff($, { kind: 'handoff', handoff: relPath }), appendCompactionLog($, cwd, logged)]
+async function recordForkHandoff($: $, cwd: string, relPath: string, text: string, logged: Parameters<typeof appendSwapLog>[2]): Promise<void> {
+  const steps = [recordOwnFile($, cwd, relPath, text).then(() => markUsed($, cwd, relPath)), setLastHandoff($, { kind: 'handoff', handoff: relPath }), appendSwapLog($, cwd, logged)]
   for (const settled of await Promise.allSettled(steps)) {
     if (settled.status === 'rejected') $.ui.log(`could not record ${relPath} (${messageOf(settled.reason)})`, { to: 'debug' })
   }
@@ -185,7 +185,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   if (!written.isWritten) return { kind: 'failed', why: `${relPath} was not written: ${written.why}`, repairs }
   const bytes = new TextEncoder().encode(draft.text).length
   const outcome = writer.kind === 'fork' ? 'compaction-handoff' : 'compaction-digest-handoff'
-  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
+  await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [relPath], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
   const [words, work, stubContext, latestStep] = await Promise.all([
     readWords($).catch(() => NO_WORDS),

@@ -8,7 +8,7 @@ import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watch
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, updateWork } from './facts-state.js'
 import { workWith, type WorkRecord } from './work.js'
-import { appendAfterSwapLog } from '../swap-log/swap-log-steps.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { maskedText } from '../text/mask-steps.js'
 import { backgroundTaskIdOf } from '../background/running.js'
 import { recordShellStarted } from '../background/running-steps.js'
@@ -58,8 +58,7 @@ export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed',
 /** What a window after a swap or resume of `handoff` follows, as of now. The
  * handoff's path is masked as the Read that opens it will be, so the two compare. */
 export async function afterOf($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<After> {
-  const [path, nowMs] = await Promise.all([maskedText($, inFolder(cwd, handoff)), $.clock.now()])
-  return { kind, handoff: path, time: new Date(nowMs).toISOString() }
+  return { kind, handoff: await maskedText($, inFolder(cwd, handoff)) }
 }
 
 /** Opens the meter's window in one write, nothing else (a swap opens it
@@ -71,30 +70,19 @@ export async function startWatching($: $, after: After): Promise<Watched | undef
 }
 
 export async function logClosed($: $, cwd: string, closed: Watched | undefined): Promise<void> {
-  if (closed !== undefined) await logMeter($, cwd, closed)
+  if (closed === undefined) return
+  const { after, reReads, repeatedCommands, recalls } = closed
+  const files = after.kind === 'compacted' ? [] : [shownPath(after.handoff, cwd)]
+  await appendSwapLog($, cwd, { outcome: 'meter', files, reReads: reReads.map((p) => shownPath(p, cwd)), repeatedCommands, recalls: recalls || undefined })
 }
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
 export async function watchAfterCompaction($: $): Promise<void> {
-  await watch($, await $.session.cwd(), { kind: 'compacted', time: new Date(await $.clock.now()).toISOString() })
+  await watch($, await $.session.cwd(), { kind: 'compacted' })
 }
 
 async function watch($: $, cwd: string, after: After): Promise<void> {
   await logClosed($, cwd, await startWatching($, after))
-}
-
-function shownAfter(after: After, cwd: string): After {
-  return after.kind === 'compacted' ? after : { ...after, handoff: shownPath(after.handoff, cwd) }
-}
-
-async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
-  await appendAfterSwapLog($, cwd, {
-    outcome: 'meter',
-    follows: shownAfter(watched.after, cwd),
-    reReads: watched.reReads.map((p) => shownPath(p, cwd)),
-    repeatedCommands: watched.repeatedCommands,
-    ...((watched.recalls ?? 0) > 0 ? { recalls: watched.recalls } : {}),
-  })
 }
 
 /** Closes the meter's window now (a new run starts, or the person asked for
@@ -102,7 +90,7 @@ async function logMeter($: $, cwd: string, watched: Watched): Promise<void> {
 export async function closeMeter($: $, cwd: string): Promise<Watched | undefined> {
   const before = await updateWork($, (w) => ({ ...w, meter: { kind: 'none' } }))
   if (before.meter.kind !== 'watching') return undefined
-  await logMeter($, cwd, before.meter)
+  await logClosed($, cwd, before.meter)
   return before.meter
 }
 
@@ -123,7 +111,7 @@ export async function meterTurnEnded($: $, work: WorkRecord): Promise<void> {
   if (isUnread && watched !== undefined && watched.after.kind !== 'compacted') {
     const handoff = shownPath(watched.after.handoff, cwd)
     showToast($, TOASTS.unreadHandoff(handoff), UNREAD_TOAST_MS)
-    await appendAfterSwapLog($, cwd, { outcome: 'handoff-unread', follows: { ...watched.after, handoff } })
+    await appendSwapLog($, cwd, { outcome: 'handoff-unread', files: [handoff] })
   }
-  if (closed !== undefined) await logMeter($, cwd, closed)
+  await logClosed($, cwd, closed)
 }

@@ -10,7 +10,7 @@ export const METER_TURNS = 10
 
 /** What a window follows: a swap or a resume of a handoff, or a compaction that
  * was not ours (the person's /compact, the engine's own), measured the same way. */
-export type After = { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
+export type After = { kind: 'swapped' | 'resumed'; handoff: string } | { kind: 'compacted' }
 
 export type Watched = {
   after: After

@@ -29,7 +29,7 @@ import { fingerprintOf, ownershipReasonOf } from '../ownership/ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
 import { setLastHandoff } from '../stub/stub-state.js'
-import { appendResumeLog } from '../swap-log/swap-log-steps.js'
+import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
@@ -106,7 +106,7 @@ function masked($: $, text: string): Promise<string> {
 
 /** `leftOut`: what the person is told of a plan left out of the prompt, in a
  * toast, for them alone (a command's answer goes into later requests). */
-type Picked = { cwd: string; handoff: string; prompt: string; bytes: number; isOwn: boolean; question?: string; leftOut?: { plan: string; detail: string } }
+type Picked = { cwd: string; handoff: string; prompt: string; isOwn: boolean; question?: string; leftOut?: { plan: string; detail: string } }
 
 /** The file named, or the newest with work left in the handoff folders. */
 async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
@@ -142,7 +142,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const plan = await planOf($, { cwd, ...folder }, listed, file.relPath, fields?.get('chain'))
   const nextStep = await masked($, sections.get('Next step') ?? '')
   const ownership = await ownershipOnDisk($, cwd, file.relPath, text)
-  const base = { cwd, handoff: file.relPath, bytes: stat?.size ?? 0 }
+  const base = { cwd, handoff: file.relPath }
   if (ownership === 'own') {
     const status = fields?.get('status') ?? 'unknown'
     const created = fields?.get('created') ?? 'at an unknown time'
@@ -180,10 +180,9 @@ async function sendResume($: $, picked: Picked): Promise<void> {
   }
   await $.prompt.submit({ text: withRunningSection(picked.prompt, await runningNow($)), asUser: true })
   if (picked.leftOut !== undefined) showToast($, TOASTS.planLeftOut(picked.leftOut.plan, picked.leftOut.detail), LEFT_OUT_TOAST_MS)
-  const usage = await $.session.usage().catch(() => undefined)
   await setLastHandoff($, { kind: 'handoff', handoff: picked.handoff })
   if (picked.isOwn) await markUsed($, picked.cwd, picked.handoff)
-  await appendResumeLog($, picked.cwd, picked.handoff, picked.bytes, usage?.context.percent ?? null)
+  await appendSwapLog($, picked.cwd, { outcome: 'resumed', files: [picked.handoff] })
   await watchAfter($, picked.cwd, 'resumed', picked.handoff)
 }
 

@@ -25,6 +25,7 @@ import { newWindowBegan } from '../thresholds/window-steps.js'
 import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
 import { isForkAnswering } from './fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
+import { runLogOf } from '../swap-log/swap-log.js'
 import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
 import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
@@ -61,7 +62,7 @@ async function perform($: $, effect: Effect): Promise<string> {
     case 'drop': {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
-      await appendSwapLog($, effect.run, 'aborted', effect.run.files.map((f) => f.relPath), `${effect.reason}${replacedLogNoteOf(effect.run)}${given.logNote}`)
+      await appendSwapLog($, effect.run.cwd, { ...runLogOf(effect.run), outcome: 'aborted', files: effect.run.files.map((f) => f.relPath), reason: `${effect.reason}${replacedLogNoteOf(effect.run)}${given.logNote}` })
       if (effect.toast !== undefined) showToast($, TOASTS.runDropped(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, droppedContextOf(effect)), LONG_TOAST_MS)
       return given.note
     }
@@ -410,7 +411,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
-  await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath), writtenFromLogNoteOf(run))
+  await appendSwapLog($, run.cwd, { ...runLogOf(run), outcome: isSummarized ? 'engine-summarized' : 'swapped', files: handoffPathsOf(swap).map((f) => f.relPath), reason: writtenFromLogNoteOf(run) })
   await markUsed($, run.cwd, swap.handoff)
   await logClosed($, run.cwd, closed)
 }

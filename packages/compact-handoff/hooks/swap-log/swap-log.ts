@@ -1,13 +1,14 @@
-// One JSON line per swap or abort in the project's .claude/handoffs/, so a
-// person can see afterwards what each run did. Bounded: each line, by clipping
-// its long texts; each log, by keeping its newest whole lines.
+// The swap log: one JSON line per swap, abort, resume, compaction answered
+// and meter reading, in the project's .claude/handoffs/, so a person can see
+// afterwards what each did (/compact-handoff status words the newest lines).
 //
 // One log file per session: the engine offers no append and no versioned
 // write (`$.fs.write` replaces a whole file), so two sessions that read one
 // shared file, add a line and write it back lose a line now and then (1 in 12
-// seen on 2.1.332). A session writes only its own file; the status report
-// reads them together.
-import type { Mode } from '../protocol/protocol.js'
+// seen on 2.1.332). A session writes only its own file; the report reads them
+// together. A log sits beside handoffs people commit, and a clone may bring
+// one (or a file at its path that is none): what the report shows of a file
+// is quoted, cut short and unable to break its line.
 
 /** The folder of the logs: one `<session id>.jsonl` a session. */
 export const SWAP_LOG_FOLDER = '.claude/handoffs/swap-log'
@@ -16,248 +17,207 @@ export const SWAP_LOG_FOLDER = '.claude/handoffs/swap-log'
  * (a separator, a dot, a long name) names no file, and nothing is logged. */
 const SESSION_FILE_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/
 
-/** The project-relative path of the log session `sessionId` writes, or
- * undefined when the id cannot name a file. */
 export function sessionLogPathOf(sessionId: string): string | undefined {
   return SESSION_FILE_NAME_RE.test(sessionId) ? `${SWAP_LOG_FOLDER}/${sessionId}.jsonl` : undefined
 }
 
-/** Whether a name listed in SWAP_LOG_FOLDER is a session's log. */
-export function isSessionLogName(name: string): boolean {
-  return name.endsWith('.jsonl') && SESSION_FILE_NAME_RE.test(name.slice(0, -'.jsonl'.length))
-}
-
-export const MAX_LOG_LINES = 1_000
-/** The log's cap in bytes (UTF-8, as on disk): past it only its newest whole
- * lines are kept, so a log compact-handoff wrote is never larger, and a
- * larger file at its path is not one (logRefusalOf). Well under the 4 MiB one
- * `$.fs.read` may copy, so a log is always read whole. */
+/** A log's cap in bytes: past it only its newest whole lines are kept, so a
+ * larger file at a log's path is none, and is never read or rewritten. Well
+ * under the 4 MiB one `$.fs.read` may copy, so a log is always read whole. */
 export const MAX_LOG_BYTES = 1_048_576
-/** A written line never passes this many characters (of its JSON text): its
- * paths and commands are clipped to fit. */
-export const MAX_LOG_LINE_CHARS = 8_000
-/** A reason keeps this many characters of its JSON text at most: it can quote
- * the skill's sentinel, and a runaway one is hundreds of kilobytes. */
-export const MAX_LOG_REASON_CHARS = 1_000
-/** Files named in one line at most: a run writes one handoff and one plan, a
- * few more at worst; the bound keeps the line's share for each path above zero. */
-export const MAX_LOG_FILES = 20
+/** Characters each text of a line keeps: a reason can quote the skill's
+ * sentinel, and a runaway one is hundreds of kilobytes. */
+export const MAX_LOG_TEXT_CHARS = 500
+/** Paths or commands a line names at most in each list. */
+export const MAX_LOG_LIST_ITEMS = 10
 
-const CLIP_MARK = ' […]'
-
-/** `compaction-handoff`: the engine's compaction was answered with a handoff a
- * fork wrote; `compaction-digest-handoff`: with a handoff written from the
- * conversation's digest (it was too long for one more request);
- * `compaction-summarized`: no handoff passed, and the engine's summary
- * replaced the conversation instead; `compaction-digest`: the summary failed
- * too, and the digest itself replaced it; `compaction-kept`: nothing was
- * compacted (the person stopped the turn while the fork ran, or nothing
- * could replace the conversation). */
+/** What happened. `compaction-handoff`: the engine's compaction was answered
+ * with a handoff a fork wrote; `compaction-digest-handoff`: with one written
+ * from the conversation's digest; `compaction-summarized`: the engine's
+ * summary replaced the conversation instead; `compaction-digest`: the digest
+ * itself did; `compaction-kept`: nothing was compacted. `meter`: what the new
+ * context did again after a swap, resume or compaction (follow-up.ts);
+ * `handoff-unread`: its first turn ended without reading the handoff. */
 export type Outcome =
-  | 'swapped'
-  | 'engine-summarized'
-  | 'aborted'
-  | 'resumed'
-  | 'compaction-handoff'
-  | 'compaction-digest-handoff'
-  | 'compaction-summarized'
-  | 'compaction-digest'
-  | 'compaction-kept'
+  | ('swapped' | 'engine-summarized' | 'aborted' | 'resumed')
+  | ('compaction-handoff' | 'compaction-digest-handoff' | 'compaction-summarized' | 'compaction-digest' | 'compaction-kept')
+  | ('meter' | 'handoff-unread')
 
-/** The two compactions a fork answers, by who asked: the engine at its
- * threshold, or the person's /compact. */
-export type CompactionTrigger = 'automatic-compaction' | 'compact-command'
+/** What asked for it: the command, /compact-handoff apply after a review,
+ * the auto handoff, the engine's automatic compaction or the person's /compact. */
+export type LogTrigger = 'command' | 'apply' | 'auto-handoff' | 'automatic-compaction' | 'compact-command'
 
-/** The log's trigger for a compaction a fork was asked to answer: the engine's
- * `auto`, or the person's `manual` /compact. */
-export function compactionLogTriggerOf(trigger: 'auto' | 'manual'): CompactionTrigger {
+export function compactionLogTriggerOf(trigger: 'auto' | 'manual'): LogTrigger {
   return trigger === 'auto' ? 'automatic-compaction' : 'compact-command'
 }
 
-export type LogTrigger = 'command' | 'apply' | 'auto-handoff' | CompactionTrigger
+/** What a run's line says of it (run.ts Run has these fields). */
+export function runLogOf(run: { apply: 'now' | 'review'; trigger: 'command' | 'auto-handoff'; contextPercentBefore: number | null; repairs: number }): Pick<LogEntry, 'trigger' | 'contextPercentBefore' | 'repairs'> {
+  return { trigger: run.apply === 'review' ? 'apply' : run.trigger, contextPercentBefore: run.contextPercentBefore, repairs: run.repairs }
+}
 
 export type LogEntry = {
   time: string
   sessionId: string
-  /** The kind of run (run.ts Mode; a compaction a fork answered writes a
-   * handoff); absent on a line of /compact-handoff resume, which runs nothing. */
-  mode?: Mode
-  /** How the swap was asked for: straight from the command, /compact-handoff
-   * apply after a review, the auto handoff, or one of the engine's compactions. */
-  trigger: LogTrigger
-  files: { path: string; bytes: number }[]
-  contextPercentBefore: number | null
   outcome: Outcome
+  trigger?: LogTrigger
+  /** The handoff (and plan) swapped to or resumed, or the handoff a meter
+   * reading follows. */
+  files: string[]
   reason?: string
-  messagesHeld: number
+  contextPercentBefore?: number | null
   /** Repair turns the run asked for before it swapped or gave up. */
-  repairs: number
+  repairs?: number
+  reReads?: string[]
+  repeatedCommands?: string[]
+  /** Recall tool calls, counted apart from both. */
+  recalls?: number
 }
 
-/** What the new context did again after a swap or a resume (follow-up.ts), or
- * that its first turn ended without reading the handoff (handoff-unread). */
-export type AfterSwapEntry = {
-  time: string
-  sessionId: string
-  follows: { kind: 'swapped' | 'resumed'; handoff: string; time: string } | { kind: 'compacted'; time: string }
-} & ({ outcome: 'meter'; reReads: string[]; repeatedCommands: string[]; /** Recall tool calls; absent when none. */ recalls?: number } | { outcome: 'handoff-unread' })
+/** Every character JSON writes as a six-character escape: C0 controls, and a
+ * surrogate that is half of no pair (U+FFFD in its place). */
+const CONTROL_RE = /[\u0000-\u001f]/g
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
-/** The code units read at `i` as one character, and how many characters
- * JSON.stringify writes for it: a pair stays whole, a lone surrogate and a
- * control character become `\\uXXXX`, a quote or backslash is escaped. */
-function jsonCostAt(text: string, i: number): { units: number; chars: number } {
-  const code = text.charCodeAt(i)
-  if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) return { units: 2, chars: 2 }
-  if (code >= 0xd800 && code <= 0xdfff) return { units: 1, chars: 6 }
-  if (code === 0x22 || code === 0x5c) return { units: 1, chars: 2 }
-  if (code < 0x20) return { units: 1, chars: code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 2 : 6 }
-  return { units: 1, chars: 1 }
+/** `text` within MAX_LOG_TEXT_CHARS, a visible mark where it was cut and
+ * never half a surrogate pair, so that JSON writes each character kept in
+ * at most two. Linear in the text. */
+function clippedOf(text: string): string {
+  const flat = text.slice(0, MAX_LOG_TEXT_CHARS + 1).replace(CONTROL_RE, ' ').replace(LONE_SURROGATE_RE, '\ufffd')
+  if (flat.length <= MAX_LOG_TEXT_CHARS) return flat
+  const cut = /[\ud800-\udbff]$/.test(flat.slice(0, MAX_LOG_TEXT_CHARS)) ? MAX_LOG_TEXT_CHARS - 1 : MAX_LOG_TEXT_CHARS
+  return `${flat.slice(0, cut)} […]`
 }
 
-/** `text` whole when its JSON form (quotes aside) fits in `maxChars`, else its
- * head with a visible mark, the two together within `maxChars`; never splits
- * a surrogate pair. Linear in the text. */
-export function jsonClippedOf(text: string, maxChars: number): string {
-  const room = Math.max(0, maxChars - CLIP_MARK.length)
+/** The entry's JSON line: each text clipped, each list capped, so a line
+ * stays far below the log's cap whatever a reason quotes. */
+export function logLineOf(entry: LogEntry): string {
+  const listOf = (texts: readonly string[] | undefined) => texts?.slice(0, MAX_LOG_LIST_ITEMS).map(clippedOf)
+  const reason = entry.reason === undefined ? undefined : clippedOf(entry.reason)
+  return JSON.stringify({ ...entry, files: listOf(entry.files), reason, reReads: listOf(entry.reReads), repeatedCommands: listOf(entry.repeatedCommands) })
+}
+
+/** The log's text with `entry` appended: its newest whole lines within
+ * MAX_LOG_BYTES (a UTF-16 code unit is at most 3 bytes of UTF-8). */
+export function logTextWith(lines: readonly string[], entry: LogEntry): string {
+  const all = [...lines, logLineOf(entry)]
+  let first = all.length
   let chars = 0
-  let cut = -1
-  for (let i = 0; i < text.length; ) {
-    const cost = jsonCostAt(text, i)
-    if (cut < 0 && chars + cost.chars > room) cut = i
-    chars += cost.chars
-    if (chars > maxChars) return `${text.slice(0, cut)}${CLIP_MARK}`
-    i += cost.units
-  }
-  return text
+  while (first > 0 && (chars += all[first - 1]!.length + 1) * 3 <= MAX_LOG_BYTES) first--
+  return `${all.slice(first).join('\n')}\n`
 }
 
-type Entry = LogEntry | AfterSwapEntry
-
-/** `entry` with every path and command passed through `clip`. */
-function withTextsClipped(entry: Entry, clip: (text: string) => string): Entry {
-  if (entry.outcome !== 'meter' && entry.outcome !== 'handoff-unread') return { ...entry, files: entry.files.map((f) => ({ ...f, path: clip(f.path) })) }
-  const follows = 'handoff' in entry.follows ? { ...entry.follows, handoff: clip(entry.follows.handoff) } : entry.follows
-  if (entry.outcome === 'handoff-unread') return { ...entry, follows }
-  return { ...entry, follows, reReads: entry.reReads.map(clip), repeatedCommands: entry.repeatedCommands.map(clip) }
-}
-
-function textCountOf(entry: Entry): number {
-  if (entry.outcome !== 'meter' && entry.outcome !== 'handoff-unread') return entry.files.length
-  return 1 + (entry.outcome === 'meter' ? entry.reReads.length + entry.repeatedCommands.length : 0)
-}
-
-/** The entry's JSON line, at most MAX_LOG_LINE_CHARS: the reason clipped to
- * MAX_LOG_REASON_CHARS, and, when the line is still too long, every path and
- * command to an equal share of what is left. */
-export function logLineOf(entry: Entry): string {
-  let bounded: Entry = entry
-  if ('reason' in bounded && bounded.reason !== undefined) bounded = { ...bounded, reason: jsonClippedOf(bounded.reason, MAX_LOG_REASON_CHARS) }
-  if ('files' in bounded) bounded = { ...bounded, files: bounded.files.slice(0, MAX_LOG_FILES) }
-  const line = JSON.stringify(bounded)
-  if (line.length <= MAX_LOG_LINE_CHARS) return line
-  const frame = JSON.stringify(withTextsClipped(bounded, () => '')).length
-  const share = Math.floor((MAX_LOG_LINE_CHARS - frame) / Math.max(1, textCountOf(bounded)))
-  return JSON.stringify(withTextsClipped(bounded, (text) => jsonClippedOf(text, share)))
-}
-
-const ASCII_RE = /^[\x00-\x7f]*$/
-
-/** Bytes `text` takes as UTF-8 (a lone surrogate is written as U+FFFD, 3 bytes). */
-function utf8BytesOf(text: string): number {
-  // Log lines are nearly always ASCII: one character, one byte, counted natively.
-  if (ASCII_RE.test(text)) return text.length
-  let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
-
-/** The log's text with `entry` appended: its newest whole lines, at most
- * MAX_LOG_LINES of them and MAX_LOG_BYTES in all. */
-export function logTextWith(existing: string, entry: Entry): string {
-  const lines = wholeLinesOf(existing)
-  lines.push(logLineOf(entry))
-  let first = Math.max(0, lines.length - MAX_LOG_LINES)
-  let chars = 0
-  for (let i = first; i < lines.length; i++) chars += lines[i]!.length + 1
-  // UTF-8 takes at most 3 bytes for a UTF-16 code unit: a log that fits by
-  // that count needs no byte counted.
-  if (chars * 3 <= MAX_LOG_BYTES) return `${lines.slice(first).join('\n')}\n`
-  let bytes = 0
-  for (let i = lines.length - 1; i >= first; i--) {
-    bytes += utf8BytesOf(lines[i]!) + 1
-    if (bytes > MAX_LOG_BYTES) {
-      first = i + 1
-      break
-    }
-  }
-  return `${lines.slice(first).join('\n')}\n`
-}
-
-/** Why a file of `size` bytes at a log's path is left alone, judged before
- * it is read: larger than any log compact-handoff writes, it is not one. */
-export function logSizeRefusalOf(relPath: string, size: number): string | undefined {
-  return size > MAX_LOG_BYTES ? `${relPath} is larger than a swap log ever grows, so it is no swap log, and is left as it is` : undefined
-}
-
-/** Why the text of the whole file at a log's path is left alone, or
- * undefined when it is a swap log (readsAsSwapLog). */
-export function logTextRefusalOf(relPath: string, text: string): string | undefined {
-  return readsAsSwapLog(text) ? undefined : `${relPath} does not read as a swap log, and is left as it is`
-}
-
-/** Whether a log's whole text is a swap log, which alone may be cut to its
- * newest lines and rewritten (logLinesOf). */
-export function readsAsSwapLog(text: string): boolean {
-  return logLinesOf(text) !== undefined
-}
-
-/** What every line logLineOf writes opens with: `time` is each entry's first field. */
+/** What every line logLineOf writes opens with. */
 const LINE_OPENING = '{"time":"'
 
+/** Whether a line is an entry: a JSON object with a string `time` and `outcome`. */
 function isEntryLine(line: string): boolean {
-  const parsed = objectOfLine(line)
-  return parsed !== undefined && typeof parsed.time === 'string' && typeof parsed.outcome === 'string'
-}
-
-/** The entry lines of a swap log's text, or undefined when it is none: every
- * line that is not blank is a JSON object with a string `time` and `outcome`,
- * as every entry has. Anything else there (a file a clone put in its place, a
- * hand edit) is never truncated or rewritten. One exception, dropped here: a
- * last line with no line break that is the head of an entry. `$.fs.write`
- * truncates the file and then writes, and on a full disk it stops at the last
- * block it got (seen live on 2.1.332: a log rewritten on a full tmpfs kept
- * its first 4096 bytes), so a failed append leaves the log's whole lines and
- * the new one cut short. */
-export function logLinesOf(text: string): string[] | undefined {
-  const lines = wholeLinesOf(text)
-  return lines.every(isEntryLine) ? lines : undefined
-}
-
-/** The lines of a log's text that are not blank, a cut last line left out (logLinesOf). */
-function wholeLinesOf(text: string): string[] {
-  const lines = text.split('\n')
-  const last = lines.pop()!
-  const isCut = !isEntryLine(last) && (last.startsWith(LINE_OPENING) || LINE_OPENING.startsWith(last.trimEnd()))
-  if (!isCut) lines.push(last)
-  return lines.filter((line) => line.trim() !== '')
-}
-
-/** A log line's JSON object, or undefined for anything else (not JSON, an
- * array, a scalar): what the log check and the status report both read. */
-export function objectOfLine(line: string): Record<string, unknown> | undefined {
-  let parsed: unknown
   try {
-    parsed = JSON.parse(line)
+    const parsed: unknown = JSON.parse(line)
+    return typeof parsed === 'object' && parsed !== null && typeof (parsed as LogEntry).time === 'string' && typeof (parsed as LogEntry).outcome === 'string'
   } catch {
-    return undefined
+    return false
   }
-  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
+}
+
+/** The entry lines of a log's whole text, or undefined when it is no swap
+ * log (a file a clone put at its path, a hand edit), which is never cut or
+ * rewritten: every line not blank is an object with a string `time` and
+ * `outcome`. One exception, dropped here: a last line with no line break
+ * that is the head of an entry. `$.fs.write` truncates the file and then
+ * writes, and on a full disk it stops at the last block it got (seen live on
+ * 2.1.332), so a failed append leaves the whole lines and the new one cut. */
+export function logLinesOf(text: string): string[] | undefined {
+  const lines = text.split('\n')
+  const last = lines.at(-1)!
+  if (!isEntryLine(last) && (last.startsWith(LINE_OPENING) || LINE_OPENING.startsWith(last.trimEnd()))) lines.pop()
+  const kept = lines.filter((line) => line.trim() !== '')
+  return kept.every(isEntryLine) ? kept : undefined
+}
+
+/** Characters a report line keeps at most: the engine draws a command's
+ * output after `  ⎿  ` (5 columns), and the default terminal is 80 columns. */
+export const REPORT_LINE_CHARS = 74
+/** Characters a log line keeps: the report indents each by two. */
+const LOG_LINE_CHARS = REPORT_LINE_CHARS - 2
+/** Characters a quoted text keeps at least, however long the words around it. */
+const MIN_QUOTE_CHARS = 10
+
+/** Every character that would draw as more than itself: C0 and C1 controls
+ * (a line break, ESC of a terminal escape), DEL, the line and paragraph
+ * separators, and the bidi controls that reorder what follows them. */
+const UNDRAWABLE_RE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+/** The quote marks a quoted text is put in: inside it they become plain ones,
+ * so a text can never close its quote and go on as compact-handoff's words. */
+const QUOTE_MARKS_RE = /[“”]/g
+
+/** `text` as one short line quoted from a file: undrawable characters become
+ * spaces, its own quote marks plain ones, and past `maxChars` characters
+ * (code points) it keeps its head (`keep` 'head', for a reason) or its end
+ * ('tail', for a path, whose file name is at the end) with an ellipsis.
+ * Linear in the text. */
+export function quotedOf(text: string, maxChars: number, keep: 'head' | 'tail'): string {
+  // Only the end kept is looked at: a code point is at most two code units,
+  // so this many units hold more points than are kept, and a half pair at
+  // the cut lies beyond them.
+  const units = 2 * maxChars + 2
+  const near = text.length <= units ? text : keep === 'head' ? text.slice(0, units) : text.slice(-units)
+  const drawable = near.replace(UNDRAWABLE_RE, ' ').replace(QUOTE_MARKS_RE, '"')
+  const points = Array.from(drawable)
+  const room = Math.max(1, maxChars - 2)
+  if (points.length <= room) return `“${drawable}”`
+  const kept = keep === 'head' ? `${points.slice(0, room - 1).join('')}…` : `…${points.slice(points.length - (room - 1)).join('')}`
+  return `“${kept}”`
+}
+
+/** `count` of `one`, in plain words: "no command", "1 file", "3 files". */
+function countText(count: number, one: string): string {
+  return count === 0 ? `no ${one}` : `${count} ${one}${count === 1 ? '' : 's'}`
+}
+
+/** What the meter counted, in plain words: "2 files re-read, no command re-run",
+ * and ", 1 recall" when the recall tool was called (counted apart from both). */
+export function meterCountsTextOf(reReads: number, repeatedCommands: number, recalls = 0): string {
+  return `${countText(reReads, 'file')} re-read, ${countText(repeatedCommands, 'command')} re-run${recalls > 0 ? `, ${countText(recalls, 'recall')}` : ''}`
+}
+
+const ISO_MINUTE_RE = /^\d{4}-(\d{2}-\d{2})T(\d{2}:\d{2})/
+/** An outcome as the log writes them: a file's other words are shown as `entry`. */
+const LOG_WORD_RE = /^[a-z-]{1,30}$/
+
+/** An entry as one line, `MM-DD HH:MM` (UTC, as its `time` says) first, then
+ * its outcome, then at most one text from the file (its reason, else its
+ * first file), quoted in what is left of the row, then the meter's counts or
+ * how many more files it names; what then passes the row is cut. */
+function reportLineOf(entry: Record<string, unknown> & { time: string }): string {
+  const minute = ISO_MINUTE_RE.exec(entry.time)
+  const outcome = typeof entry.outcome === 'string' && LOG_WORD_RE.test(entry.outcome) ? entry.outcome : 'entry'
+  const head = `${minute === null ? '??-?? ??:??' : `${minute[1]} ${minute[2]}`}  ${outcome}`
+  const files = Array.isArray(entry.files) ? entry.files : []
+  const text = typeof entry.reason === 'string' && entry.reason !== '' ? entry.reason : typeof files[0] === 'string' ? files[0] : undefined
+  const counts = (list: unknown) => (Array.isArray(list) ? list.length : 0)
+  const recalls = typeof entry.recalls === 'number' ? entry.recalls : 0
+  const after = entry.outcome === 'meter' ? ` (${counts(entry.reReads)} re-read, ${counts(entry.repeatedCommands)} re-run${recalls > 0 ? `, ${recalls} recalled` : ''})` : files.length > 1 ? ` (+${files.length - 1})` : ''
+  const quoted = text === undefined ? '' : `: ${quotedOf(text, Math.max(MIN_QUOTE_CHARS, LOG_LINE_CHARS - head.length - 2 - after.length), text === files[0] ? 'tail' : 'head')}`
+  const line = `${head}${quoted}${after}`
+  return line.length <= LOG_LINE_CHARS ? line : Array.from(line).slice(0, LOG_LINE_CHARS).join('')
+}
+
+/** The newest `count` entries of several logs' lines (logLinesOf) together,
+ * oldest first, worded: by the time each says (ISO times order as text), a
+ * file's own order kept for equal ones. */
+export function reportLinesOf(logs: readonly (readonly string[])[], count: number): string[] {
+  if (count <= 0) return []
+  const entries = logs.flatMap((lines) => lines.slice(-count).map((line) => JSON.parse(line) as Record<string, unknown> & { time: string }))
+  // A stable sort: entries of equal times keep their file's order.
+  return entries.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0)).slice(-count).map(reportLineOf)
+}
+
+/** The report's lines for files at a log's path that are no swap log (the
+ * newest two): a line each, then what to do; none when there are none. */
+export function notALogLinesOf(files: readonly { relPath: string; isThisSession: boolean }[]): string[] {
+  if (files.length === 0) return []
+  const frame = 'No swap log, left as it is: '
+  const shown = files.slice(0, 2).map((f) => `${frame}${quotedOf(f.relPath, REPORT_LINE_CHARS - frame.length, 'tail')}`)
+  return [...shown, files.some((f) => f.isThisSession) ? '  (this session logs nothing while it is there: move it away)' : '  (compact-handoff never writes these; move away any not yours)']
 }

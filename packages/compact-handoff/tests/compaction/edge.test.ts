@@ -63,7 +63,7 @@ describe('a fork refused as too long', () => {
     expect(stub).toMatch(/recall tool/)
     expect(stub).toContain('## Next step')
     expect(w.seen.toasts.at(-1)).toMatch(/^the automatic compaction became a handoff written from a digest: /)
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'automatic-compaction', outcome: 'compaction-digest-handoff', files: [{ path: DIGEST_FILE }] })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'automatic-compaction', outcome: 'compaction-digest-handoff', files: [DIGEST_FILE] })
   })
 
   test('the digest is masked before it is sent: a token in the conversation never reaches the request or the stub', SLOW, async ($, on) => {

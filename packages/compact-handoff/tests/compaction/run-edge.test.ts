@@ -101,7 +101,7 @@ describe("the skill's turn refused as too long", () => {
     await skillWritesHandoff($, w)
     expect(w.seen.compactions, 'neither the edge nor the swap reached the engine').toEqual([])
     expect(w.seen.toasts.filter((t) => /summary/i.test(t)), 'nothing says a summary replaced it').toEqual([])
-    expect(swapLogEntries(w).find((entry) => entry.outcome !== 'meter')).toMatchObject({ outcome: 'swapped', files: [{ path: HANDOFF }] })
+    expect(swapLogEntries(w).find((entry) => entry.outcome !== 'meter')).toMatchObject({ outcome: 'swapped', files: [HANDOFF] })
     expect(w.seen.statusLines.at(-1)).toBeUndefined()
   })
 

@@ -89,7 +89,7 @@ describe('the rediscovery meter', () => {
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     // The handoff's path keeps its end (its file name) within the report's row.
     expect(report).toContain(`Since “…${HANDOFF.slice(-30)}”: 1 file re-read, 1 command re-run.`)
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', follows: { kind: 'swapped', handoff: HANDOFF }, reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'meter', files: [HANDOFF], reReads: ['src/parser.ts'], repeatedCommands: ['pnpm test'] })
     expect(w.seen.toasts, 'the handoff was read').toEqual([])
   })
 
@@ -115,6 +115,6 @@ describe('the rediscovery meter', () => {
     await endTurn($, 'I did something else', 'answer', undefined, 't-next')
     expect(w.seen.toasts.at(-1)).toBe(TOASTS.unreadHandoff(HANDOFF).text)
     expect(w.seen.toasts.at(-1)).toMatch(/^Claude did not read the handoff after the swap; ask it to read /)
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', follows: { handoff: HANDOFF } })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'handoff-unread', files: [HANDOFF] })
   })
 })

@@ -45,9 +45,9 @@ describe('/compact-handoff resume of an own handoff', () => {
     expect(prompt).toContain('Then do its Next step: Make recoverFrom() handle a closing brace')
     const log = swapLogText(w)
     expect(log).toContain('"outcome":"resumed"')
-    // A resume writes nothing, so its line names no kind of run.
-    expect(log).not.toContain('"mode"')
-    expect((await typeCommand($, 'compact-handoff', 'status')).text).toMatch(/ resumed “[^”]*handoffs\/HANDOFF_newest-open_2026-11-30\.md”$/m)
+    // A resume runs nothing, so its line names no trigger.
+    expect(log).not.toContain('"trigger"')
+    expect((await typeCommand($, 'compact-handoff', 'status')).text).toMatch(/ resumed: “[^”]*handoffs\/HANDOFF_newest-open_2026-11-30\.md”$/m)
 
     // The resumed handoff is the parent of the next one.
     await typeAndLaunch($, w, 'compact-handoff', '')

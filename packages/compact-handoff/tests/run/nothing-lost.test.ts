@@ -129,7 +129,7 @@ describe('the session ending during a run', () => {
       expect(w.box()).toBe(`draft\n\n${HELD}`)
       expect(w.seen.toasts.at(-1)).toBe('handoff run stopped')
       expect(w.seen.logs).toContain(`the session ended (${reason}), and the handoff run with it. Your 1 held message(s) are back in the prompt box.`)
-      expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: `the session ended (${reason}); 1 held message(s) given back in the prompt box`, messagesHeld: 1 })
+      expect(swapLogEntries(w).at(-1)).toMatchObject({ outcome: 'aborted', reason: `the session ended (${reason}); 1 held message(s) given back in the prompt box` })
       await endSkillTurn($, w)
       expect(w.seen.compactAttempts).toBe(0)
       expect(w.seen.submits.filter((s) => s.asUser)).toEqual([])

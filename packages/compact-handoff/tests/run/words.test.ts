@@ -197,11 +197,11 @@ describe('the swap log', () => {
     await swapOnce($, w)
     const entries = swapLogEntries(w)
     expect(entries.map((e) => e.outcome)).toEqual(['aborted', 'engine-summarized'])
-    expect(entries[0]).toMatchObject({ mode: 'handoff', trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1', messagesHeld: 0 })
-    expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [{ path: HANDOFF, bytes: new TextEncoder().encode(handoffText()).length }] })
+    expect(entries[0]).toMatchObject({ trigger: 'command', reason: 'the handoff skill reported failure: not enough to say', sessionId: 'session-1' })
+    expect(entries[1]).toMatchObject({ contextPercentBefore: 81, files: [HANDOFF] })
     const report = (await typeCommand($, 'compact-handoff', 'status')).text ?? ''
     expect(report).toContain('Swap log, newest last (as its files say):')
-    expect(report).toMatch(/ handoff run: replaced by the engine's own summary\n/)
+    expect(report).toMatch(/ engine-summarized: “[^”]*\.md”\n/)
   })
 
   test('records a swap the answer mod answered as swapped', { plugins: [ANSWER_STAND_IN] }, async ($, on) => {

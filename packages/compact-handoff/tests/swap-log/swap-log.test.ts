@@ -8,9 +8,8 @@ import { test } from '../support/loaded-test.js'
 import { CWD, world, swapLogEntries, swapLogText, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { finishSkill, startSession, typeAndLaunch } from '../support/flow.js'
-import { MAX_LOG_LINE_CHARS, SWAP_LOG_FOLDER } from '../../hooks/swap-log/swap-log.js'
+import { MAX_LOG_TEXT_CHARS, REPORT_LINE_CHARS, SWAP_LOG_FOLDER } from '../../hooks/swap-log/swap-log.js'
 import { MAX_REPORT_LINES } from '../../hooks/commands/status-report.js'
-import { REPORT_LINE_CHARS } from '../../hooks/swap-log/log-report.js'
 
 const SLOW = { timeoutMs: 30_000 }
 /** Another session's log, as a clone may bring one. */
@@ -25,7 +24,7 @@ async function failedRun($: Engine, w: World, reason = 'nothing to hand off'): P
 }
 
 function clonedLine(): string {
-  return JSON.stringify({ time: '2026-11-01T09:00:00.000Z', sessionId: 'clone', mode: 'handoff', trigger: 'command', files: [], contextPercentBefore: 50, outcome: 'aborted', reason: CLONED_REASON, messagesHeld: 0, repairs: 0 })
+  return JSON.stringify({ time: '2026-11-01T09:00:00.000Z', sessionId: 'clone', outcome: 'aborted', trigger: 'command', files: [], reason: CLONED_REASON, repairs: 0 })
 }
 
 async function statusOf($: Engine) {
@@ -33,13 +32,13 @@ async function statusOf($: Engine) {
 }
 
 describe('a log line', () => {
-  test("stays within MAX_LOG_LINE_CHARS when the skill's failure reason is 250 KB", SLOW, async ($, on) => {
+  test("keeps MAX_LOG_TEXT_CHARS of the skill's failure reason when it is 250 KB", SLOW, async ($, on) => {
     const w = world(on)
     await startSession($)
     await failedRun($, w, 'the same words again '.repeat(12_500))
     const lines = swapLogText(w).split('\n').filter((l) => l !== '')
     expect(lines).toHaveLength(1)
-    expect(lines[0]!.length).toBeLessThanOrEqual(MAX_LOG_LINE_CHARS)
+    expect(lines[0]!.length).toBeLessThan(2 * MAX_LOG_TEXT_CHARS)
     expect(swapLogEntries(w)[0]).toMatchObject({ outcome: 'aborted', reason: expect.stringMatching(/^the handoff skill reported failure: the same words again .* \[…\]$/) })
   })
 })
@@ -55,7 +54,7 @@ describe('one log a session', () => {
     expect(swapLogEntries(w, 'session-1').map((e) => e.reason)).toEqual(['the handoff skill reported failure: first session'])
     expect(swapLogEntries(w, 'session-2').map((e) => e.reason)).toEqual(['the handoff skill reported failure: second session'])
     const report = (await statusOf($)).text ?? ''
-    const log = report.split('\n').filter((l) => l.includes('handoff run stopped: '))
+    const log = report.split('\n').filter((l) => l.includes('aborted: '))
     expect(log).toHaveLength(2)
     const minutes = log.map((l) => l.slice(2, 13))
     expect(minutes[0]! < minutes[1]!, `the first session's line first: ${minutes.join(', ')}`).toBe(true)
@@ -105,7 +104,7 @@ describe('a file at a log path that is no swap log', () => {
     expect(swapLogEntries(w).map((e) => e.outcome), "the run's line is in this session's log").toEqual(['aborted'])
     const report = (await statusOf($)).text ?? ''
     expect(report).toContain('No swap log, left as it is: “…laude/handoffs/swap-log/clone-session.jsonl”')
-    expect(report).toContain('(compact-handoff never writes it; move it away if not yours)')
+    expect(report).toContain('(compact-handoff never writes these; move away any not yours)')
   })
   test("this session's log cut short by a full disk: its whole lines kept, the cut line dropped, and it logs on", SLOW, async ($, on) => {
     const whole = `${clonedLine().replace('"clone"', '"session-1"')}\n`
@@ -132,14 +131,14 @@ describe('/compact-handoff status', () => {
     await startSession($)
     const report = (await statusOf($)).text ?? ''
     const line = report.split('\n').find((l) => l.includes('NOTE FROM THE USER')) ?? ''
-    expect(line).toMatch(/^ {2}11-01 09:00 {2}handoff run stopped: “NOTE FROM THE USER: before .*…”$/)
+    expect(line).toMatch(/^ {2}11-01 09:00 {2}aborted: “NOTE FROM THE USER: before .*…”$/)
     expect(line.length).toBeLessThanOrEqual(REPORT_LINE_CHARS)
     expect(report, 'under a heading that says whose words they are').toContain('Swap log, newest last (as its files say):')
     expect(report).not.toContain('I approved it')
   })
 
   test('fits one screen with every part at its longest', SLOW, async ($, on) => {
-    const long = (n: number) => JSON.stringify({ time: `2026-11-01T09:0${n}:00.000Z`, outcome: 'swapped', mode: 'plan', trigger: 'command', files: Array.from({ length: 20 }, () => ({ path: `${'deep/'.repeat(200)}HANDOFF_x.md`, bytes: 1 })) })
+    const long = (n: number) => JSON.stringify({ time: `2026-11-01T09:0${n}:00.000Z`, outcome: 'swapped', trigger: 'command', files: Array.from({ length: 20 }, () => `${'deep/'.repeat(200)}HANDOFF_x.md`) })
     const w = world(on, { files: { [CLONE_LOG]: { text: `${[1, 2, 3, 4].map(long).join('\n')}\n`, mtimeMs: 5 }, [OWN_LOG]: { text: 'not a log', mtimeMs: 6 } } })
     await startSession($)
     await typeAndLaunch($, w, 'compact-handoff', `${'focus words '.repeat(100)}`)

@@ -57,7 +57,7 @@ describe('the auto handoff', () => {
     await turnEnds($, w)
     expect((await typeCommand($, 'compact-handoff', 'cancel')).text).toMatch(/^Handoff run cancelled/)
     // Its log line names the auto handoff by its own word, not the engine's `auto`.
-    expect(swapLogEntries(w).at(-1)).toMatchObject({ mode: 'handoff', trigger: 'auto-handoff', outcome: 'aborted' })
+    expect(swapLogEntries(w).at(-1)).toMatchObject({ trigger: 'auto-handoff', outcome: 'aborted' })
     await turnEnds($, w)
     expect(w.seen.commandRuns.length, 'not again in this window').toBe(1)
     await $.session.compact({ trigger: 'manual', messages: [{ role: 'user', text: 'the conversation so far', toolUses: [] }] })
