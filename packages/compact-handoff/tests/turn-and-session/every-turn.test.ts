@@ -8,6 +8,7 @@ import type { On } from 'claude-code'
 import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { startSession } from '../support/flow.js'
+import { handoffText } from '../support/texts.js'
 import { endTurn, readFile, runCommand, runInBackground, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
 
 /** The keys of compact-handoff's state writes, in order, as they pass beneath the mod. */
@@ -28,6 +29,59 @@ function stateReads(on: On): string[] {
     return next(e)
   })
   return keys
+}
+
+// The engine calls every record of a tool call's ends with (facts/, carried/,
+// background/): the world beneath answers the others, and one event takes one hook.
+const RECORD_CALLS = ['state.get', 'state.set'] as const
+
+/** Holds each of the mod's calls in RECORD_CALLS beneath it while armed, until
+ * the test lets them all go: a call the mod awaits holds its hook up with it.
+ * `writes`: the keys of the state writes, as stateWrites lists them. */
+function heldCalls(on: On) {
+  let isArmed = false
+  let waiting: { name: string; go: () => void }[] = []
+  const writes: string[] = []
+  for (const name of RECORD_CALLS) {
+    on(name, async (_$, e, next) => {
+      if (isArmed) await new Promise<void>((go) => waiting.push({ name, go }))
+      if (name === 'state.set' && (e as { plugin: string }).plugin === 'compact-handoff') writes.push((e as { key: string }).key)
+      return next(e as never)
+    })
+  }
+  return {
+    writes,
+    arm: () => void (isArmed = true),
+    held: () => waiting.map((call) => call.name),
+    /** Lets every held call go, and holds no more. */
+    disarm: () => {
+      isArmed = false
+      for (const call of waiting) call.go()
+      waiting = []
+    },
+    /** Lets the calls held now go; calls they lead to are held again. */
+    letGo: () => {
+      const going = waiting
+      waiting = []
+      for (const call of going) call.go()
+    },
+  }
+}
+
+/** The engine round trips `toolCall`'s hooks wait on before its outcome comes back:
+ * each round, every call held beneath is let go, until the tool call settles. */
+async function roundTripsBefore(settle: () => Promise<void>, held: ReturnType<typeof heldCalls>, toolCall: Promise<unknown>): Promise<number> {
+  let isSettled = false
+  void toolCall.then(() => (isSettled = true))
+  let trips = 0
+  await settle()
+  while (!isSettled && held.held().length > 0) {
+    held.letGo()
+    trips++
+    await settle()
+  }
+  expect(isSettled, 'the tool call settled').toBe(true)
+  return trips
 }
 
 /** An ordinary main-loop turn, no run under way: its start, its end, the classic Stop. */
@@ -85,15 +139,42 @@ describe('every turn', () => {
 
   test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
     const writes = stateWrites(on)
-    world(on)
+    const w = world(on)
     await startSession($)
     await readFile($, 'src/parser.ts')
+    // A tool call's records are written after its outcome comes back.
+    await w.clock.settle()
     writes.length = 0
     await readFile($, 'src/parser.ts')
+    await w.clock.settle()
     expect(writes, 'the same Read again records nothing new').toEqual([])
     await readFile($, 'src/lexer.ts')
     await runCommand($, 'pnpm test parser')
     await skillWrite($, 'src/parser.ts', 'code')
+    await w.clock.settle()
     expect(writes).toEqual(['work', 'work', 'work'])
+  })
+
+  test("a tool call's outcome comes back before any engine call of its records; they are all written after", async ($, on) => {
+    const held = heldCalls(on)
+    const { writes } = held
+    const w = world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    await readFile($, 'src/parser.ts')
+    await w.clock.settle()
+    writes.length = 0
+    held.arm()
+    const settle = () => w.clock.settle()
+    expect(await roundTripsBefore(settle, held, readFile($, 'src/lexer.ts')), 'a new Read').toBe(0)
+    expect(await roundTripsBefore(settle, held, runCommand($, 'pnpm test parser')), 'a command').toBe(0)
+    expect(await roundTripsBefore(settle, held, runInBackground($, 'pnpm dev')), 'a command moved to the background').toBe(0)
+    w.writeFile(HANDOFF, handoffText())
+    expect(await roundTripsBefore(settle, held, skillWrite($, HANDOFF, handoffText())), 'a Write of a handoff, no run under way').toBe(0)
+    expect(await roundTripsBefore(settle, held, $.tool.call({ tool: 'ToolSearch', query: 'select:WebFetch' })), 'a ToolSearch').toBe(0)
+    held.disarm()
+    await w.clock.settle()
+    expect(writes, 'each record still written, one after the other').toEqual(['work', 'work', 'work', 'shells', 'work', 'loadedTools'])
+    expect(w.seen.storeSets, "the person's own handoff recorded").toHaveLength(1)
   })
 })
