@@ -31,24 +31,27 @@ function stateReads(on: On): string[] {
   return keys
 }
 
-// The engine calls every record of a tool call's ends with (facts/, carried/,
-// background/): the world beneath answers the others, and one event takes one hook.
-const RECORD_CALLS = ['state.get', 'state.set'] as const
-
-/** Holds each of the mod's calls in RECORD_CALLS beneath it while armed, until
- * the test lets them all go: a call the mod awaits holds its hook up with it.
- * `writes`: the keys of the state writes, as stateWrites lists them. */
+/** Holds each of the mod's state reads and writes beneath it while armed (the
+ * engine calls every record of a tool call ends with: facts/, carried/,
+ * background/; the world beneath answers the rest, and one event takes one
+ * hook), until the test lets them go: a call the mod awaits holds its hook up
+ * with it. `writes`: the keys of the state writes, as stateWrites lists them. */
 function heldCalls(on: On) {
   let isArmed = false
   let waiting: { name: string; go: () => void }[] = []
   const writes: string[] = []
-  for (const name of RECORD_CALLS) {
-    on(name, async (_$, e, next) => {
-      if (isArmed) await new Promise<void>((go) => waiting.push({ name, go }))
-      if (name === 'state.set' && (e as { plugin: string }).plugin === 'compact-handoff') writes.push((e as { key: string }).key)
-      return next(e as never)
-    })
+  const hold = async (name: string): Promise<void> => {
+    if (isArmed) await new Promise<void>((go) => waiting.push({ name, go }))
   }
+  on('state.get', async (_$, e, next) => {
+    await hold('state.get')
+    return next(e)
+  })
+  on('state.set', async (_$, e, next) => {
+    await hold('state.set')
+    if (e.plugin === 'compact-handoff') writes.push(e.key)
+    return next(e)
+  })
   return {
     writes,
     arm: () => void (isArmed = true),
