@@ -13,7 +13,6 @@ import { offerResume } from './resume/resume-steps.js'
 import { endSession, noteSessionStart } from './turn-and-session/session-steps.js'
 import { recordToolCall } from './facts/work-steps.js'
 import { recordLater, recordsWritten } from './facts/tool-records.js'
-import { isRunPossible } from './run/run-state.js'
 import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './permission/own-write.js'
 import { isRunOwnWrite } from './permission/permission-steps.js'
@@ -87,13 +86,13 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  // The model's next request waits on these hooks: the records are written
-  // after the outcome goes back (facts/tool-records.ts). A run's own write
-  // alone is noted first, as the run's phase moves with it.
+  // The model's next request waits on these hooks: the facts are written after
+  // the outcome goes back (facts/tool-records.ts). A write of a handoff alone is
+  // noted first (an ordinary one costs recordWrite no `$` call): the record
+  // reads the file as the write left it, and a run's phase moves with it.
   on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
-    if ((e.tool === 'Write' || e.tool === 'Edit') && isRunPossible()) await recordWrite($, e, outcome)
-    else if (e.tool === 'Write' || e.tool === 'Edit') recordLater(() => recordWrite($, e, outcome))
+    if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
     recordLater(() => recordToolCall($, e, outcome))
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
