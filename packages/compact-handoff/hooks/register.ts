@@ -54,18 +54,12 @@ export const register: Register = (on, userConfig) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, async ($, e) => {
-    await recordsWritten()
-    return answerCommand($, e.command, e.args, e.origin.kind, options)
-  }).catch(
+  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => recordsWritten().then(() => answerCommand($, e.command, e.args, e.origin.kind, options))).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   // The hidden go-command, queued by the run itself; a failure drops the run
   // with a word instead of leaving it to the stuck rule.
-  on('command.run', { command: GO_COMMAND }, async ($, e) => {
-    await recordsWritten()
-    return answerGo($, e.args, e.origin)
-  }).catch(($, e, next) => goFailed($, e.args, next.error.message))
+  on('command.run', { command: GO_COMMAND }, ($, e) => recordsWritten().then(() => answerGo($, e.args, e.origin))).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
     const taken = await takePrompt($, e)
@@ -178,8 +172,5 @@ export const register: Register = (on, userConfig) => {
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with
   // our instructions or untouched.
-  on('session.compact', async ($, e, next) => {
-    await recordsWritten()
-    return answerCompaction($, e, next, next.origin.plugin, options)
-  }).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  on('session.compact', ($, e, next) => recordsWritten().then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }
