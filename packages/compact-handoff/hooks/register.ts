@@ -12,6 +12,7 @@ import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
 import { endSession, noteSessionStart } from './turn-and-session/session-steps.js'
 import { recordToolCall } from './facts/work-steps.js'
+import { recordLater, recordsWritten } from './facts/tool-records.js'
 import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './permission/own-write.js'
 import { isRunOwnWrite } from './permission/permission-steps.js'
@@ -43,6 +44,8 @@ export const register: Register = (on, userConfig) => {
 
   // /clear starts a fresh conversation without a session.start: offer there too.
   on('session.end', async ($, e, next) => {
+    // /clear starts the state over: a tool call's records land in the old one.
+    await recordsWritten()
     const isInteractive = await endSession($, e.reason)
     const ended = await next(e)
     if (e.reason === 'clear') $.clock.after(0, () => void offerResume($, isInteractive).catch(() => undefined))
@@ -51,12 +54,12 @@ export const register: Register = (on, userConfig) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => answerCommand($, e.command, e.args, e.origin.kind, options)).catch(
+  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => recordsWritten().then(() => answerCommand($, e.command, e.args, e.origin.kind, options))).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   // The hidden go-command, queued by the run itself; a failure drops the run
   // with a word instead of leaving it to the stuck rule.
-  on('command.run', { command: GO_COMMAND }, ($, e) => answerGo($, e.args, e.origin)).catch(($, e, next) => goFailed($, e.args, next.error.message))
+  on('command.run', { command: GO_COMMAND }, ($, e) => recordsWritten().then(() => answerGo($, e.args, e.origin))).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
     const taken = await takePrompt($, e)
@@ -77,10 +80,14 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
+  // The model's next request waits on these hooks: the facts are written after
+  // the outcome goes back (facts/tool-records.ts). A write of a handoff alone is
+  // noted first (an ordinary one costs recordWrite no `$` call): the record
+  // reads the file as the write left it, and a run's phase moves with it.
   on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
-    await recordToolCall($, e, outcome)
+    recordLater(() => recordToolCall($, e, outcome))
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
@@ -88,9 +95,9 @@ export const register: Register = (on, userConfig) => {
   // ToolSearch loaded, the plan approved in plan mode, the worktree entered (carried/).
   on('tool.call', { tool: [...CARRIED_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
-    if (e.agentId === undefined) await recordCarriedCall($, e.tool, outcome)
+    if (e.agentId === undefined) recordLater(() => recordCarriedCall($, e.tool, outcome))
     return outcome
-  }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
+  })
 
   // The recall tool, listed from the session's start (recall-steps.ts):
   // nothing beneath answers it, so a failure answers with what went wrong.
@@ -116,7 +123,10 @@ export const register: Register = (on, userConfig) => {
   on('turn.complete', async ($, e, next) => {
     if (e.agentId === undefined) askTurnEnded()
     const completed = await next(e)
-    if (e.agentId === undefined) await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options)
+    if (e.agentId === undefined) {
+      await recordsWritten()
+      await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options)
+    }
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 
@@ -124,7 +134,10 @@ export const register: Register = (on, userConfig) => {
   // place the engine says which shells ended.
   on('classic.Stop', async ($, e, next) => {
     const stopped = await next(e)
-    if (e.agent_id === undefined) await dropEndedShells($, e.background_tasks)
+    if (e.agent_id === undefined) {
+      await recordsWritten()
+      await dropEndedShells($, e.background_tasks)
+    }
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
 
@@ -159,5 +172,5 @@ export const register: Register = (on, userConfig) => {
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with
   // our instructions or untouched.
-  on('session.compact', ($, e, next) => answerCompaction($, e, next, next.origin.plugin, options)).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  on('session.compact', ($, e, next) => recordsWritten().then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

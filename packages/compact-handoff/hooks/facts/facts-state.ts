@@ -10,7 +10,7 @@ type $ = EngineInterface
 
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
 // The same value, read with its version beside another engine call and written
-// back with a compare-and-set (a tool call's hot path: one hop for the read and
+// back with a compare-and-set (a record of every tool call: one hop for the read and
 // the masking together, not two).
 const WORK_REF = { plugin: 'compact-handoff', key: 'work' } as const
 

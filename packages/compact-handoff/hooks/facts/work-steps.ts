@@ -21,7 +21,7 @@ type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?:
 type ToolOutcome = { deny?: string; isError?: true; text?: string; result?: unknown }
 
 /** After a main-loop tool call: what it did goes into the facts, and into the
- * meter while one watches, masked (one redact call: this is a hot path).
+ * meter while one watches, masked (one redact call: every tool call queues one).
  * Decided from the call alone before any `$` call: a subagent's call, a
  * refused one, or a failed Read or Edit records nothing. */
 export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome): Promise<void> {

@@ -30,6 +30,62 @@ function stateReads(on: On): string[] {
   return keys
 }
 
+/** Holds each of the mod's state reads and writes beneath it while armed (the
+ * engine calls every record of a tool call ends with: facts/, carried/,
+ * background/; the world beneath answers the rest, and one event takes one
+ * hook), until the test lets them go: a call the mod awaits holds its hook up
+ * with it. `writes`: the keys of the state writes, as stateWrites lists them. */
+function heldCalls(on: On) {
+  let isArmed = false
+  let waiting: { name: string; go: () => void }[] = []
+  const writes: string[] = []
+  const hold = async (name: string): Promise<void> => {
+    if (isArmed) await new Promise<void>((go) => waiting.push({ name, go }))
+  }
+  on('state.get', async (_$, e, next) => {
+    await hold('state.get')
+    return next(e)
+  })
+  on('state.set', async (_$, e, next) => {
+    await hold('state.set')
+    if (e.plugin === 'compact-handoff') writes.push(e.key)
+    return next(e)
+  })
+  return {
+    writes,
+    arm: () => void (isArmed = true),
+    held: () => waiting.map((call) => call.name),
+    /** Lets every held call go, and holds no more. */
+    disarm: () => {
+      isArmed = false
+      for (const call of waiting) call.go()
+      waiting = []
+    },
+    /** Lets the calls held now go; calls they lead to are held again. */
+    letGo: () => {
+      const going = waiting
+      waiting = []
+      for (const call of going) call.go()
+    },
+  }
+}
+
+/** The engine round trips `toolCall`'s hooks wait on before its outcome comes back:
+ * each round, every call held beneath is let go, until the tool call settles. */
+async function roundTripsBefore(settle: () => Promise<void>, held: ReturnType<typeof heldCalls>, toolCall: Promise<unknown>): Promise<number> {
+  let isSettled = false
+  void toolCall.then(() => (isSettled = true))
+  let trips = 0
+  await settle()
+  while (!isSettled && held.held().length > 0) {
+    held.letGo()
+    trips++
+    await settle()
+  }
+  expect(isSettled, 'the tool call settled').toBe(true)
+  return trips
+}
+
 /** An ordinary main-loop turn, no run under way: its start, its end, the classic Stop. */
 async function ordinaryTurn($: Engine, turnId: string): Promise<void> {
   await startTurn($, 'fix the parser', turnId)
@@ -85,15 +141,40 @@ describe('every turn', () => {
 
   test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
     const writes = stateWrites(on)
-    world(on)
+    const w = world(on)
     await startSession($)
     await readFile($, 'src/parser.ts')
+    // A tool call's records are written after its outcome comes back.
+    await w.clock.settle()
     writes.length = 0
     await readFile($, 'src/parser.ts')
+    await w.clock.settle()
     expect(writes, 'the same Read again records nothing new').toEqual([])
     await readFile($, 'src/lexer.ts')
     await runCommand($, 'pnpm test parser')
     await skillWrite($, 'src/parser.ts', 'code')
+    await w.clock.settle()
     expect(writes).toEqual(['work', 'work', 'work'])
+  })
+
+  test("a tool call's outcome comes back before any engine call of its records; they are all written after", async ($, on) => {
+    const held = heldCalls(on)
+    const { writes } = held
+    const w = world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    await readFile($, 'src/parser.ts')
+    await w.clock.settle()
+    writes.length = 0
+    held.arm()
+    const settle = () => w.clock.settle()
+    expect(await roundTripsBefore(settle, held, readFile($, 'src/lexer.ts')), 'a new Read').toBe(0)
+    expect(await roundTripsBefore(settle, held, runCommand($, 'pnpm test parser')), 'a command').toBe(0)
+    expect(await roundTripsBefore(settle, held, runInBackground($, 'pnpm dev')), 'a command moved to the background').toBe(0)
+    expect(await roundTripsBefore(settle, held, skillWrite($, 'src/parser.ts', 'code')), 'a Write').toBe(0)
+    expect(await roundTripsBefore(settle, held, $.tool.call({ tool: 'ToolSearch', query: 'select:WebFetch' })), 'a ToolSearch').toBe(0)
+    held.disarm()
+    await w.clock.settle()
+    expect(writes, 'each record still written, one after the other').toEqual(['work', 'work', 'work', 'shells', 'work', 'loadedTools'])
   })
 })
