@@ -34,7 +34,7 @@ import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../.
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { buildDigestStub, buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
-import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
+import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { isTooLongFailureOf } from '../../packages/compact-handoff/hooks/thresholds/window-edge.js'
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
 import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf } from '../../packages/compact-handoff/hooks/compaction/digest.js'

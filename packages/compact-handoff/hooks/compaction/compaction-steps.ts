@@ -8,6 +8,10 @@
 // After any that replaced the main loop's conversation, the nudge and the
 // auto handoff rearm and the rediscovery meter starts. Our own swap compacts
 // from a timer, which this hook never hears; should it ever, it goes on untouched.
+// An automatic compaction in the middle of a run (run-edge.ts says why): at the
+// skill's turn, answered with a digest and the turn's own messages; at any
+// stage, what replaced the conversation is recorded on the run, so no later
+// failure says the conversation is unchanged.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult, SessionMessage } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -28,10 +32,10 @@ import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
 import { buildDigestStub, isOwnMarkedCompaction } from '../stub/swap-text.js'
 import type { Options } from '../options/options.js'
-import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 import { readWindowEdge } from '../thresholds/thresholds-state.js'
 import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
-import { messageOf } from '../run/run-steps.js'
+import { dispatch, messageOf } from '../run/run-steps.js'
+import { edgeDigestTextOf, edgePlanOf, runTurnOf } from './run-edge.js'
 import { maskedDigestNow } from './digest-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { Digest } from './digest.js'
@@ -70,18 +74,19 @@ async function summaryInstructions($: $, own: string | undefined): Promise<strin
   return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
 }
 
-/** A compaction began a new context window: what counts per window starts
- * over, and the meter watches the window after it. */
-async function windowAfterCompaction($: $): Promise<void> {
-  await newWindowBegan($)
-  await watchAfterCompaction($)
+/** The engine's summary, with our instructions. */
+async function summarised($: $, e: SessionCompactInput, next: Next): Promise<SessionCompactResult> {
+  return next({ ...e, instructions: await summaryInstructions($, e.instructions) })
 }
 
 /** After a compaction the engine raised: a new window rearms what counts per
- * window, and option askAfterCompaction arms its question whatever replaced
+ * window and the meter watches it, and option askAfterCompaction arms its question whatever replaced
  * the conversation (a summary or a fork's handoff). */
 async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult, isAskOn: boolean): Promise<SessionCompactResult> {
-  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await windowAfterCompaction($)
+  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) {
+    await newWindowBegan($)
+    await watchAfterCompaction($)
+  }
   const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
   if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
   return compacted
@@ -118,7 +123,7 @@ function typedAfterOf(e: SessionCompactInput, trigger: ForkTrigger): SessionMess
 async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean, digest: Digest | undefined): Promise<SessionCompactResult> {
   let summaryFailure: string
   try {
-    const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+    const compacted = await summarised($, e, next)
     if (compacted.skip === undefined) {
       showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
       await logCompaction($, trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
@@ -185,17 +190,15 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return observed($, e, await next(e), isAskOn)
     case 'veto':
       return { skip: route.skip }
-    case 'summary': {
-      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-      if (phase.kind !== 'idle') await noteSummaryDuringRun($, e, compacted)
-      return observed($, e, compacted, isAskOn)
-    }
     case 'run-edge': {
-      const edged = await answerAtRunEdge($, e)
+      const edged = await answerAtRunEdge($, e, reading.windowTokens)
       // No question is armed: the skill's own Write would meet it, and the swap takes it back.
       if (edged !== undefined) return observed($, e, edged, false)
-      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-      await noteSummaryDuringRun($, e, compacted)
+    }
+    // falls through: the engine summarises, as while any run is under way
+    case 'summary': {
+      const compacted = await summarised($, e, next)
+      if (phase.kind !== 'idle' && compacted.skip === undefined) await dispatch($, { kind: 'conversation-replaced', by: 'summary' })
       return observed($, e, compacted, isAskOn)
     }
     case 'digest':
@@ -213,4 +216,31 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
     }
   }
+}
+
+/**
+ * Answers an automatic compaction met while the run is writing: the
+ * conversation before the run's turn becomes a digest, and the turn's own
+ * messages follow it, kept with their handles. Undefined when this is not the
+ * run's turn (no message carries its tag), or when no digest could be built:
+ * the caller then leaves the compaction to the engine's summary.
+ */
+async function answerAtRunEdge($: $, e: SessionCompactInput, windowTokens: number): Promise<SessionCompactResult | undefined> {
+  const phase = await readPhase($)
+  if (phase.kind !== 'writing') return undefined
+  const { messages } = e
+  const turn = runTurnOf(messages, `run=${phase.run.values.run}`)
+  if (turn === undefined) return undefined
+  const plan = edgePlanOf(messages, turn, windowTokens)
+  let digest
+  try {
+    digest = await maskedDigestNow($, plan.digested.map((i) => messages[i]!), plan.digestWindowTokens)
+  } catch (error) {
+    $.ui.log(`the digest at the window's edge could not be built (${messageOf(error)}); the engine summarises instead`, { to: 'debug' })
+    return undefined
+  }
+  // Recorded on the run found now, whatever stage it reached while the digest was built.
+  await dispatch($, { kind: 'conversation-replaced', by: 'digest', id: phase.run.id })
+  showToast($, TOASTS.runEdgeDigest(digest.shownEntries, digest.leftOutEntries), COMPACTION_TOAST_MS)
+  return { messages: [{ role: 'user', text: edgeDigestTextOf(digest.text), toolUses: [] }, ...plan.kept.map((i) => messages[i]!)] }
 }

@@ -1,10 +1,11 @@
 // The digest of a conversation too long for one request (digest.ts), its
-// leading sections read from this mod's records and every text it shows
-// masked by the engine's redact first: a command or an output can hold a token.
+// leading sections read from this mod's records, and the turn's latest step
+// (latest-step.ts): every text either shows masked by the engine's redact
+// first, since a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
 import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskableTextsOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
-import { latestStepSectionNow } from './latest-step-steps.js'
+import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
 import type { StubContext } from '../stub/swap-text.js'
@@ -48,6 +49,20 @@ async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
   }
   await Promise.all(Array.from({ length: Math.min(MASKING_AT_ONCE, batches.length) }, worker))
   return masked
+}
+
+/** The stub's section for the latest step of `messages`, masked, or undefined
+ * when that step called no tool. */
+export async function latestStepSectionNow($: $, messages: Parameters<typeof latestStepOf>[0]): Promise<string | undefined> {
+  const step = latestStepOf(messages)
+  if (step === undefined) return undefined
+  const calls = await Promise.all(
+    step.calls.map(async (call): Promise<LatestCall> => {
+      const [masked, resultEnd] = await Promise.all([maskedText($, call.call), call.resultEnd === '' ? '' : maskedText($, call.resultEnd)])
+      return { ...call, call: masked, resultEnd }
+    }),
+  )
+  return latestStepSectionOf({ ...step, calls })
 }
 
 /** The sections code composed, in the digest's order, and the recall line;

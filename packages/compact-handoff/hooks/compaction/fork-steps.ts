@@ -1,6 +1,6 @@
 // Answers one of the engine's compactions with a handoff a writer writes: a
 // fork of the session, or, where the conversation is too long for one more
-// request, a completion that carries its digest (digest-prompt.ts). The
+// request, a completion that carries its digest (fork-prompt.ts). The
 // request, at most one repair, the check, the file, and the one message the
 // conversation becomes. Nothing is written until a text passes the check, and
 // a failure at any step before the write leaves the compaction to the next
@@ -9,10 +9,9 @@ import type { EngineInterface, SessionCompactInput, SessionMessage } from 'claud
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { turnPositionOf, type ForkTrigger } from './engine-compaction.js'
-import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
+import { DIGEST_HANDOFF_MAX_TOKENS, DIGEST_HANDOFF_TIMEOUT_MS, digestPromptOf, digestRepairPromptOf, forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
 import { forkReplyOf } from './fork-reply.js'
 import { FORK_HANDOFF_DIR, composedHandoffOf, digestFailureOf, forkFailureOf, freeHandoffNameOf, isTooLongOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
-import { DIGEST_HANDOFF_MAX_TOKENS, DIGEST_HANDOFF_TIMEOUT_MS, digestPromptOf, digestRepairPromptOf } from './digest-prompt.js'
 import { formatProblems } from '../format/handoff-format.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../stub/swap-text.js'
@@ -32,7 +31,7 @@ import { messageOf } from '../run/run-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
-import { latestStepSectionNow } from './latest-step-steps.js'
+import { latestStepSectionNow } from './digest-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 
 type $ = EngineInterface
@@ -56,22 +55,18 @@ export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 
 /** What the whole attempt knows before the first fork. */
 type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
-type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string; isInterrupted?: true; isTooLong?: true }
+type Failed = Extract<Forked, { kind: 'failed' }>
+type Passed = { kind: 'passed'; text: string; name: string }
+type Draft = Passed | { kind: 'problems'; problems: string[]; body: string } | Omit<Failed, 'repairs'>
 
 type Asked = ForkOutcome | { isAnswered: false; rejected: string }
 type Unanswered = Exclude<Asked, { isAnswered: true }>
 
-/** The model's result as far as a handoff goes. */
-function outcomeOf(result: Awaited<ReturnType<$['model']['fork']>>): ForkOutcome {
-  if (result.isAnswered) return { isAnswered: true, text: result.text }
-  return result.reason === 'api-error' ? { isAnswered: false, reason: 'api-error', status: result.status, error: result.error } : { isAnswered: false, reason: result.reason }
-}
-
 /** One request of the writer's; a request the engine rejects is a failure too. */
 async function askOnce($: $, writer: HandoffWriter, prompt: string): Promise<Asked> {
   try {
-    if (writer.kind === 'fork') return outcomeOf(await $.model.fork({ prompt }))
-    return outcomeOf(await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS }))
+    if (writer.kind === 'fork') return await $.model.fork({ prompt })
+    return await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS })
   } catch (error) {
     return { isAnswered: false, rejected: `${writer.kind === 'fork' ? 'the fork' : "the digest's request"} was refused (${messageOf(error)})` }
   }
@@ -124,7 +119,7 @@ function problemsReasonOf(problems: readonly string[]): string {
 
 /** The writer's request, and one repair when its text fails the check: a
  * text that passed, or why there is none. */
-async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Draft; repairs: number }> {
+async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Exclude<Draft, { kind: 'problems' }>; repairs: number }> {
   const first = await askOnce($, writer, promptOf(writer, context.ask))
   if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(writer, first), ...markOf(writer, first) }, repairs: 0 }
   const draft = await draftOf($, first.text, context)
@@ -158,7 +153,7 @@ async function recordForkHandoff($: $, cwd: string, relPath: string, text: strin
 export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter): Promise<Forked> {
   const position = turnPositionOf(e.messages, trigger)
   let context: Context
-  let passed: { draft: Draft; repairs: number }
+  let passed: Awaited<ReturnType<typeof passedDraft>>
   try {
     context = await contextOf($, focus, position.kind === 'mid-turn')
     // A folder the one rule refuses would refuse the file too: no request is spent on it.
@@ -169,10 +164,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
   }
   const { draft, repairs } = passed
-  if (draft.kind === 'failed') {
-    return { kind: 'failed', why: draft.why, repairs, ...(draft.isInterrupted === true ? { isInterrupted: true } : {}), ...(draft.isTooLong === true ? { isTooLong: true } : {}) }
-  }
-  if (draft.kind !== 'passed') return { kind: 'failed', why: problemsReasonOf(draft.problems), repairs }
+  if (draft.kind === 'failed') return { ...draft, repairs }
   const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
   // Named from a listing taken before the forks: the one rule's look right
   // before the write refuses a file that appeared since, and any link.

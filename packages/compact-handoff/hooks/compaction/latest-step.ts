@@ -2,7 +2,7 @@
 // fork that writes the handoff sees the transcript as last sent, without the
 // tool calls the model made since and their results (seen live, 2.1.332), so
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
-// fork-steps.ts masks what latestStepOf takes out before latestStepSectionOf
+// digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { exitCodeOf } from '../facts/facts.js'
 import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
