@@ -12,12 +12,12 @@
 // skill's turn, answered with a digest and the turn's own messages; at any
 // stage, what replaced the conversation is recorded on the run, so no later
 // failure says the conversation is unchanged.
-import type { EngineInterface, SessionCompactInput, SessionCompactResult, SessionMessage } from 'claude-code'
+import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff, stubAnswerOf } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -37,7 +37,6 @@ import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
 import { dispatch, messageOf } from '../run/run-steps.js'
 import { edgeDigestTextOf, edgePlanOf, runTurnOf } from './run-edge.js'
 import { maskedDigestNow } from './digest-steps.js'
-import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { Digest } from './digest.js'
 
 type $ = EngineInterface
@@ -66,17 +65,12 @@ const DIGEST_ROW_NAME = 'a digest'
 /** Why no fork was asked for: the conversation was known not to fit. */
 const KNOWN_NOT_TO_FIT = "the conversation is too long for one more request (this window's request was refused as too long, or the context is full), so no fork was asked for"
 
-/** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
-async function summaryInstructions($: $, own: string | undefined): Promise<string> {
+/** The engine's summary, with our instructions: the person's, then what this mod's state adds, then the outline. */
+async function summarised($: $, e: SessionCompactInput, next: Next): Promise<SessionCompactResult> {
   const cwd = await $.session.cwd()
   const folder = { cwd, ...(await folderInputOf($, cwd)) }
   const [words, lastHandoff, work] = await Promise.all([readWords($), lastHandoffNow($, folder), readWork($)])
-  return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
-}
-
-/** The engine's summary, with our instructions. */
-async function summarised($: $, e: SessionCompactInput, next: Next): Promise<SessionCompactResult> {
-  return next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+  return next({ ...e, instructions: summaryInstructionsOf(e.instructions, { words, lastHandoff, facts: work.facts, cwd }) })
 }
 
 /** After a compaction the engine raised: a new window rearms what counts per
@@ -109,13 +103,6 @@ async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTri
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
-/** The messages a replacement is followed by: a prompt typed at the moment
- * is the transcript's last message, and stays last, as it came. */
-function typedAfterOf(e: SessionCompactInput, trigger: ForkTrigger): SessionMessage[] {
-  const position = turnPositionOf(e.messages, trigger)
-  return position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
-}
-
 /** No handoff was written: the engine's summary, with our instructions.
  * Where it fails too (a skip, or its request rejected) and a digest is at
  * hand, the digest itself replaces the conversation; with none, nothing
@@ -140,9 +127,8 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
     return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
-  const messages: SessionMessage[] = [{ role: 'user', text: stub, toolUses: [] }, ...typedAfterOf(e, trigger)]
-  // Remembered before the answer installs the row: a quarter of the window, it is drawn as one line.
-  await rememberStubRow($, 'compaction', stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length).catch((error: unknown) => $.ui.log(`the digest's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  // A quarter of the window, it too is drawn as one line.
+  const messages = await stubAnswerOf($, e, trigger, stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length)
   showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
   await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)

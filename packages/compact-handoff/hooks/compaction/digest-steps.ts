@@ -3,7 +3,7 @@
 // (latest-step.ts): every text either shows masked by the engine's redact
 // first, since a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
-import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskableTextsOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
+import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
 import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
@@ -96,5 +96,5 @@ async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ l
 export async function maskedDigestNow($: $, messages: readonly DigestMessage[], windowTokens: number): Promise<Digest> {
   const input = await leadingNow($, messages)
   const plan = digestPlanOf({ messages, ...input }, digestBudgetCharsOf(windowTokens))
-  return digestTextOf(plan, await maskedTexts($, maskableTextsOf(plan)))
+  return digestTextOf(plan, await maskedTexts($, plan.windows))
 }

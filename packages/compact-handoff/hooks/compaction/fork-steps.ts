@@ -72,24 +72,13 @@ async function askOnce($: $, writer: HandoffWriter, prompt: string): Promise<Ask
   }
 }
 
-function failureOf(writer: HandoffWriter, outcome: Unanswered): string {
-  if ('rejected' in outcome) return outcome.rejected
-  return writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)
-}
-
-/** A fork is cut short by the turn's Escape; a completion only by its own time limit. */
-function markOf(writer: HandoffWriter, outcome: Unanswered): { isInterrupted?: true; isTooLong?: true } {
-  if ('rejected' in outcome) return {}
-  if (writer.kind === 'fork' && outcome.reason === 'aborted') return { isInterrupted: true }
-  return isTooLongOf(outcome) ? { isTooLong: true } : {}
-}
-
-function promptOf(writer: HandoffWriter, ask: ForkAsk): string {
-  return writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest)
-}
-
-function repairPromptOf(writer: HandoffWriter, ask: ForkAsk, problems: readonly string[], body: string): string {
-  return writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body)
+/** Why a request gave no text. A fork is cut short by the turn's Escape; a
+ * completion only by its own time limit. */
+function failedOf(writer: HandoffWriter, outcome: Unanswered, before = ''): Omit<Failed, 'repairs'> {
+  if ('rejected' in outcome) return { kind: 'failed', why: `${before}${outcome.rejected}` }
+  const why = `${before}${writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)}`
+  if (writer.kind === 'fork' && outcome.reason === 'aborted') return { kind: 'failed', why, isInterrupted: true }
+  return isTooLongOf(outcome) ? { kind: 'failed', why, isTooLong: true } : { kind: 'failed', why }
 }
 
 /** The reply as the file it would become: taken out of what surrounds it,
@@ -120,13 +109,14 @@ function problemsReasonOf(problems: readonly string[]): string {
 /** The writer's request, and one repair when its text fails the check: a
  * text that passed, or why there is none. */
 async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Exclude<Draft, { kind: 'problems' }>; repairs: number }> {
-  const first = await askOnce($, writer, promptOf(writer, context.ask))
-  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(writer, first), ...markOf(writer, first) }, repairs: 0 }
+  const { ask } = context
+  const first = await askOnce($, writer, writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest))
+  if (!first.isAnswered) return { draft: failedOf(writer, first), repairs: 0 }
   const draft = await draftOf($, first.text, context)
   if (draft.kind !== 'problems') return { draft, repairs: 0 }
-  const second = await askOnce($, writer, repairPromptOf(writer, context.ask, draft.problems, draft.body))
-  const repairer = writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"
-  if (!second.isAnswered) return { draft: { kind: 'failed', why: `${repairer} gave no handoff: ${failureOf(writer, second)}`, ...markOf(writer, second) }, repairs: 1 }
+  const { problems, body } = draft
+  const second = await askOnce($, writer, writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body))
+  if (!second.isAnswered) return { draft: failedOf(writer, second, `${writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"} gave no handoff: `), repairs: 1 }
   const repaired = await draftOf($, second.text, context)
   return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
 }
@@ -194,13 +184,20 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     writtenFrom: writer.kind,
     isMidTurn: position.kind === 'mid-turn',
     context: stubContext,
-    ...(factsSection !== undefined ? { factsSection } : {}),
-    ...(latestStep !== undefined ? { latestStep } : {}),
+    factsSection,
+    latestStep,
   })
-  // Remembered before the answer installs the row: its first drawing is already the one line.
-  await rememberStubRow($, 'compaction', stub, relPath, bytes).catch((error: unknown) => $.ui.log(`the compaction's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  const messages = await stubAnswerOf($, e, trigger, stub, relPath, bytes)
   showToast($, writer.kind === 'fork' ? TOASTS.forkHandoff(trigger, relPath) : TOASTS.digestHandoff(trigger, relPath), COMPACTION_TOAST_MS)
-  // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
-  const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
-  return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }
+  return { kind: 'answered', messages }
+}
+
+/** The messages a compaction is answered with: the stub, then a prompt typed
+ * at the moment (the transcript's last message), which stays last, as it
+ * came. The stub's row (named by `handoff`) is remembered before the answer
+ * installs it, so its first drawing is already the one line. */
+export async function stubAnswerOf($: $, e: SessionCompactInput, trigger: ForkTrigger, stub: string, handoff: string, bytes: number): Promise<SessionMessage[]> {
+  await rememberStubRow($, 'compaction', stub, handoff, bytes).catch((error: unknown) => $.ui.log(`the stub's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  const position = turnPositionOf(e.messages, trigger)
+  return [{ role: 'user', text: stub, toolUses: [] }, ...(position.kind === 'typed-prompt' ? [e.messages[position.index]!] : [])]
 }

@@ -4,8 +4,8 @@
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
-import { exitCodeOf } from '../facts/facts.js'
 import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
+import { endOf, outcomeOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -19,9 +19,8 @@ export const MAX_LATEST_CALL_CHARS = 300
  * pattern that finds it before it is masked. */
 const WINDOW_FACTOR = 4
 
-type ToolUseInput = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
-type ToolResultInput = { tool_use_id: string; text: string; isError: boolean }
-type MessageInput = { role: 'user' | 'assistant'; toolUses?: readonly ToolUseInput[]; toolResults?: readonly ToolResultInput[] }
+type MessageInput = Omit<DigestMessage, 'text'>
+type ToolUseInput = NonNullable<MessageInput['toolUses']>[number]
 
 /** One call of the latest step, as taken out of the transcript: `call` and
  * `resultEnd` are windows of the model's and the tool's text, not yet masked. */
@@ -30,9 +29,8 @@ export type LatestCall = {
   call: string
   /** No result was in the transcript yet. */
   hasResult: boolean
-  isError: boolean
-  /** A Bash call's exit status, as facts.ts reads it; null when its error names none. */
-  exitCode?: number | null
+  /** As the digest says it: a Bash call's exit status, `error`, `done`. */
+  outcome: string
   resultEnd: string
   /** The result's length in UTF-16 code units, to say how much was left out. */
   resultChars: number
@@ -87,30 +85,19 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
 }
 
 function callOf(tool: string, call: string, text: string | undefined, isError: boolean): LatestCall {
-  const exit = tool === 'Bash' && text !== undefined ? { exitCode: exitCodeOf(isError ? { isError: true, text } : {}) } : {}
-  return { tool, call, hasResult: text !== undefined, isError, ...exit, resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
+  return { tool, call, hasResult: text !== undefined, outcome: outcomeOf(tool, text, isError), resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
 }
 
 /** `text`'s end, at most MAX_LATEST_RESULT_CHARS, from a line start where one
  * is within reach, and how many code units of the whole were left out. */
 function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut: number } {
-  let kept = masked
-  if (kept.length > MAX_LATEST_RESULT_CHARS) {
-    kept = kept.slice(kept.length - MAX_LATEST_RESULT_CHARS)
-    // Not inside a surrogate pair: a low half at the cut is dropped.
-    const code = kept.charCodeAt(0)
-    if (code >= 0xdc00 && code <= 0xdfff) kept = kept.slice(1)
+  let kept = endOf(masked, MAX_LATEST_RESULT_CHARS)
+  if (kept.length < masked.length) {
     const lineStart = kept.indexOf('\n')
     if (lineStart >= 0 && lineStart < kept.length - 1) kept = kept.slice(lineStart + 1)
   }
   // What the masking changed is counted in the masked text's length, near enough for a notice.
   return { kept, leftOut: Math.max(0, wholeChars - kept.length) }
-}
-
-function outcomeOf(call: LatestCall): string {
-  if (!call.hasResult) return 'no result in the transcript yet'
-  if (call.exitCode !== undefined) return call.exitCode === null ? 'failed' : `exit ${call.exitCode}`
-  return call.isError ? 'error' : 'done'
 }
 
 /** `text` on one line of at most MAX_LATEST_CALL_CHARS, a cut marked. */
@@ -127,7 +114,7 @@ export function latestStepSectionOf(step: LatestStep): string {
     "The turn's latest step, which the handoff's writer did not see (it came after the transcript the writer was given), recorded by code from the transcript verbatim:",
   ]
   for (const call of step.calls) {
-    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${outcomeOf(call)}`)
+    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${call.outcome}`)
     if (!call.hasResult) continue
     const { kept, leftOut } = keptEndOf(call.resultEnd, call.resultChars)
     if (kept.trim() === '') {

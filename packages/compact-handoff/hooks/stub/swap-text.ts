@@ -90,7 +90,7 @@ export type ForkStubInput = {
   handoffText: string
   words: UserWords
   /** The work's facts recorded by code (facts.ts stubFactsOf). */
-  factsSection?: string
+  factsSection?: string | undefined
   /** Who compacted: the engine at its threshold, or the person's /compact. */
   trigger: 'auto' | 'manual'
   /** Who wrote the handoff: a fork that saw the conversation, or a request
@@ -102,7 +102,7 @@ export type ForkStubInput = {
   /** What still runs in the background and where the replaced transcript is. */
   context?: StubContext
   /** Mid-turn, the turn's latest step the fork did not see, masked (compaction/latest-step.ts). */
-  latestStep?: string
+  latestStep?: string | undefined
 }
 
 /** The stub's closing line: mid-turn, where to carry on from. */
