@@ -22,9 +22,6 @@ import { factsSectionOf, shownFactsOf } from '../facts/facts.js'
 
 type $ = EngineInterface
 
-/** How many redact calls are in flight at once. */
-const MASKING_AT_ONCE = 4
-
 /** One batch masked in one call; where the masking reached across a
  * separator (the pieces no longer match the texts) or the call failed, each
  * text is masked on its own. */
@@ -35,19 +32,12 @@ async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
   return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
 }
 
-/** Each of `texts` masked, in order, in as few redact calls as fit, at most MASKING_AT_ONCE at a time. */
+/** Each of `texts` masked, in order, in as few redact calls as fit, one
+ * after another: the engine runs the hops one at a time however many are in
+ * flight (digest.ts MASK_SEPARATOR). */
 async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
-  const masked: string[] = new Array<string>(texts.length)
-  const batches = maskBatchesOf(texts)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < batches.length) {
-      const batch = batches[next++]!
-      const pieces = await maskedBatch($, batch.map((i) => texts[i]!))
-      for (const [k, i] of batch.entries()) masked[i] = pieces[k]!
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(MASKING_AT_ONCE, batches.length) }, worker))
+  const masked: string[] = []
+  for (const batch of maskBatchesOf(texts)) masked.push(...(await maskedBatch($, batch.map((i) => texts[i]!))))
   return masked
 }
 

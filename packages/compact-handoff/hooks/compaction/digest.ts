@@ -135,7 +135,7 @@ export function endOf(text: string, maxChars: number): string {
 
 /** What a tool call was asked: a Bash command, a file's path, a pattern and
  * where it was looked for, a URL, or else the arguments as JSON. */
-function callTextOf(input: Record<string, unknown>): string {
+export function callTextOf(input: Record<string, unknown>): string {
   const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
   const path = textOf(input.path)
   const pattern = textOf(input.pattern)
@@ -222,7 +222,6 @@ function callEntryOf(windows: string[], index: number, tool: string, call: strin
   return { kind: 'call', index, tool: shownTool, call: planned, outcome: outcomeOf(tool, text, isError), ...output }
 }
 
-/** The results of the calls in `message`, from the user message after it. */
 function resultsFor(next: DigestMessage | undefined): Map<string, ToolResult> {
   const results = new Map<string, ToolResult>()
   if (next?.role !== 'user') return results

@@ -38,7 +38,6 @@ function focusLinesOf(ask: ForkAsk): string[] {
   return ask.focus === '' ? [] : [`The user asked this compaction to focus on (their words, verbatim): ${ask.focus}`]
 }
 
-/** The prompt of the fork that writes the handoff. */
 export function forkPromptOf(ask: ForkAsk): string {
   const lines = [
     FORK_HANDOFF_OPENING,
@@ -103,7 +102,6 @@ function digestLinesOf(digest: string): string[] {
   ]
 }
 
-/** The request that writes the handoff from `digest`. */
 export function digestPromptOf(ask: ForkAsk, digest: string): string {
   const lines = [
     DIGEST_HANDOFF_OPENING,

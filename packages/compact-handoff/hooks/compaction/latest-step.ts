@@ -5,7 +5,7 @@
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
-import { endOf, outcomeOf, type DigestMessage } from './digest.js'
+import { callTextOf, endOf, outcomeOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -20,7 +20,6 @@ export const MAX_LATEST_CALL_CHARS = 300
 const WINDOW_FACTOR = 4
 
 type MessageInput = Omit<DigestMessage, 'text'>
-type ToolUseInput = NonNullable<MessageInput['toolUses']>[number]
 
 /** One call of the latest step, as taken out of the transcript: `call` and
  * `resultEnd` are windows of the model's and the tool's text, not yet masked. */
@@ -37,14 +36,6 @@ export type LatestCall = {
 }
 
 export type LatestStep = { calls: LatestCall[]; moreCalls: number }
-
-/** What a call was asked: a Bash command, a file's path, or the arguments as JSON. */
-function callTextOf(use: ToolUseInput): string {
-  const input = use.input
-  const named = [input.command, input.file_path, input.path, input.pattern, input.url].find((v): v is string => typeof v === 'string')
-  // JSON of an object the engine parsed is linear in its size; only its head is kept.
-  return headOf(named ?? JSON.stringify(input) ?? '', WINDOW_FACTOR * MAX_LATEST_CALL_CHARS)
-}
 
 /** The end of `text` a window holds: from the first line start within the
  * last WINDOW_FACTOR × MAX_LATEST_RESULT_CHARS code units (the cut line left
@@ -76,7 +67,7 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
       const result = results.find((r) => r.tool_use_id === use.tool_use_id)
       const text = result?.text ?? use.text
       const isError = result?.isError ?? use.isError === true
-      return callOf(use.tool, callTextOf(use), text, isError)
+      return callOf(use.tool, headOf(callTextOf(use.input), WINDOW_FACTOR * MAX_LATEST_CALL_CHARS), text, isError)
     }),
     ...results.filter((r) => !useIds.has(r.tool_use_id)).map((r) => callOf('a tool', `call ${headOf(r.tool_use_id, MAX_LATEST_CALL_CHARS)}`, r.text, r.isError)),
   ]

@@ -82,7 +82,6 @@ export function buildStub(files: SwapFiles, words: UserWords, factsSection?: str
   return lines.join('\n')
 }
 
-/** What a fork handoff's stub is built from. */
 export type ForkStubInput = {
   /** The saved file, relative to the session folder. */
   handoff: string
@@ -114,7 +113,6 @@ function forkStubClosingOf(input: Pick<ForkStubInput, 'isMidTurn' | 'latestStep'
   return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
 }
 
-/** Who compacted, in the stub's words. */
 function compactedByOf(trigger: 'auto' | 'manual'): string {
   return trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
 }
@@ -142,15 +140,11 @@ export function buildForkStub(input: ForkStubInput): string {
   return lines.join('\n')
 }
 
-/** What the digest's own stub is built from: the digest (masked; its leading
- * sections already hold the person's words, the work's facts, what runs and
- * the recall line), who compacted, and whether a turn was under way. */
-export type DigestStubInput = { digest: string; trigger: 'auto' | 'manual'; isMidTurn: boolean }
-
 /** The one message the conversation becomes when neither a handoff nor
- * Claude Code's summary could be had: the digest itself, by code, no model
- * request at all. */
-export function buildDigestStub(input: DigestStubInput): string {
+ * Claude Code's summary could be had: the digest itself (masked; its leading
+ * sections already hold the person's words, the work's facts, what runs and
+ * the recall line), by code, no model request at all. */
+export function buildDigestStub(input: { digest: string; trigger: 'auto' | 'manual'; isMidTurn: boolean }): string {
   return [
     `${STUB_OPENING}, at ${compactedByOf(input.trigger)}: the conversation was too long for one more request and no handoff or summary could be written, so compact-handoff put the digest below in its place, built by code, with parts of the conversation left out. Look up anything it does not show with the recall tool before relying on it.`,
     '',
