@@ -8,16 +8,12 @@ import { turnPositionOf } from './engine-compaction.js'
 import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
-import type { StubContext } from '../stub/swap-text.js'
-import { runningSectionOf } from '../background/running.js'
-import { worktreeSectionOf } from '../carried/worktree.js'
-import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
-import { planSectionOf } from '../carried/plan.js'
-import { skillsSectionOf } from '../carried/skills.js'
+import { carriedSectionsOf, type StubContext } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
 import { readWords } from '../words/words-state.js'
-import { userWordsSectionOf } from '../words/user-words.js'
+import { NO_WORDS, userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { readWork } from '../facts/facts-state.js'
+import { NO_WORK, type WorkRecord } from '../facts/work.js'
 import { factsSectionOf, shownFactsOf } from '../facts/facts.js'
 
 type $ = EngineInterface
@@ -55,29 +51,26 @@ export async function latestStepSectionNow($: $, messages: Parameters<typeof lat
   return latestStepSectionOf({ ...step, calls })
 }
 
-/** The sections code composed, in the digest's order, and the recall line;
- * each read on its own, a failed one costing its section, never the digest. */
-async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ leading: string[]; recallLine?: string }> {
-  const isMidTurn = turnPositionOf(messages, 'auto').kind === 'mid-turn'
-  const [words, facts, latestStep, context] = await Promise.all([
-    readWords($)
-      .then(userWordsSectionOf)
-      .catch(() => undefined),
-    Promise.all([readWork($), $.session.cwd()])
-      .then(([work, cwd]) => factsSectionOf(shownFactsOf(work.facts, cwd, [])))
-      .catch(() => undefined),
-    isMidTurn ? latestStepSectionNow($, messages).catch(() => undefined) : undefined,
+/** What a stub or a digest shows beyond the conversation, read now (the
+ * latest step only mid-turn): each read on its own, a failed one costing its
+ * section, never the answer. */
+export async function recordsNow($: $, messages: readonly DigestMessage[], isMidTurn: boolean): Promise<{ words: UserWords; work: WorkRecord; context: StubContext; latestStep: string | undefined }> {
+  const [words, work, context, latestStep] = await Promise.all([
+    readWords($).catch(() => NO_WORDS),
+    readWork($).catch(() => NO_WORK),
     stubContextNow($).catch((): StubContext => ({})),
+    isMidTurn ? latestStepSectionNow($, messages).catch(() => undefined) : undefined,
   ])
-  // Each carried section on its own, in the stub's order (swap-text.ts stubContextLinesOf), so one too long for the digest costs only itself.
-  const carried = [
-    context.running === undefined ? undefined : runningSectionOf(context.running),
-    worktreeSectionOf(context.worktree),
-    context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools),
-    planSectionOf(context.plan),
-    context.skills === undefined ? undefined : skillsSectionOf(context.skills),
-  ]
-  const leading = [words, facts, latestStep, ...carried].filter((section): section is string => section !== undefined)
+  return { words, work, context, latestStep }
+}
+
+/** The sections code composed, in the digest's order, and the recall line. */
+async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ leading: string[]; recallLine?: string }> {
+  const [{ words, work, context, latestStep }, cwd] = await Promise.all([recordsNow($, messages, turnPositionOf(messages, 'auto').kind === 'mid-turn'), $.session.cwd().catch(() => undefined)])
+  const facts = cwd === undefined ? undefined : factsSectionOf(shownFactsOf(work.facts, cwd, []))
+  // Each carried section on its own, in the stub's order, so one too long for the digest costs only itself.
+  const { running, worktree, tools, plan, skills } = carriedSectionsOf(context)
+  const leading = [userWordsSectionOf(words), facts, latestStep, running, worktree, tools, plan, skills].filter((section): section is string => section !== undefined)
   const { transcriptPath } = context
   return { leading, ...(transcriptPath !== undefined && transcriptPath !== '' ? { recallLine: recallLineOf(transcriptPath) } : {}) }
 }

@@ -16,14 +16,9 @@ import { formatProblems } from '../format/handoff-format.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../stub/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
-import { stubContextNow } from '../stub/stub-steps.js'
 import { redactableOf } from '../text/text-clip.js'
 import { setLastHandoff } from '../stub/stub-state.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
-import { readWork } from '../facts/facts-state.js'
-import { readWords } from '../words/words-state.js'
-import { NO_WORDS } from '../words/user-words.js'
-import { NO_WORK } from '../facts/work.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendCompactionLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -31,7 +26,7 @@ import { messageOf } from '../run/run-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
-import { latestStepSectionNow } from './digest-steps.js'
+import { recordsNow } from './digest-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 
 type $ = EngineInterface
@@ -169,12 +164,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const outcome = writer.kind === 'fork' ? 'compaction-handoff' : 'compaction-digest-handoff'
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [{ path: relPath, bytes }], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const [words, work, stubContext, latestStep] = await Promise.all([
-    readWords($).catch(() => NO_WORDS),
-    readWork($).catch(() => NO_WORK),
-    stubContextNow($).catch(() => ({})),
-    position.kind === 'mid-turn' ? latestStepSectionNow($, e.messages).catch(() => undefined) : undefined,
-  ])
+  const { words, work, context: stubContext, latestStep } = await recordsNow($, e.messages, position.kind === 'mid-turn')
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
   const stub = buildForkStub({
     handoff: relPath,

@@ -28,22 +28,30 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
  * approved in plan mode (carried/). */
 export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan; worktree?: CarriedWorktree }
 
+/** Each section of what the session carries beyond the conversation, as
+ * every stub and the digest show it; undefined where there is nothing to say. */
+export function carriedSectionsOf(context: StubContext): Record<'running' | 'worktree' | 'tools' | 'plan' | 'skills', string | undefined> {
+  return {
+    running: context.running === undefined ? undefined : runningSectionOf(context.running),
+    worktree: worktreeSectionOf(context.worktree),
+    tools: context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools),
+    plan: planSectionOf(context.plan),
+    skills: context.skills === undefined ? undefined : skillsSectionOf(context.skills),
+  }
+}
+
 /** The lines every stub ends its body with for `context`: what still runs,
  * the recall tool for what the handoff lacks (and where the earlier conversation is), the worktree entered, the deferred tools loaded, the plan approved, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
+  const { running, worktree, tools, plan, skills } = carriedSectionsOf(context)
   const lines: string[] = []
-  const running = context.running === undefined ? undefined : runningSectionOf(context.running)
   if (running !== undefined) lines.push('', running, '')
   // Where the session keeps no transcript there is nothing to recall.
   if (context.transcriptPath !== undefined && context.transcriptPath !== '') lines.push(recallLineOf(context.transcriptPath))
-  const worktree = worktreeSectionOf(context.worktree)
   if (worktree !== undefined) lines.push(worktree)
-  const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
   if (tools !== undefined) lines.push('', tools)
-  const plan = planSectionOf(context.plan)
   if (plan !== undefined) lines.push('', plan, '')
-  const skills = context.skills === undefined ? undefined : skillsSectionOf(context.skills)
   if (skills !== undefined) lines.push('', skills, '')
   return lines
 }
@@ -69,16 +77,12 @@ function stubOpeningOf(writtenFrom: WrittenFrom | undefined): string {
  * after the person's words; `context` what runs and where the transcript is;
  * `writtenFrom` what replaced the conversation before the handoff was written. */
 export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}, writtenFrom?: WrittenFrom): string {
-  const lines = [
-    stubOpeningOf(writtenFrom),
-    `Handoff file: ${files.handoff}`,
-  ]
+  const lines = [stubOpeningOf(writtenFrom), `Handoff file: ${files.handoff}`]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
-  const wordsSection = userWordsSectionOf(words)
-  if (wordsSection !== undefined) lines.push('', wordsSection, '')
-  if (factsSection !== undefined) lines.push('', factsSection, '')
-  lines.push(...stubContextLinesOf(context))
-  lines.push('Nothing else from before was kept. The next message says what to do.')
+  for (const section of [userWordsSectionOf(words), factsSection]) {
+    if (section !== undefined) lines.push('', section, '')
+  }
+  lines.push(...stubContextLinesOf(context), 'Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }
 
