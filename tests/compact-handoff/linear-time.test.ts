@@ -33,10 +33,10 @@ import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../.
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { compactionRouteOf } from '../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
 import { buildDigestStub, buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
-import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
+import { digestPromptOf, digestRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { isTooLongFailureOf } from '../../packages/compact-handoff/hooks/thresholds/window-edge.js'
 import { latestStepOf, latestStepSectionOf } from '../../packages/compact-handoff/hooks/compaction/latest-step.js'
-import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf } from '../../packages/compact-handoff/hooks/compaction/digest.js'
+import { digestBudgetCharsOf, digestPlanOf, digestTextOf } from '../../packages/compact-handoff/hooks/compaction/digest.js'
 import { forkReplyTextOf } from '../support/handoff-text.js'
 import { handoffTextOf, planTextOf } from '../support/handoff-text.js'
 import { cpuMsOf } from '../support/cpu-time.js'
@@ -235,7 +235,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
           },
           digestBudgetCharsOf(1_000_000),
         )
-        return digestTextOf(plan, maskableTextsOf(plan))
+        return digestTextOf(plan, plan.windows)
       },
     })
   })

@@ -7,7 +7,7 @@
  *
  * Pure apart from the mod's openings: no file system, no `$`.
  */
-import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
+import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import type { MockRequest, ScriptedReply } from './mock-api.js'
 import { conversationOf, textBlocksOf } from './request-messages.js'
 

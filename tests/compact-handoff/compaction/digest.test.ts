@@ -11,7 +11,6 @@ import {
   digestPlanOf,
   digestTextOf,
   maskBatchesOf,
-  maskableTextsOf,
   maskedPiecesOf,
   type Digest,
   type DigestInput,
@@ -27,7 +26,7 @@ const result = (id: string, text: string, isError = false) => ({ tool_use_id: id
 /** The digest as digest-steps.ts builds it, `mask` standing in for the engine's redact. */
 function digestOf(input: DigestInput, budgetChars: number, mask: (text: string) => string = (text) => text): Digest {
   const plan = digestPlanOf(input, budgetChars)
-  const texts = maskableTextsOf(plan)
+  const texts = plan.windows
   for (const text of texts) expect(text.length, 'what the engine masks at once').toBeLessThanOrEqual(MAX_REDACT_CHARS)
   return digestTextOf(plan, texts.map(mask))
 }

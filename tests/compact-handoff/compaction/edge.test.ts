@@ -2,7 +2,7 @@
 // digest writer is asked, why it gave no text, and the two stubs it can end in.
 import { describe, expect, test } from 'vitest'
 import { compactionRouteOf } from '../../../packages/compact-handoff/hooks/compaction/engine-compaction.js'
-import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING, digestPromptOf, digestRepairPromptOf } from '../../../packages/compact-handoff/hooks/compaction/digest-prompt.js'
+import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING, digestPromptOf, digestRepairPromptOf } from '../../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { SHAPE_LINES, forkPromptOf } from '../../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { digestFailureOf, forkFailureOf, isTooLongOf } from '../../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
 import { FORK_HANDOFF_OPENING } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'

@@ -24,7 +24,7 @@ describe('latestStepOf', () => {
       { role: 'user', toolResults: [{ tool_use_id: 't1', text: RUN, isError: true }] },
     ])
     expect(step?.calls).toHaveLength(1)
-    expect(step?.calls[0]).toMatchObject({ tool: 'Bash', call: 'pnpm vitest run parser', hasResult: true, isError: true, exitCode: 1, resultChars: RUN.length })
+    expect(step?.calls[0]).toMatchObject({ tool: 'Bash', call: 'pnpm vitest run parser', hasResult: true, outcome: 'exit 1', resultChars: RUN.length })
     expect(step?.calls[0]?.resultEnd.endsWith(ENDING)).toBe(true)
     expect(step?.calls[0]?.resultEnd.length, 'a window, not the whole result').toBeLessThan(RUN.length)
   })

@@ -6,7 +6,7 @@
  * (`$.session.redact` calls) and is left out: the texts pass unchanged.
  */
 import { performance } from 'node:perf_hooks'
-import { digestBudgetCharsOf, digestPlanOf, digestTextOf, maskableTextsOf, type Digest, type DigestMessage } from '../../../packages/compact-handoff/hooks/compaction/digest.js'
+import { digestBudgetCharsOf, digestPlanOf, digestTextOf, type Digest, type DigestMessage } from '../../../packages/compact-handoff/hooks/compaction/digest.js'
 import { median } from '../showcase-kit.js'
 import { ms, spread } from './report.js'
 
@@ -80,7 +80,7 @@ export function syntheticTranscript(mb: number): DigestMessage[] {
 function timedDigest(messages: readonly DigestMessage[]): { ms: number; digest: Digest } {
   const started = performance.now()
   const plan = digestPlanOf({ messages, leading: [], recallLine: 'recall' }, digestBudgetCharsOf(WINDOW_TOKENS))
-  const digest = digestTextOf(plan, maskableTextsOf(plan))
+  const digest = digestTextOf(plan, plan.windows)
   return { ms: performance.now() - started, digest }
 }
 

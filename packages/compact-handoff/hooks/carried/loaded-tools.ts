@@ -3,7 +3,7 @@
 // mod answers they are gone, a turn later too, and the first request has no
 // list of deferred tools either (seen live, 2.1.332). No mod call loads a
 // schema, so the stub names them and says how to load them again. Pure:
-// tool-steps.ts records.
+// carried-steps.ts records.
 import { headOf } from '../text/text-clip.js'
 
 /** Names kept; the newest loads win. Each name bounded: names are short, a stub never trusts one. */

@@ -5,7 +5,7 @@
 // on it"; after a swap only the path was left, as a changed file (both seen
 // live, 2.1.332). Taken from the plan the session saw approved (ExitPlanMode's
 // result), never the file read again, so an edit since is not passed off as
-// what was approved. Pure: plan-steps.ts records.
+// what was approved. Pure: carried-steps.ts records.
 import { headOf } from '../text/text-clip.js'
 
 /** The plan's text is kept up to this many characters (UTF-16 units): the

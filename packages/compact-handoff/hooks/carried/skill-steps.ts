@@ -1,12 +1,21 @@
 // Records each skill as the engine expands it for the model (`skill.prompt`),
 // and reads the skills a stub carries (skills.ts decides): the recorded ones,
 // plus any the transcript shows loaded before this mod recorded them, kept
-// from then on so a later swap still carries them.
-import type { EngineInterface } from 'claude-code'
-import { isOwnSkill, MAX_SKILL_CHARS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
-import { changeHeldSkills, readHeldSkills, readSkills, updateSkills } from './carried-state.js'
+// from then on so a later swap still carries them. The skills live in
+// `$.state`; the engine lists what a module reads and writes by scanning each
+// read/update for an atom declared in the same file, so every access is here.
+import { atom, read, update, type EngineInterface } from 'claude-code'
+import { isOwnSkill, MAX_SKILL_CHARS, NO_SKILLS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
+
+type $ = EngineInterface
+
+const skillsAtom = atom({ plugin: 'compact-handoff', key: 'skills' } as const, NO_SKILLS)
+
+// The same value, read with its version beside the masking of a skill as it
+// loads and written back with a compare-and-set: one hop for both, not two.
+const SKILLS_REF = { plugin: 'compact-handoff', key: 'skills' } as const
 
 /** Masked past the kept length by this much, so a credential the cut reaches is
  * still whole where the masking looks; the engine's masking is then asked about
@@ -18,27 +27,28 @@ function maskedSkillText($: $, text: string): Promise<string> {
   return maskedText($, headOf(text, MAX_SKILL_CHARS + MASK_MARGIN_CHARS))
 }
 
-type $ = EngineInterface
-
 /** A skill's text as the model reads it (`skill.prompt`'s result), masked
- * before it is kept; compact-handoff's own handoff runs are never recorded. */
+ * before it is kept; compact-handoff's own handoff runs are never recorded.
+ * A missed compare-and-set means another write landed since the read: the
+ * change is applied again to the skills that stand now. */
 export async function recordSkill($: $, load: { skill: string; pluginName?: string }, text: string): Promise<void> {
   if (isOwnSkill(load)) return
-  const [masked, held] = await Promise.all([maskedSkillText($, text), readHeldSkills($)])
-  await changeHeldSkills($, held, (skills) => withSkillsLoaded(skills, [{ name: load.skill, text: masked }]))
+  const [masked, held] = await Promise.all([maskedSkillText($, text), $.state.get(SKILLS_REF)])
+  const change = (skills: InvokedSkills): InvokedSkills => withSkillsLoaded(skills, [{ name: load.skill, text: masked }])
+  if (!(await $.state.set(SKILLS_REF, change(held.value ?? NO_SKILLS), { ifVersion: held.version })).isSet) await update($, skillsAtom, change)
 }
 
 /** The skills a stub carries now. Costs one transcript read; the recovered
  * ones are masked and recorded, since the next stub replaces the transcript.
  * `stubOpening` (swap-text.ts STUB_OPENING) tells our own stubs apart. */
 export async function skillsNow($: $, stubOpening: string): Promise<InvokedSkills> {
-  const [messages, recorded] = await Promise.all([$.session.messages().catch(() => []), readSkills($)])
+  const [messages, recorded] = await Promise.all([$.session.messages().catch(() => []), read($, skillsAtom)])
   const known = new Set(recorded.skills.map((s) => s.name))
-  const found = skillsInMessages(Array.isArray(messages) ? messages : [], stubOpening).filter((s) => !known.has(s.name))
+  const found = skillsInMessages(messages, stubOpening).filter((s) => !known.has(s.name))
   if (found.length === 0) return recorded
   const texts = await Promise.all(found.map((s) => maskedSkillText($, s.text)))
   const recovered = found.map((s, i) => ({ name: s.name, text: texts[i] ?? '' }))
   let carried = recorded
-  await updateSkills($, (skills) => (carried = withRecovered(skills, recovered)))
+  await update($, skillsAtom, (skills) => (carried = withRecovered(skills, recovered)))
   return carried
 }

@@ -105,7 +105,7 @@ function folderNameOf(path: string): string {
 export function skillsInMessages(messages: readonly { role: string; text: string }[], stubOpening: string): { name: string; text: string }[] {
   const found: { name: string; text: string }[] = []
   for (const message of messages) {
-    if (message.role !== 'user' || typeof message.text !== 'string' || !message.text.startsWith(SKILL_BASE_LINE) || message.text.startsWith(stubOpening)) continue
+    if (message.role !== 'user' || !message.text.startsWith(SKILL_BASE_LINE) || message.text.startsWith(stubOpening)) continue
     const end = message.text.indexOf('\n')
     const name = folderNameOf(message.text.slice(SKILL_BASE_LINE.length, end < 0 ? undefined : end))
     if (name !== '' && !OWN_SKILLS.has(name)) found.push({ name, text: message.text })

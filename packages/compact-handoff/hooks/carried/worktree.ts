@@ -3,7 +3,7 @@
 // directory at once; after a swap the first request named only the branch (in
 // the git status), and the path came back a turn later (both seen live,
 // 2.1.332). Taken from the EnterWorktree result the session saw; ExitWorktree
-// ends it. Pure: worktree-steps.ts records.
+// ends it. Pure: carried-steps.ts records.
 
 /** A worktree's path and branch as kept: a stub never trusts a length. */
 const MAX_WORKTREE_CHARS = 1_000

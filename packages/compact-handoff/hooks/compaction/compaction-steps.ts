@@ -8,12 +8,16 @@
 // After any that replaced the main loop's conversation, the nudge and the
 // auto handoff rearm and the rediscovery meter starts. Our own swap compacts
 // from a timer, which this hook never hears; should it ever, it goes on untouched.
-import type { EngineInterface, SessionCompactInput, SessionCompactResult, SessionMessage } from 'claude-code'
+// An automatic compaction in the middle of a run (run-edge.ts says why): at the
+// skill's turn, answered with a digest and the turn's own messages; at any
+// stage, what replaced the conversation is recorded on the run, so no later
+// failure says the conversation is unchanged.
+import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff, stubAnswerOf } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -28,12 +32,11 @@ import { armingTriggerOf } from '../ask/ask.js'
 import { armAfterCompaction } from '../ask/ask-steps.js'
 import { buildDigestStub, isOwnMarkedCompaction } from '../stub/swap-text.js'
 import type { Options } from '../options/options.js'
-import { answerAtRunEdge, noteSummaryDuringRun } from './run-edge-steps.js'
 import { readWindowEdge } from '../thresholds/thresholds-state.js'
 import { UNREFUSED, isKnownNotToFitOf } from '../thresholds/window-edge.js'
-import { messageOf } from '../run/run-steps.js'
+import { dispatch, messageOf } from '../run/run-steps.js'
+import { edgeDigestTextOf, edgePlanOf, runTurnOf } from './run-edge.js'
 import { maskedDigestNow } from './digest-steps.js'
-import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { Digest } from './digest.js'
 
 type $ = EngineInterface
@@ -62,26 +65,22 @@ const DIGEST_ROW_NAME = 'a digest'
 /** Why no fork was asked for: the conversation was known not to fit. */
 const KNOWN_NOT_TO_FIT = "the conversation is too long for one more request (this window's request was refused as too long, or the context is full), so no fork was asked for"
 
-/** The summariser's instructions: the person's, then what this mod's state adds, then the outline. */
-async function summaryInstructions($: $, own: string | undefined): Promise<string> {
+/** The engine's summary, with our instructions: the person's, then what this mod's state adds, then the outline. */
+async function summarised($: $, e: SessionCompactInput, next: Next): Promise<SessionCompactResult> {
   const cwd = await $.session.cwd()
   const folder = { cwd, ...(await folderInputOf($, cwd)) }
   const [words, lastHandoff, work] = await Promise.all([readWords($), lastHandoffNow($, folder), readWork($)])
-  return summaryInstructionsOf(own, { words, lastHandoff, facts: work.facts, cwd })
-}
-
-/** A compaction began a new context window: what counts per window starts
- * over, and the meter watches the window after it. */
-async function windowAfterCompaction($: $): Promise<void> {
-  await newWindowBegan($)
-  await watchAfterCompaction($)
+  return next({ ...e, instructions: summaryInstructionsOf(e.instructions, { words, lastHandoff, facts: work.facts, cwd }) })
 }
 
 /** After a compaction the engine raised: a new window rearms what counts per
- * window, and option askAfterCompaction arms its question whatever replaced
+ * window and the meter watches it, and option askAfterCompaction arms its question whatever replaced
  * the conversation (a summary or a fork's handoff). */
 async function observed($: $, e: SessionCompactInput, compacted: SessionCompactResult, isAskOn: boolean): Promise<SessionCompactResult> {
-  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) await windowAfterCompaction($)
+  if (e.agentId === undefined && e.trigger !== 'precompute' && compacted.skip === undefined) {
+    await newWindowBegan($)
+    await watchAfterCompaction($)
+  }
   const arming = armingTriggerOf({ trigger: e.trigger, agentId: e.agentId, skip: compacted.skip })
   if (isAskOn && arming !== undefined) await armAfterCompaction($, arming)
   return compacted
@@ -98,13 +97,6 @@ async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTri
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
-/** The messages a replacement is followed by: a prompt typed at the moment
- * is the transcript's last message, and stays last, as it came. */
-function typedAfterOf(e: SessionCompactInput, trigger: ForkTrigger): SessionMessage[] {
-  const position = turnPositionOf(e.messages, trigger)
-  return position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
-}
-
 /** No handoff was written: the engine's summary, with our instructions.
  * Where it fails too (a skip, or its request rejected) and a digest is at
  * hand, the digest itself replaces the conversation; with none, nothing
@@ -112,7 +104,7 @@ function typedAfterOf(e: SessionCompactInput, trigger: ForkTrigger): SessionMess
 async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean, digest: Digest | undefined): Promise<SessionCompactResult> {
   let summaryFailure: string
   try {
-    const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
+    const compacted = await summarised($, e, next)
     if (compacted.skip === undefined) {
       showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
       await logCompaction($, trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
@@ -129,9 +121,8 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
     return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
-  const messages: SessionMessage[] = [{ role: 'user', text: stub, toolUses: [] }, ...typedAfterOf(e, trigger)]
-  // Remembered before the answer installs the row: a quarter of the window, it is drawn as one line.
-  await rememberStubRow($, 'compaction', stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length).catch((error: unknown) => $.ui.log(`the digest's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  // A quarter of the window, it too is drawn as one line.
+  const messages = await stubAnswerOf($, e, trigger, stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length)
   showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
   await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)
@@ -179,17 +170,15 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return observed($, e, await next(e), isAskOn)
     case 'veto':
       return { skip: route.skip }
-    case 'summary': {
-      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-      if (phase.kind !== 'idle') await noteSummaryDuringRun($, e, compacted)
-      return observed($, e, compacted, isAskOn)
-    }
     case 'run-edge': {
-      const edged = await answerAtRunEdge($, e)
+      const edged = await answerAtRunEdge($, e, reading.windowTokens)
       // No question is armed: the skill's own Write would meet it, and the swap takes it back.
       if (edged !== undefined) return observed($, e, edged, false)
-      const compacted = await next({ ...e, instructions: await summaryInstructions($, e.instructions) })
-      await noteSummaryDuringRun($, e, compacted)
+    }
+    // falls through: the engine summarises, as while any run is under way
+    case 'summary': {
+      const compacted = await summarised($, e, next)
+      if (phase.kind !== 'idle' && compacted.skip === undefined) await dispatch($, { kind: 'conversation-replaced', by: 'summary' })
       return observed($, e, compacted, isAskOn)
     }
     case 'digest':
@@ -207,4 +196,31 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
     }
   }
+}
+
+/**
+ * Answers an automatic compaction met while the run is writing: the
+ * conversation before the run's turn becomes a digest, and the turn's own
+ * messages follow it, kept with their handles. Undefined when this is not the
+ * run's turn (no message carries its tag), or when no digest could be built:
+ * the caller then leaves the compaction to the engine's summary.
+ */
+async function answerAtRunEdge($: $, e: SessionCompactInput, windowTokens: number): Promise<SessionCompactResult | undefined> {
+  const phase = await readPhase($)
+  if (phase.kind !== 'writing') return undefined
+  const { messages } = e
+  const turn = runTurnOf(messages, `run=${phase.run.values.run}`)
+  if (turn === undefined) return undefined
+  const plan = edgePlanOf(messages, turn, windowTokens)
+  let digest
+  try {
+    digest = await maskedDigestNow($, plan.digested.map((i) => messages[i]!), plan.digestWindowTokens)
+  } catch (error) {
+    $.ui.log(`the digest at the window's edge could not be built (${messageOf(error)}); the engine summarises instead`, { to: 'debug' })
+    return undefined
+  }
+  // Recorded on the run found now, whatever stage it reached while the digest was built.
+  await dispatch($, { kind: 'conversation-replaced', by: 'digest', id: phase.run.id })
+  showToast($, TOASTS.runEdgeDigest(digest.shownEntries, digest.leftOutEntries), COMPACTION_TOAST_MS)
+  return { messages: [{ role: 'user', text: edgeDigestTextOf(digest.text), toolUses: [] }, ...plan.kept.map((i) => messages[i]!)] }
 }

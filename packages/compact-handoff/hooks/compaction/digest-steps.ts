@@ -1,28 +1,22 @@
 // The digest of a conversation too long for one request (digest.ts), its
-// leading sections read from this mod's records and every text it shows
-// masked by the engine's redact first: a command or an output can hold a token.
+// leading sections read from this mod's records, and the turn's latest step
+// (latest-step.ts): every text either shows masked by the engine's redact
+// first, since a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
-import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskableTextsOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
+import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
-import { latestStepSectionNow } from './latest-step-steps.js'
+import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
 import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
-import type { StubContext } from '../stub/swap-text.js'
-import { runningSectionOf } from '../background/running.js'
-import { worktreeSectionOf } from '../carried/worktree.js'
-import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
-import { planSectionOf } from '../carried/plan.js'
-import { skillsSectionOf } from '../carried/skills.js'
+import { carriedSectionsOf, type StubContext } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
 import { readWords } from '../words/words-state.js'
-import { userWordsSectionOf } from '../words/user-words.js'
+import { NO_WORDS, userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { readWork } from '../facts/facts-state.js'
+import { NO_WORK, type WorkRecord } from '../facts/work.js'
 import { factsSectionOf, shownFactsOf } from '../facts/facts.js'
 
 type $ = EngineInterface
-
-/** How many redact calls are in flight at once. */
-const MASKING_AT_ONCE = 4
 
 /** One batch masked in one call; where the masking reached across a
  * separator (the pieces no longer match the texts) or the call failed, each
@@ -34,45 +28,49 @@ async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
   return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
 }
 
-/** Each of `texts` masked, in order, in as few redact calls as fit, at most MASKING_AT_ONCE at a time. */
+/** Each of `texts` masked, in order, in as few redact calls as fit, one
+ * after another: the engine runs the hops one at a time however many are in
+ * flight (digest.ts MASK_SEPARATOR). */
 async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
-  const masked: string[] = new Array<string>(texts.length)
-  const batches = maskBatchesOf(texts)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < batches.length) {
-      const batch = batches[next++]!
-      const pieces = await maskedBatch($, batch.map((i) => texts[i]!))
-      for (const [k, i] of batch.entries()) masked[i] = pieces[k]!
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(MASKING_AT_ONCE, batches.length) }, worker))
+  const masked: string[] = []
+  for (const batch of maskBatchesOf(texts)) masked.push(...(await maskedBatch($, batch.map((i) => texts[i]!))))
   return masked
 }
 
-/** The sections code composed, in the digest's order, and the recall line;
- * each read on its own, a failed one costing its section, never the digest. */
-async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ leading: string[]; recallLine?: string }> {
-  const isMidTurn = turnPositionOf(messages, 'auto').kind === 'mid-turn'
-  const [words, facts, latestStep, context] = await Promise.all([
-    readWords($)
-      .then(userWordsSectionOf)
-      .catch(() => undefined),
-    Promise.all([readWork($), $.session.cwd()])
-      .then(([work, cwd]) => factsSectionOf(shownFactsOf(work.facts, cwd, [])))
-      .catch(() => undefined),
-    isMidTurn ? latestStepSectionNow($, messages).catch(() => undefined) : undefined,
+/** The stub's section for the latest step of `messages`, masked, or undefined
+ * when that step called no tool. */
+export async function latestStepSectionNow($: $, messages: Parameters<typeof latestStepOf>[0]): Promise<string | undefined> {
+  const step = latestStepOf(messages)
+  if (step === undefined) return undefined
+  const calls = await Promise.all(
+    step.calls.map(async (call): Promise<LatestCall> => {
+      const [masked, resultEnd] = await Promise.all([maskedText($, call.call), call.resultEnd === '' ? '' : maskedText($, call.resultEnd)])
+      return { ...call, call: masked, resultEnd }
+    }),
+  )
+  return latestStepSectionOf({ ...step, calls })
+}
+
+/** What a stub or a digest shows beyond the conversation, read now (the
+ * latest step only mid-turn): each read on its own, a failed one costing its
+ * section, never the answer. */
+export async function recordsNow($: $, messages: readonly DigestMessage[], isMidTurn: boolean): Promise<{ words: UserWords; work: WorkRecord; context: StubContext; latestStep: string | undefined }> {
+  const [words, work, context, latestStep] = await Promise.all([
+    readWords($).catch(() => NO_WORDS),
+    readWork($).catch(() => NO_WORK),
     stubContextNow($).catch((): StubContext => ({})),
+    isMidTurn ? latestStepSectionNow($, messages).catch(() => undefined) : undefined,
   ])
-  // Each carried section on its own, in the stub's order (swap-text.ts stubContextLinesOf), so one too long for the digest costs only itself.
-  const carried = [
-    context.running === undefined ? undefined : runningSectionOf(context.running),
-    worktreeSectionOf(context.worktree),
-    context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools),
-    planSectionOf(context.plan),
-    context.skills === undefined ? undefined : skillsSectionOf(context.skills),
-  ]
-  const leading = [words, facts, latestStep, ...carried].filter((section): section is string => section !== undefined)
+  return { words, work, context, latestStep }
+}
+
+/** The sections code composed, in the digest's order, and the recall line. */
+async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ leading: string[]; recallLine?: string }> {
+  const [{ words, work, context, latestStep }, cwd] = await Promise.all([recordsNow($, messages, turnPositionOf(messages, 'auto').kind === 'mid-turn'), $.session.cwd().catch(() => undefined)])
+  const facts = cwd === undefined ? undefined : factsSectionOf(shownFactsOf(work.facts, cwd, []))
+  // Each carried section on its own, in the stub's order, so one too long for the digest costs only itself.
+  const { running, worktree, tools, plan, skills } = carriedSectionsOf(context)
+  const leading = [userWordsSectionOf(words), facts, latestStep, running, worktree, tools, plan, skills].filter((section): section is string => section !== undefined)
   const { transcriptPath } = context
   return { leading, ...(transcriptPath !== undefined && transcriptPath !== '' ? { recallLine: recallLineOf(transcriptPath) } : {}) }
 }
@@ -81,5 +79,5 @@ async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ l
 export async function maskedDigestNow($: $, messages: readonly DigestMessage[], windowTokens: number): Promise<Digest> {
   const input = await leadingNow($, messages)
   const plan = digestPlanOf({ messages, ...input }, digestBudgetCharsOf(windowTokens))
-  return digestTextOf(plan, await maskedTexts($, maskableTextsOf(plan)))
+  return digestTextOf(plan, await maskedTexts($, plan.windows))
 }

@@ -110,7 +110,7 @@ export type DigestPlan = {
   /** Newest first. */
   entries: readonly PlannedEntry[]
   leftOut: LeftOut
-  /** The texts to mask; each entry names its own by index. */
+  /** The texts to mask with $.session.redact, in order, each at most MAX_REDACT_CHARS (text/text-clip.ts); each entry names its own by index. */
   windows: readonly string[]
 }
 
@@ -126,7 +126,7 @@ function hasText(text: string): boolean {
 }
 
 /** The last `maxChars` code units of `text`, one fewer when the cut would split a surrogate pair. */
-function endOf(text: string, maxChars: number): string {
+export function endOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const end = text.slice(text.length - maxChars)
   const code = end.charCodeAt(0)
@@ -135,7 +135,7 @@ function endOf(text: string, maxChars: number): string {
 
 /** What a tool call was asked: a Bash command, a file's path, a pattern and
  * where it was looked for, a URL, or else the arguments as JSON. */
-function callTextOf(input: Record<string, unknown>): string {
+export function callTextOf(input: Record<string, unknown>): string {
   const textOf = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
   const path = textOf(input.path)
   const pattern = textOf(input.pattern)
@@ -205,7 +205,8 @@ const CALL_CUT_MARK = ' […]'
 type ToolUse = NonNullable<DigestMessage['toolUses']>[number]
 type ToolResult = NonNullable<DigestMessage['toolResults']>[number]
 
-function outcomeOf(tool: string, text: string | undefined, isError: boolean): string {
+/** A call's outcome as shown: a Bash call's exit status (facts.ts reads it), `error` or `done`. */
+export function outcomeOf(tool: string, text: string | undefined, isError: boolean): string {
   if (text === undefined) return 'no result in the transcript yet'
   if (tool === 'Bash') {
     const code = exitCodeOf(isError ? { isError: true, text } : {})
@@ -221,7 +222,6 @@ function callEntryOf(windows: string[], index: number, tool: string, call: strin
   return { kind: 'call', index, tool: shownTool, call: planned, outcome: outcomeOf(tool, text, isError), ...output }
 }
 
-/** The results of the calls in `message`, from the user message after it. */
 function resultsFor(next: DigestMessage | undefined): Map<string, ToolResult> {
   const results = new Map<string, ToolResult>()
   if (next?.role !== 'user') return results
@@ -379,11 +379,6 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   }
 }
 
-/** The plan's texts to be masked with $.session.redact, in order; each at most MAX_REDACT_CHARS (text/text-clip.ts). */
-export function maskableTextsOf(plan: DigestPlan): string[] {
-  return [...plan.windows]
-}
-
 function openingOf(): string {
   return `${DIGEST_OPENING}, not written by a model: the conversation had grown too long for one request to the model, so code took its newest parts verbatim, newest first, and left the oldest out.`
 }
@@ -517,7 +512,7 @@ export function maskedPiecesOf(joined: string, count: number): string[] | undefi
   return pieces.length === count ? pieces : undefined
 }
 
-/** Phase 2: the digest from the plan and the masked texts (same order as maskableTextsOf), each cut to its kept size; never longer than the budget. */
+/** Phase 2: the digest from the plan and the masked texts (in the order of the plan's windows), each cut to its kept size; never longer than the budget. */
 export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Digest {
   const opening = openingOf()
   const closingRoom = closingBoundOf({ prompts: 0, assistant: 0, calls: leftOutCountOf(plan.leftOut) + plan.entries.length }, plan.recallLine)

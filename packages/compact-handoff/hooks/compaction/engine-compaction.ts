@@ -35,11 +35,6 @@ export type CompactionInput = { trigger?: string; agentId?: string; instructions
 export const PRECOMPUTE_SKIP =
   'compact-handoff answers the coming compaction with a handoff a fork writes: a summary computed now would never be used'
 
-/** Whether a trigger of the main loop is answered by a fork under `option`. */
-function isForked(trigger: ForkTrigger, option: CompactionHandoff): boolean {
-  return trigger === 'auto' ? option !== 'off' : option === 'all'
-}
-
 /**
  * The route for a compaction raised by the engine, while this mod's own run
  * is at `runKind` ('idle' when none). A run under way ends in its own swap, and
@@ -59,7 +54,8 @@ export function compactionRouteOf(input: CompactionInput, option: CompactionHand
   if (input.trigger !== 'auto' && input.trigger !== 'manual') return { kind: 'pass' }
   if (input.trigger === 'auto' && runKind === 'writing') return { kind: 'run-edge' }
   if (isKnownNotToFit && option !== 'off' && runKind === 'idle') return { kind: 'digest', trigger: input.trigger, focus: focusOf(input) }
-  if (!isForked(input.trigger, option) || runKind !== 'idle') return { kind: 'summary' }
+  const isForked = input.trigger === 'auto' ? option !== 'off' : option === 'all'
+  if (!isForked || runKind !== 'idle') return { kind: 'summary' }
   return { kind: 'fork', trigger: input.trigger, focus: focusOf(input) }
 }
 

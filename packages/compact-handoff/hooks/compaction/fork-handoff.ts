@@ -128,7 +128,7 @@ export function forkFailureOf(outcome: Exclude<ForkOutcome, { isAnswered: true }
   }
 }
 
-/** Why the digest writer's request (a completion, digest-prompt.ts) gave no
+/** Why the digest writer's request (a completion, fork-prompt.ts) gave no
  * text; `timeoutMs` is the limit it was sent with, which is what ends it as
  * `aborted` (no turn's Escape reaches a completion). */
 export function digestFailureOf(outcome: Exclude<ForkOutcome, { isAnswered: true }>, timeoutMs: number): string {

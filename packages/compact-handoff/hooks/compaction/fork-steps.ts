@@ -1,6 +1,6 @@
 // Answers one of the engine's compactions with a handoff a writer writes: a
 // fork of the session, or, where the conversation is too long for one more
-// request, a completion that carries its digest (digest-prompt.ts). The
+// request, a completion that carries its digest (fork-prompt.ts). The
 // request, at most one repair, the check, the file, and the one message the
 // conversation becomes. Nothing is written until a text passes the check, and
 // a failure at any step before the write leaves the compaction to the next
@@ -9,22 +9,16 @@ import type { EngineInterface, SessionCompactInput, SessionMessage } from 'claud
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { turnPositionOf, type ForkTrigger } from './engine-compaction.js'
-import { forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
+import { DIGEST_HANDOFF_MAX_TOKENS, DIGEST_HANDOFF_TIMEOUT_MS, digestPromptOf, digestRepairPromptOf, forkPromptOf, forkRepairPromptOf, type ForkAsk } from './fork-prompt.js'
 import { forkReplyOf } from './fork-reply.js'
 import { FORK_HANDOFF_DIR, composedHandoffOf, digestFailureOf, forkFailureOf, freeHandoffNameOf, isTooLongOf, slugOf, unmaskableProblemOf, type ForkFileValues, type ForkOutcome } from './fork-handoff.js'
-import { DIGEST_HANDOFF_MAX_TOKENS, DIGEST_HANDOFF_TIMEOUT_MS, digestPromptOf, digestRepairPromptOf } from './digest-prompt.js'
 import { formatProblems } from '../format/handoff-format.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../stub/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
-import { stubContextNow } from '../stub/stub-steps.js'
 import { redactableOf } from '../text/text-clip.js'
 import { setLastHandoff } from '../stub/stub-state.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
-import { readWork } from '../facts/facts-state.js'
-import { readWords } from '../words/words-state.js'
-import { NO_WORDS } from '../words/user-words.js'
-import { NO_WORK } from '../facts/work.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -32,7 +26,7 @@ import { messageOf } from '../run/run-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
-import { latestStepSectionNow } from './latest-step-steps.js'
+import { recordsNow } from './digest-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 
 type $ = EngineInterface
@@ -56,45 +50,30 @@ export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 
 /** What the whole attempt knows before the first fork. */
 type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
-type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | { kind: 'failed'; why: string; isInterrupted?: true; isTooLong?: true }
+type Failed = Extract<Forked, { kind: 'failed' }>
+type Passed = { kind: 'passed'; text: string; name: string }
+type Draft = Passed | { kind: 'problems'; problems: string[]; body: string } | Omit<Failed, 'repairs'>
 
 type Asked = ForkOutcome | { isAnswered: false; rejected: string }
 type Unanswered = Exclude<Asked, { isAnswered: true }>
 
-/** The model's result as far as a handoff goes. */
-function outcomeOf(result: Awaited<ReturnType<$['model']['fork']>>): ForkOutcome {
-  if (result.isAnswered) return { isAnswered: true, text: result.text }
-  return result.reason === 'api-error' ? { isAnswered: false, reason: 'api-error', status: result.status, error: result.error } : { isAnswered: false, reason: result.reason }
-}
-
 /** One request of the writer's; a request the engine rejects is a failure too. */
 async function askOnce($: $, writer: HandoffWriter, prompt: string): Promise<Asked> {
   try {
-    if (writer.kind === 'fork') return outcomeOf(await $.model.fork({ prompt }))
-    return outcomeOf(await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS }))
+    if (writer.kind === 'fork') return await $.model.fork({ prompt })
+    return await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS })
   } catch (error) {
     return { isAnswered: false, rejected: `${writer.kind === 'fork' ? 'the fork' : "the digest's request"} was refused (${messageOf(error)})` }
   }
 }
 
-function failureOf(writer: HandoffWriter, outcome: Unanswered): string {
-  if ('rejected' in outcome) return outcome.rejected
-  return writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)
-}
-
-/** A fork is cut short by the turn's Escape; a completion only by its own time limit. */
-function markOf(writer: HandoffWriter, outcome: Unanswered): { isInterrupted?: true; isTooLong?: true } {
-  if ('rejected' in outcome) return {}
-  if (writer.kind === 'fork' && outcome.reason === 'aborted') return { isInterrupted: true }
-  return isTooLongOf(outcome) ? { isTooLong: true } : {}
-}
-
-function promptOf(writer: HandoffWriter, ask: ForkAsk): string {
-  return writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest)
-}
-
-function repairPromptOf(writer: HandoffWriter, ask: ForkAsk, problems: readonly string[], body: string): string {
-  return writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body)
+/** Why a request gave no text. A fork is cut short by the turn's Escape; a
+ * completion only by its own time limit. */
+function failedOf(writer: HandoffWriter, outcome: Unanswered, before = ''): Omit<Failed, 'repairs'> {
+  if ('rejected' in outcome) return { kind: 'failed', why: `${before}${outcome.rejected}` }
+  const why = `${before}${writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)}`
+  if (writer.kind === 'fork' && outcome.reason === 'aborted') return { kind: 'failed', why, isInterrupted: true }
+  return isTooLongOf(outcome) ? { kind: 'failed', why, isTooLong: true } : { kind: 'failed', why }
 }
 
 /** The reply as the file it would become: taken out of what surrounds it,
@@ -124,14 +103,15 @@ function problemsReasonOf(problems: readonly string[]): string {
 
 /** The writer's request, and one repair when its text fails the check: a
  * text that passed, or why there is none. */
-async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Draft; repairs: number }> {
-  const first = await askOnce($, writer, promptOf(writer, context.ask))
-  if (!first.isAnswered) return { draft: { kind: 'failed', why: failureOf(writer, first), ...markOf(writer, first) }, repairs: 0 }
+async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Exclude<Draft, { kind: 'problems' }>; repairs: number }> {
+  const { ask } = context
+  const first = await askOnce($, writer, writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest))
+  if (!first.isAnswered) return { draft: failedOf(writer, first), repairs: 0 }
   const draft = await draftOf($, first.text, context)
   if (draft.kind !== 'problems') return { draft, repairs: 0 }
-  const second = await askOnce($, writer, repairPromptOf(writer, context.ask, draft.problems, draft.body))
-  const repairer = writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"
-  if (!second.isAnswered) return { draft: { kind: 'failed', why: `${repairer} gave no handoff: ${failureOf(writer, second)}`, ...markOf(writer, second) }, repairs: 1 }
+  const { problems, body } = draft
+  const second = await askOnce($, writer, writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body))
+  if (!second.isAnswered) return { draft: failedOf(writer, second, `${writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"} gave no handoff: `), repairs: 1 }
   const repaired = await draftOf($, second.text, context)
   return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
 }
@@ -158,7 +138,7 @@ async function recordForkHandoff($: $, cwd: string, relPath: string, text: strin
 export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter): Promise<Forked> {
   const position = turnPositionOf(e.messages, trigger)
   let context: Context
-  let passed: { draft: Draft; repairs: number }
+  let passed: Awaited<ReturnType<typeof passedDraft>>
   try {
     context = await contextOf($, focus, position.kind === 'mid-turn')
     // A folder the one rule refuses would refuse the file too: no request is spent on it.
@@ -169,10 +149,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     return { kind: 'failed', why: `compact-handoff failed before writing anything (${messageOf(error)})`, repairs: 0 }
   }
   const { draft, repairs } = passed
-  if (draft.kind === 'failed') {
-    return { kind: 'failed', why: draft.why, repairs, ...(draft.isInterrupted === true ? { isInterrupted: true } : {}), ...(draft.isTooLong === true ? { isTooLong: true } : {}) }
-  }
-  if (draft.kind !== 'passed') return { kind: 'failed', why: problemsReasonOf(draft.problems), repairs }
+  if (draft.kind === 'failed') return { ...draft, repairs }
   const relPath = `${FORK_HANDOFF_DIR}/${draft.name}`
   // Named from a listing taken before the forks: the one rule's look right
   // before the write refuses a file that appeared since, and any link.
@@ -187,12 +164,7 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
   const outcome = writer.kind === 'fork' ? 'compaction-handoff' : 'compaction-digest-handoff'
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [relPath], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const [words, work, stubContext, latestStep] = await Promise.all([
-    readWords($).catch(() => NO_WORDS),
-    readWork($).catch(() => NO_WORK),
-    stubContextNow($).catch(() => ({})),
-    position.kind === 'mid-turn' ? latestStepSectionNow($, e.messages).catch(() => undefined) : undefined,
-  ])
+  const { words, work, context: stubContext, latestStep } = await recordsNow($, e.messages, position.kind === 'mid-turn')
   const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
   const stub = buildForkStub({
     handoff: relPath,
@@ -202,13 +174,20 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     writtenFrom: writer.kind,
     isMidTurn: position.kind === 'mid-turn',
     context: stubContext,
-    ...(factsSection !== undefined ? { factsSection } : {}),
-    ...(latestStep !== undefined ? { latestStep } : {}),
+    factsSection,
+    latestStep,
   })
-  // Remembered before the answer installs the row: its first drawing is already the one line.
-  await rememberStubRow($, 'compaction', stub, relPath, bytes).catch((error: unknown) => $.ui.log(`the compaction's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  const messages = await stubAnswerOf($, e, trigger, stub, relPath, bytes)
   showToast($, writer.kind === 'fork' ? TOASTS.forkHandoff(trigger, relPath) : TOASTS.digestHandoff(trigger, relPath), COMPACTION_TOAST_MS)
-  // A prompt typed at the moment is the transcript's last message: it stays last, as it came.
-  const typed = position.kind === 'typed-prompt' ? [e.messages[position.index]!] : []
-  return { kind: 'answered', messages: [{ role: 'user', text: stub, toolUses: [] }, ...typed] }
+  return { kind: 'answered', messages }
+}
+
+/** The messages a compaction is answered with: the stub, then a prompt typed
+ * at the moment (the transcript's last message), which stays last, as it
+ * came. The stub's row (named by `handoff`) is remembered before the answer
+ * installs it, so its first drawing is already the one line. */
+export async function stubAnswerOf($: $, e: SessionCompactInput, trigger: ForkTrigger, stub: string, handoff: string, bytes: number): Promise<SessionMessage[]> {
+  await rememberStubRow($, 'compaction', stub, handoff, bytes).catch((error: unknown) => $.ui.log(`the stub's row could not be remembered (${messageOf(error)}); it is drawn whole`, { to: 'debug' }))
+  const position = turnPositionOf(e.messages, trigger)
+  return [{ role: 'user', text: stub, toolUses: [] }, ...(position.kind === 'typed-prompt' ? [e.messages[position.index]!] : [])]
 }

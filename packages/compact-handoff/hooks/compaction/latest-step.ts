@@ -2,10 +2,10 @@
 // fork that writes the handoff sees the transcript as last sent, without the
 // tool calls the model made since and their results (seen live, 2.1.332), so
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
-// fork-steps.ts masks what latestStepOf takes out before latestStepSectionOf
+// digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
-import { exitCodeOf } from '../facts/facts.js'
 import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
+import { callTextOf, endOf, outcomeOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -19,9 +19,7 @@ export const MAX_LATEST_CALL_CHARS = 300
  * pattern that finds it before it is masked. */
 const WINDOW_FACTOR = 4
 
-type ToolUseInput = { tool_use_id: string; tool: string; input: Record<string, unknown>; text?: string; isError?: true }
-type ToolResultInput = { tool_use_id: string; text: string; isError: boolean }
-type MessageInput = { role: 'user' | 'assistant'; toolUses?: readonly ToolUseInput[]; toolResults?: readonly ToolResultInput[] }
+type MessageInput = Omit<DigestMessage, 'text'>
 
 /** One call of the latest step, as taken out of the transcript: `call` and
  * `resultEnd` are windows of the model's and the tool's text, not yet masked. */
@@ -30,23 +28,14 @@ export type LatestCall = {
   call: string
   /** No result was in the transcript yet. */
   hasResult: boolean
-  isError: boolean
-  /** A Bash call's exit status, as facts.ts reads it; null when its error names none. */
-  exitCode?: number | null
+  /** As the digest says it: a Bash call's exit status, `error`, `done`. */
+  outcome: string
   resultEnd: string
   /** The result's length in UTF-16 code units, to say how much was left out. */
   resultChars: number
 }
 
 export type LatestStep = { calls: LatestCall[]; moreCalls: number }
-
-/** What a call was asked: a Bash command, a file's path, or the arguments as JSON. */
-function callTextOf(use: ToolUseInput): string {
-  const input = use.input
-  const named = [input.command, input.file_path, input.path, input.pattern, input.url].find((v): v is string => typeof v === 'string')
-  // JSON of an object the engine parsed is linear in its size; only its head is kept.
-  return headOf(named ?? JSON.stringify(input) ?? '', WINDOW_FACTOR * MAX_LATEST_CALL_CHARS)
-}
 
 /** The end of `text` a window holds: from the first line start within the
  * last WINDOW_FACTOR × MAX_LATEST_RESULT_CHARS code units (the cut line left
@@ -78,7 +67,7 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
       const result = results.find((r) => r.tool_use_id === use.tool_use_id)
       const text = result?.text ?? use.text
       const isError = result?.isError ?? use.isError === true
-      return callOf(use.tool, callTextOf(use), text, isError)
+      return callOf(use.tool, headOf(callTextOf(use.input), WINDOW_FACTOR * MAX_LATEST_CALL_CHARS), text, isError)
     }),
     ...results.filter((r) => !useIds.has(r.tool_use_id)).map((r) => callOf('a tool', `call ${headOf(r.tool_use_id, MAX_LATEST_CALL_CHARS)}`, r.text, r.isError)),
   ]
@@ -87,30 +76,19 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
 }
 
 function callOf(tool: string, call: string, text: string | undefined, isError: boolean): LatestCall {
-  const exit = tool === 'Bash' && text !== undefined ? { exitCode: exitCodeOf(isError ? { isError: true, text } : {}) } : {}
-  return { tool, call, hasResult: text !== undefined, isError, ...exit, resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
+  return { tool, call, hasResult: text !== undefined, outcome: outcomeOf(tool, text, isError), resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
 }
 
 /** `text`'s end, at most MAX_LATEST_RESULT_CHARS, from a line start where one
  * is within reach, and how many code units of the whole were left out. */
 function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut: number } {
-  let kept = masked
-  if (kept.length > MAX_LATEST_RESULT_CHARS) {
-    kept = kept.slice(kept.length - MAX_LATEST_RESULT_CHARS)
-    // Not inside a surrogate pair: a low half at the cut is dropped.
-    const code = kept.charCodeAt(0)
-    if (code >= 0xdc00 && code <= 0xdfff) kept = kept.slice(1)
+  let kept = endOf(masked, MAX_LATEST_RESULT_CHARS)
+  if (kept.length < masked.length) {
     const lineStart = kept.indexOf('\n')
     if (lineStart >= 0 && lineStart < kept.length - 1) kept = kept.slice(lineStart + 1)
   }
   // What the masking changed is counted in the masked text's length, near enough for a notice.
   return { kept, leftOut: Math.max(0, wholeChars - kept.length) }
-}
-
-function outcomeOf(call: LatestCall): string {
-  if (!call.hasResult) return 'no result in the transcript yet'
-  if (call.exitCode !== undefined) return call.exitCode === null ? 'failed' : `exit ${call.exitCode}`
-  return call.isError ? 'error' : 'done'
 }
 
 /** `text` on one line of at most MAX_LATEST_CALL_CHARS, a cut marked. */
@@ -127,7 +105,7 @@ export function latestStepSectionOf(step: LatestStep): string {
     "The turn's latest step, which the handoff's writer did not see (it came after the transcript the writer was given), recorded by code from the transcript verbatim:",
   ]
   for (const call of step.calls) {
-    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${outcomeOf(call)}`)
+    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${call.outcome}`)
     if (!call.hasResult) continue
     const { kept, leftOut } = keptEndOf(call.resultEnd, call.resultChars)
     if (kept.trim() === '') {

@@ -16,7 +16,7 @@
 // compaction (at its threshold, or at the refusal, a 400 that costs no model
 // time), which lands here, so a run never starts differently and nothing is
 // compacted before the skill's invocation is in the conversation to keep.
-// Pure: the steps are run-edge-steps.ts.
+// Pure: compaction-steps.ts applies it.
 import { RECALL_TOOL } from '../recall/recall.js'
 
 /** What is read of a message: `session.compact`'s SessionMessage, in part. */

@@ -40,10 +40,6 @@ function handoffPointerOf(lastHandoff: CheckedLastHandoff): string | undefined {
   return lines.join('\n')
 }
 
-function hasText(own: string | undefined): own is string {
-  return own !== undefined && own.trim() !== ''
-}
-
 /** The recall tool, for the summary to hand on: the next context finds it listed. */
 export const RECALL_SECTION = `End the summary with this line, as written:\n${recallLineOf()}`
 
@@ -59,7 +55,7 @@ export function summaryAdditionsOf(own: string | undefined, state: SummaryState)
     (section): section is string => section !== undefined,
   )
   const added = ['compact-handoff adds, so the summary keeps them:', ...sections].join('\n\n')
-  return hasText(own) ? `${own}\n\n${added}` : added
+  return own !== undefined && own.trim() !== '' ? `${own}\n\n${added}` : added
 }
 
 /** The whole instructions of a main-loop compaction the engine summarises:

@@ -52,7 +52,6 @@ export function withStubRow(rows: StubRows, row: StubRow): StubRow[] {
   return [...rows.filter((r) => r.sha256 !== row.sha256), row].slice(-MAX_STUB_ROWS)
 }
 
-/** The remembered row whose stub has this digest. */
 export function stubRowOf(rows: StubRows, sha256: string): StubRow | undefined {
   return rows.find((r) => r.sha256 === sha256)
 }

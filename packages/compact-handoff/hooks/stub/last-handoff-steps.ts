@@ -24,7 +24,6 @@ export async function checkedFileOf($: $, folder: ProjectFolder, relPath: string
   return { relPath, isOwn: ownership === 'own', text }
 }
 
-/** This session's last handoff, each of its files checked now. */
 export async function lastHandoffNow($: $, folder: ProjectFolder): Promise<CheckedLastHandoff> {
   const lastHandoff = await readLastHandoff($)
   if (lastHandoff.kind !== 'handoff') return { kind: 'none' }

@@ -4,7 +4,7 @@ import type { EngineInterface } from 'claude-code'
 import { STUB_OPENING, type StubContext } from './swap-text.js'
 import { runningNow } from '../background/running-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
-import { readLoadedTools, readPlan, readWorktree } from '../carried/carried-state.js'
+import { readLoadedTools, readPlan, readWorktree } from '../carried/carried-steps.js'
 
 type $ = EngineInterface
 

@@ -28,22 +28,30 @@ export const STUB_OPENING = 'The earlier conversation was replaced here by compa
  * approved in plan mode (carried/). */
 export type StubContext = { running?: Running; transcriptPath?: string; skills?: InvokedSkills; loadedTools?: readonly string[]; plan?: CarriedPlan; worktree?: CarriedWorktree }
 
+/** Each section of what the session carries beyond the conversation, as
+ * every stub and the digest show it; undefined where there is nothing to say. */
+export function carriedSectionsOf(context: StubContext): Record<'running' | 'worktree' | 'tools' | 'plan' | 'skills', string | undefined> {
+  return {
+    running: context.running === undefined ? undefined : runningSectionOf(context.running),
+    worktree: worktreeSectionOf(context.worktree),
+    tools: context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools),
+    plan: planSectionOf(context.plan),
+    skills: context.skills === undefined ? undefined : skillsSectionOf(context.skills),
+  }
+}
+
 /** The lines every stub ends its body with for `context`: what still runs,
  * the recall tool for what the handoff lacks (and where the earlier conversation is), the worktree entered, the deferred tools loaded, the plan approved, then the skills invoked; none when
  * nothing is known. */
 export function stubContextLinesOf(context: StubContext): string[] {
+  const { running, worktree, tools, plan, skills } = carriedSectionsOf(context)
   const lines: string[] = []
-  const running = context.running === undefined ? undefined : runningSectionOf(context.running)
   if (running !== undefined) lines.push('', running, '')
   // Where the session keeps no transcript there is nothing to recall.
   if (context.transcriptPath !== undefined && context.transcriptPath !== '') lines.push(recallLineOf(context.transcriptPath))
-  const worktree = worktreeSectionOf(context.worktree)
   if (worktree !== undefined) lines.push(worktree)
-  const tools = context.loadedTools === undefined ? undefined : loadedToolsSectionOf(context.loadedTools)
   if (tools !== undefined) lines.push('', tools)
-  const plan = planSectionOf(context.plan)
   if (plan !== undefined) lines.push('', plan, '')
-  const skills = context.skills === undefined ? undefined : skillsSectionOf(context.skills)
   if (skills !== undefined) lines.push('', skills, '')
   return lines
 }
@@ -69,20 +77,15 @@ function stubOpeningOf(writtenFrom: WrittenFrom | undefined): string {
  * after the person's words; `context` what runs and where the transcript is;
  * `writtenFrom` what replaced the conversation before the handoff was written. */
 export function buildStub(files: SwapFiles, words: UserWords, factsSection?: string, context: StubContext = {}, writtenFrom?: WrittenFrom): string {
-  const lines = [
-    stubOpeningOf(writtenFrom),
-    `Handoff file: ${files.handoff}`,
-  ]
+  const lines = [stubOpeningOf(writtenFrom), `Handoff file: ${files.handoff}`]
   if (files.plan !== undefined) lines.push(`Plan file: ${files.plan}`)
-  const wordsSection = userWordsSectionOf(words)
-  if (wordsSection !== undefined) lines.push('', wordsSection, '')
-  if (factsSection !== undefined) lines.push('', factsSection, '')
-  lines.push(...stubContextLinesOf(context))
-  lines.push('Nothing else from before was kept. The next message says what to do.')
+  for (const section of [userWordsSectionOf(words), factsSection]) {
+    if (section !== undefined) lines.push('', section, '')
+  }
+  lines.push(...stubContextLinesOf(context), 'Nothing else from before was kept. The next message says what to do.')
   return lines.join('\n')
 }
 
-/** What a fork handoff's stub is built from. */
 export type ForkStubInput = {
   /** The saved file, relative to the session folder. */
   handoff: string
@@ -90,7 +93,7 @@ export type ForkStubInput = {
   handoffText: string
   words: UserWords
   /** The work's facts recorded by code (facts.ts stubFactsOf). */
-  factsSection?: string
+  factsSection?: string | undefined
   /** Who compacted: the engine at its threshold, or the person's /compact. */
   trigger: 'auto' | 'manual'
   /** Who wrote the handoff: a fork that saw the conversation, or a request
@@ -102,7 +105,7 @@ export type ForkStubInput = {
   /** What still runs in the background and where the replaced transcript is. */
   context?: StubContext
   /** Mid-turn, the turn's latest step the fork did not see, masked (compaction/latest-step.ts). */
-  latestStep?: string
+  latestStep?: string | undefined
 }
 
 /** The stub's closing line: mid-turn, where to carry on from. */
@@ -114,7 +117,6 @@ function forkStubClosingOf(input: Pick<ForkStubInput, 'isMidTurn' | 'latestStep'
   return "Nothing else from before was kept. A turn was under way when the conversation was compacted, and its latest tool call and result may be missing from the handoff: carry on from the handoff's Next step, checking first what that last step left behind."
 }
 
-/** Who compacted, in the stub's words. */
 function compactedByOf(trigger: 'auto' | 'manual'): string {
   return trigger === 'auto' ? "Claude Code's automatic compaction" : 'the /compact the user typed'
 }
@@ -142,15 +144,11 @@ export function buildForkStub(input: ForkStubInput): string {
   return lines.join('\n')
 }
 
-/** What the digest's own stub is built from: the digest (masked; its leading
- * sections already hold the person's words, the work's facts, what runs and
- * the recall line), who compacted, and whether a turn was under way. */
-export type DigestStubInput = { digest: string; trigger: 'auto' | 'manual'; isMidTurn: boolean }
-
 /** The one message the conversation becomes when neither a handoff nor
- * Claude Code's summary could be had: the digest itself, by code, no model
- * request at all. */
-export function buildDigestStub(input: DigestStubInput): string {
+ * Claude Code's summary could be had: the digest itself (masked; its leading
+ * sections already hold the person's words, the work's facts, what runs and
+ * the recall line), by code, no model request at all. */
+export function buildDigestStub(input: { digest: string; trigger: 'auto' | 'manual'; isMidTurn: boolean }): string {
   return [
     `${STUB_OPENING}, at ${compactedByOf(input.trigger)}: the conversation was too long for one more request and no handoff or summary could be written, so compact-handoff put the digest below in its place, built by code, with parts of the conversation left out. Look up anything it does not show with the recall tool before relying on it.`,
     '',

@@ -12,7 +12,7 @@ import { world, swapLogEntries, type ForkAnswer, type World, type WorldOptions }
 import { SESSION_MODEL } from '../support/beneath.js'
 import { endTurn } from '../support/engine-calls.js'
 import { AT_PROMPT, ENGINE_SUMMARY, MID_TURN, REPLY, TYPED, checkedHandoffOf, compactAuto, compactSlash, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
-import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../hooks/compaction/digest-prompt.js'
+import { DIGEST_HANDOFF_OPENING, DIGEST_REPAIR_OPENING } from '../../hooks/compaction/fork-prompt.js'
 import { DIGEST_OPENING } from '../../hooks/compaction/digest.js'
 import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
 
