@@ -9,8 +9,9 @@ import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type Hando
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import { isReadable, olderShapeNoteOf, resumeCheckOf } from '../run/file-check.js'
-import { listProjectFolder, readProjectFile } from '../disk/disk-steps.js'
+import { resumeProblemsOf } from '../run/file-check.js'
+import { fileInputOnDisk } from '../run/run-steps.js'
+import { listProjectFolder } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import {
   FRONTMATTER_READ_BYTES,
@@ -131,11 +132,10 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const listed = await listHandoffFiles($, { cwd, ...folder })
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
-  const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)
-  const { problems, shape } = resumeCheckOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
+  const input = await fileInputOnDisk($, { cwd, ...folder }, file)
+  const { stat, text } = input
+  const problems = resumeProblemsOf(input, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
-  const olderNote = shape && olderShapeNoteOf(file.relPath, shape)
-  const withNote = (answer: string) => (olderNote === undefined ? answer : `${answer}\n${olderNote}`)
 
   const fields = frontmatterOf(text)
   const sections = sectionTextsOf(text)
@@ -149,7 +149,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
     const named = ownPlanOf(file.relPath, plan)
     const prompt = resumePromptOf({ handoff: file.relPath, ...(named.plan !== undefined ? { plan: named.plan } : {}), status, created, nextStep })
     schedule($, { ...base, prompt, isOwn: true, ...(named.leftOut !== undefined ? { leftOut: named.leftOut } : {}) })
-    return withNote(`Resuming from ${file.relPath}.`)
+    return `Resuming from ${file.relPath}.`
   }
   const reasons = [ownershipReasonOf(ownership)]
   // Nobody to ask, and no git call where nobody is at the prompt.
@@ -159,7 +159,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''), plan?.relPath)
   const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan: plan.relPath } : {}), nextStep })
   schedule($, { ...base, prompt, isOwn: false, question })
-  return withNote(`${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`)
+  return `${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`
 }
 
 function schedule($: $, picked: Picked): void {

@@ -6,8 +6,7 @@
 // to repair it in place (repair-prompt.ts).
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { isInHandoffFolder, type HandoffPath } from '../protocol/protocol-paths.js'
-import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type OlderHandoffShape } from '../protocol/handoff-spec.js'
-import { formatProblems, handoffShapeOf, type HandoffShape } from '../format/handoff-format.js'
+import { formatProblems } from '../format/handoff-format.js'
 import type { Run } from './run.js'
 
 export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
@@ -84,28 +83,15 @@ export function fileReportOf(input: FileInput, run: Run): FileReport {
 }
 
 /** Everything that keeps a handoff from being resumed in a fresh session: the
- * same place and format checks as a swap, with nobody to repair it. A handoff
- * on disk may have been written in an older version of the shape: one that
- * passes the check by its own version's sections is resumed (`shape` says
- * which), never one that passes none. */
-export function resumeCheckOf(input: FileInput, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
+ * same place and format checks as a swap, with nobody to repair it. */
+export function resumeProblemsOf(input: FileInput, projectDir: string): string[] {
   const name = input.file.relPath
-  if (input.diskRefusal !== undefined) return { problems: [input.diskRefusal] }
-  if (input.stat === undefined) return { problems: [`${name} does not exist`] }
+  if (input.diskRefusal !== undefined) return [input.diskRefusal]
+  if (input.stat === undefined) return [`${name} does not exist`]
   const place = placeRefusalOf(input)
-  if (place !== undefined) return { problems: [place] }
-  if (input.text === undefined) return { problems: [`${name} could not be read`] }
-  const shape = input.file.kind === 'handoff' ? handoffShapeOf(input.text, { projectDir }, older) : undefined
-  if (shape !== undefined) return { problems: [], shape }
-  return { problems: formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`) }
-}
-
-/** What the person is told of a handoff resumed from an older shape, or
- * undefined for the current one. */
-export function olderShapeNoteOf(relPath: string, shape: HandoffShape): string | undefined {
-  if (shape.version === HANDOFF_SHAPE_VERSION) return undefined
-  const lacks = shape.lacks.length > 0 ? `, without ${shape.lacks.map((name) => `"## ${name}"`).join(', ')}` : ''
-  return `${relPath} is in version ${shape.version} of the handoff's shape (this is version ${HANDOFF_SHAPE_VERSION})${lacks}: it passes the check of its own version and is resumed as written.`
+  if (place !== undefined) return [place]
+  if (input.text === undefined) return [`${name} could not be read`]
+  return formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
 }
 
 export function mergedReport(reports: readonly FileReport[]): FileReport {

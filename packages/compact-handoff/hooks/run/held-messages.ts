@@ -54,12 +54,10 @@ export async function heldBeatKeyOf(sessionId: string): Promise<string> {
   return storeKeyOf(HELD_BEAT_PREFIX, sessionId)
 }
 
-/** The heartbeat key of the session an entry's key names (its last part is
- * that session's digest), or undefined for a key that names none. */
-export function heldBeatKeyOfEntryKey(key: string): string | undefined {
-  if (!key.startsWith(HELD_KEY_PREFIX)) return undefined
-  const digest = key.slice(key.lastIndexOf(':') + 1)
-  return digest === '' ? undefined : `${HELD_BEAT_PREFIX}${digest}`
+/** The heartbeat key of the session an entry's key names: its last part is
+ * that session's digest. */
+export function heldBeatKeyOfEntryKey(key: string): string {
+  return `${HELD_BEAT_PREFIX}${key.slice(key.lastIndexOf(':') + 1)}`
 }
 
 /** A heartbeat as stored (ms); anything else is none. */

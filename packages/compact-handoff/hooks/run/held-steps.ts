@@ -6,7 +6,7 @@
 import type { EngineInterface, Timer } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import type { Run } from './run.js'
+import type { Phase, Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
 import { heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, restoredToastOf, type HeldEntry } from './held-messages.js'
@@ -26,18 +26,11 @@ const DRAFT_RECHECK_MS = 200
  * session looks again: its owner's beat may be on its way. */
 const RECHECK_SLACK_MS = 1_000
 
-/** Puts `text` after the draft in the prompt box, a blank line between them,
- * so nothing typed there is overwritten. Whether the box took it. */
-export async function appendToBox($: $, text: string): Promise<boolean> {
-  const box = await $.prompt.read().catch(() => ({ text: '' }))
-  const filled = await $.prompt.fill({ text: box.text.trim() === '' ? text : `\n\n${text}`, mode: 'append' }).catch(() => undefined)
-  return filled?.isFilled === true
-}
-
-/** Puts held messages back in the box, each once: one the box still holds (a
- * dropped prompt the engine put back) is not added again. Whether the box
- * holds them all. */
-async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
+/** Puts `messages` after the draft in the prompt box, a blank line between
+ * them, so nothing typed there is overwritten, each once: one the box still
+ * holds (a dropped prompt the engine put back) is not added again. Whether the
+ * box holds them all. */
+export async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
   const box = await $.prompt.read().catch(() => ({ text: '' }))
   const missing = messages.filter((m) => !isInBox(box.text, m))
   if (missing.length === 0) return true
@@ -79,8 +72,7 @@ function startBeat($: $): void {
  * the beat stops and its key goes. */
 async function beatOnce($: $): Promise<void> {
   await afterEarlierHeld(async () => {
-    const phase = await readPhase($)
-    if (phase.kind === 'idle' || phase.run.held.length + phase.run.heldCommands.length === 0) return stopBeat($)
+    if (heldNow(await readPhase($)).length === 0) return stopBeat($)
     const [key, nowMs] = await Promise.all([$.session.id().then(heldBeatKeyOf), $.clock.now()])
     if (beat === undefined) return
     if (beat.key !== undefined && beat.key !== key) await $.store.delete(beat.key)
@@ -100,8 +92,12 @@ async function stopBeat($: $): Promise<void> {
 /** At session.start: a run that still holds messages (a hot reload keeps the
  * run's state, not its timers) beats again. Nothing held: no timer, no write. */
 export async function resumeBeat($: $): Promise<void> {
-  const phase = await readPhase($)
-  if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0) startBeat($)
+  if (heldNow(await readPhase($)).length > 0) startBeat($)
+}
+
+/** What the run in `phase` holds: typed prompts, then commands. */
+function heldNow(phase: Phase): string[] {
+  return phase.kind === 'idle' ? [] : [...phase.run.held, ...phase.run.heldCommands]
 }
 
 function errorText(error: unknown): string {
@@ -137,9 +133,8 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
 export async function keepHeldNow($: $): Promise<void> {
   const isKept = await afterEarlierHeld(async () => {
     const phase = await readPhase($)
-    if (phase.kind === 'idle') return true
-    const messages = [...phase.run.held, ...phase.run.heldCommands]
-    if (messages.length === 0) return true
+    const messages = heldNow(phase)
+    if (phase.kind === 'idle' || messages.length === 0) return true
     const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
     const key = await heldKeyOf(sessionId, phase.run.cwd)
     keptUnder.set(phase.run.cwd, key)
@@ -226,40 +221,35 @@ let recheck: Timer | undefined
  * looked at again once it would be orphaned. This session's own entry (a hot
  * reload runs this again) is its run's. */
 export async function restoreKept($: $): Promise<void> {
-  await afterEarlierHeld(() => takeOrphaned($))
-}
-
-async function takeOrphaned($: $): Promise<void> {
-  const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
-  const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
-  const found: { key: string; entry: HeldEntry }[] = []
-  let waitMs: number | undefined
-  for (const key of keys) {
-    if (!key.startsWith(prefix) || key === ownKey) continue
-    const entry = heldEntryOf(await $.store.get(key))
-    // The digest names the folder; the entry's own path confirms it.
-    if (entry === undefined || entry.cwd !== cwd) continue
-    const beatKey = heldBeatKeyOfEntryKey(key)
-    const beatMs = entry.endedAt === undefined && beatKey !== undefined ? heldBeatOf(await $.store.get(beatKey)) : undefined
-    const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
-    if (orphanedInMs === 0) found.push({ key, entry })
-    else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
-  }
-  if (waitMs !== undefined && recheck === undefined) {
-    recheck = $.clock.after(waitMs + RECHECK_SLACK_MS, () => {
-      recheck = undefined
-      void restoreKept($).catch(() => undefined)
-    })
-  }
-  const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
-  if (entries.length === 0) return
-  if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
-  for (const { key } of found) {
-    await $.store.delete(key)
-    const beatKey = heldBeatKeyOfEntryKey(key)
-    if (beatKey !== undefined) await $.store.delete(beatKey)
-  }
-  showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
+  await afterEarlierHeld(async () => {
+    const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
+    const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
+    const found: { key: string; entry: HeldEntry }[] = []
+    let waitMs: number | undefined
+    for (const key of keys) {
+      if (!key.startsWith(prefix) || key === ownKey) continue
+      const entry = heldEntryOf(await $.store.get(key))
+      // The digest names the folder; the entry's own path confirms it.
+      if (entry === undefined || entry.cwd !== cwd) continue
+      const beatMs = entry.endedAt === undefined ? heldBeatOf(await $.store.get(heldBeatKeyOfEntryKey(key))) : undefined
+      const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
+      if (orphanedInMs === 0) found.push({ key, entry })
+      else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
+    }
+    if (waitMs !== undefined && recheck === undefined) {
+      recheck = $.clock.after(waitMs + RECHECK_SLACK_MS, () => {
+        recheck = undefined
+        void restoreKept($).catch(() => undefined)
+      })
+    }
+    const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
+    if (entries.length === 0) return
+    if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
+    for (const { key } of found) {
+      await Promise.all([$.store.delete(key), $.store.delete(heldBeatKeyOfEntryKey(key))])
+    }
+    showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
+  })
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in
@@ -272,8 +262,7 @@ async function takeOrphaned($: $): Promise<void> {
  * back, the box's copy is the only one. */
 export async function clearHeldDraft($: $, text: string, watchedMs = 0): Promise<void> {
   const [box, phase] = await Promise.all([$.prompt.read(), readPhase($)])
-  const isStillHeld = phase.kind !== 'idle' && [...phase.run.held, ...phase.run.heldCommands].includes(text)
-  if (!isStillHeld) return
+  if (!heldNow(phase).includes(text)) return
   // The box is emptied at Enter, so the text seen there is the drop landed: cleared, the watch ends.
   if (box.text.trim() !== '' && box.text.trim() === text.trim()) {
     await $.prompt.fill({ text: '', mode: 'replace' })

@@ -22,10 +22,10 @@ import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords, updateWords } from '../words/words-state.js'
 import { newWindowBegan } from '../thresholds/window-steps.js'
-import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
+import { chainValuesOf } from './frontmatter-values.js'
 import { isForkAnswering } from './fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from './held-steps.js'
+import { clearHeldDraft, forgetHeld, giveBackHeld, giveToBox, keepHeldNow } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
 import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
 import type { After, Watched } from '../meter/meter.js'
@@ -104,7 +104,8 @@ async function perform($: $, effect: Effect): Promise<string> {
       await finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
       return ''
     case 'late-swap':
-      await lateSwap($, effect.swap)
+      await disarmAfterSwap($)
+      showToast($, TOASTS.lateSwap(effect.swap.handoff, await giveToBox($, [effect.swap.continuePrompt])), LONG_TOAST_MS)
       return ''
     case 'held':
       showToast($, TOASTS.held(), HOLD_TOAST_MS)
@@ -155,12 +156,6 @@ function writtenFromLogNoteOf(run: Run): string | undefined {
 export const LAUNCH_RETRY_MS = 250
 export const MAX_LAUNCH_TRIES = 8
 
-/** Where the run's handoff sits in its chain, read now: after this session's
- * last swap, resume or fork's handoff, when that file is the person's own. */
-async function chainNow($: $, folder: ProjectFolder): Promise<ChainValues> {
-  return chainValuesOf(await lastHandoffNow($, folder))
-}
-
 /** Timer: moves the run to writing (recording starts before the skill's turn
  * can write anything), then starts the skill's turn. The chain is read here,
  * not at the start: a fork answering a compaction sets the last handoff when
@@ -173,7 +168,7 @@ export async function launchSkill($: $, id: string): Promise<void> {
     $.clock.after(LAUNCH_RETRY_MS, () => void launchSkill($, id))
     return
   }
-  const chain = await chainNow($, phase.run)
+  const chain = chainValuesOf(await lastHandoffNow($, phase.run))
   if ((await dispatch($, { kind: 'launch', id, chain })).step.isTaken) await startSkillTurn($, id, 1)
 }
 
@@ -185,6 +180,10 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
   const { run } = phase
   const name = skillCommandOf(await $.command.list().catch(() => []), run.mode)
   const args = formatSkillArgs(run.values, run.focus)
+  // Refused while the command hook that set the timer still settles (seen live
+  // under load: the engine then takes the prompt below, so it alone never
+  // retries): the command is tried again first, asking Claude only at the last try.
+  const retry = tries < MAX_LAUNCH_TRIES ? (): void => void $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1)) : undefined
   let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
   if (name !== undefined) {
     try {
@@ -192,24 +191,15 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
       return
     } catch (error) {
       why = `running /${name} failed (${messageOf(error)})`
-      // Refused while the command hook that set the timer still settles (seen live
-      // under load: the engine then takes the prompt below, so it alone never
-      // retries): the command is tried again first, asking Claude only at the last try.
-      if (tries < MAX_LAUNCH_TRIES) {
-        $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
-        return
-      }
+      if (retry !== undefined) return retry()
     }
   }
   try {
     await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, args) })
     $.ui.log(`${why}; asked Claude to run the skill instead.`)
   } catch (error) {
-    if (tries < MAX_LAUNCH_TRIES) {
-      $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
-      return
-    }
-    await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
+    if (retry !== undefined) retry()
+    else await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
   }
 }
 
@@ -247,24 +237,18 @@ export async function noteTurnStart($: $, start: { turnId: string; text: string 
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
 }
 
-async function fileInputOf($: $, file: HandoffPath, run: Run): Promise<FileInput> {
-  const found = await readProjectFile($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, file.relPath, isReadable)
-  return {
-    file,
-    stat: found.stat,
-    cwdRealPath: run.cwdRealPath,
-    ignoresCase: run.ignoresCase,
-    text: found.text,
-    ...(found.verdict.kind === 'refused' ? { diskRefusal: found.verdict.why } : {}),
-  }
+/** What the checks judge of one file (file-check.ts), read by the one rule
+ * for project files: its stat first, never read unless a plain file within the cap. */
+export async function fileInputOnDisk($: $, folder: ProjectFolder, file: HandoffPath): Promise<FileInput> {
+  const { verdict, stat, text } = await readProjectFile($, folder, file.relPath, isReadable)
+  return { file, stat, cwdRealPath: folder.cwdRealPath, ignoresCase: folder.ignoresCase, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }
 }
 
 /** Every problem that keeps the files from replacing the conversation, read
  * from disk now: the same check before a swap and before an apply. The
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
-  // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
-  const inputs = await Promise.all(files.map((file) => fileInputOf($, file, run)))
+  const inputs = await Promise.all(files.map((file) => fileInputOnDisk($, run, file)))
   return { report: mergedReport(inputs.map((f) => fileReportOf(f, run))), handoffText: inputs[0]?.text ?? '' }
 }
 
@@ -331,7 +315,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   // The words and what runs are read beside the move into compacting, not
   // after it (one hop less): a prompt typed while the run swaps is held, not
   // recorded as words.
-  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
+  const [{ step: begun }, { words, context }] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), stubPartsNow($)])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   const stub = buildStub(swap, words, swap.facts, context, begun.phase.run.writtenFrom)
@@ -382,13 +366,9 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
   const closed = await startWatching($, after).catch(() => undefined)
   void $.prompt
     .submit({ text: prompt, asUser: true })
-    .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
+    .catch(async (error: unknown) => showToast($, TOASTS.continuePromptNotSent(messageOf(error), swap.handoff, await giveToBox($, [prompt])), LONG_TOAST_MS))
     .then(() => afterSwap($, run, swap, isSummarized, disarmed, closed))
     .catch(() => undefined)
-}
-
-async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
-  showToast($, TOASTS.continuePromptNotSent(why, swap.handoff, await appendToBox($, prompt)), LONG_TOAST_MS)
 }
 
 /** What a swap leaves for later turns (the new window was begun before the
@@ -406,16 +386,11 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
   }
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
-    await appendToBox($, run.heldCommands.join('\n'))
+    await giveToBox($, [run.heldCommands.join('\n')])
     showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run, isSummarized ? 'engine-summarized' : 'swapped', handoffPathsOf(swap).map((f) => f.relPath), writtenFromLogNoteOf(run))
   await markUsed($, run.cwd, swap.handoff)
   await logClosed($, run.cwd, closed)
-}
-
-async function lateSwap($: $, swap: Swap): Promise<void> {
-  await disarmAfterSwap($)
-  showToast($, TOASTS.lateSwap(swap.handoff, await appendToBox($, swap.continuePrompt)), LONG_TOAST_MS)
 }
