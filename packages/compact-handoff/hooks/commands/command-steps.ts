@@ -4,7 +4,7 @@
 // and leaves the launch to a timer, and an apply takes the run's go step, whose
 // compaction waits on a timer.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { replacedNoteOf, stageTextOf, type Phase, type Run } from '../run/run.js'
+import { replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { GO_COMMAND } from '../run/go-command.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
@@ -45,10 +45,6 @@ export async function registerCommands($: $): Promise<void> {
 
 /** Long enough to tell runs apart in a prompt line, short enough to read. */
 const RUN_TAG_CHARS = 8
-
-function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
-  return `A handoff run is already under way (${stageTextOf(phase)}). Wait for it, or drop it with /compact-handoff cancel.`
-}
 
 type Start = Extract<Intent, { kind: 'start' }>
 
@@ -92,16 +88,10 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
 /** Starts a run, from the person's command or the auto handoff; says what
  * happened, and whether a run started. */
 export async function startRun($: $, intent: Start, trigger: Run['trigger']): Promise<{ text: string; isStarted: boolean }> {
-  const phase = await readPhase($)
-  // Refused before anything is read for a run that would not start; the
-  // machine refuses it again should one have started meanwhile.
-  if (phase.kind !== 'idle') {
-    const { step } = await dispatch($, { kind: 'tick' })
-    if (step.phase.kind !== 'idle') return { text: busyText(step.phase), isStarted: false }
-  }
+  // The machine refuses a second run, with the phase it met.
   const run = await newRun($, intent, trigger, await $.clock.now())
   const { step } = await dispatch($, { kind: 'start', run })
-  if (!step.isTaken && step.met.kind !== 'idle') return { text: busyText(step.met), isStarted: false }
+  if (!step.isTaken && step.met.kind !== 'idle') return { text: `A handoff run is already under way (${stageTextOf(step.met)}). Wait for it, or drop it with /compact-handoff cancel.`, isStarted: false }
   // The meter counts what the context after a swap re-does, up to the next run.
   await closeMeter($, run.cwd)
   const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'
