@@ -4,9 +4,8 @@
 // and leaves the launch to a timer, and an apply takes the run's go step, whose
 // compaction waits on a timer.
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
+import { GO_COMMAND, replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
-import { GO_COMMAND } from '../run/go-command.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { MAX_REPORT_LOG_LINES, statusReportOf } from './status-report.js'

@@ -9,7 +9,7 @@ import { changeHeldWords, readHeldWords, updateWords } from '../words/words-stat
 import { isRunPossible } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
-import { GO_COMMAND } from '../run/go-command.js'
+import { GO_COMMAND } from '../run/run.js'
 
 type $ = EngineInterface
 

@@ -3,7 +3,7 @@
 // judges it, so every refusal is testable without an engine. Two kinds of
 // problem: a refusal is about safety (where the file really is, who wrote it,
 // its size) and ends the run; a fix is about the text, and the skill is asked
-// to repair it in place (repair-prompt.ts).
+// to repair it in place (turn-verdict.ts repairPromptOf).
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { isInHandoffFolder, type HandoffPath } from '../protocol/protocol-paths.js'
 import { formatProblems } from '../format/handoff-format.js'
@@ -92,10 +92,6 @@ export function resumeProblemsOf(input: FileInput, projectDir: string): string[]
   if (place !== undefined) return [place]
   if (input.text === undefined) return [`${name} could not be read`]
   return formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
-}
-
-export function mergedReport(reports: readonly FileReport[]): FileReport {
-  return { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }
 }
 
 /** Every problem as one line each, refusals first: what an abort or a refused apply lists. */

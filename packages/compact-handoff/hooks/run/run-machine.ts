@@ -6,9 +6,8 @@
 // of a typed prompt varies live, 2.1.332). Pure: no `$`.
 import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Replaced, type Run, type Swap } from './run.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
-import { verdictOf, type TurnEnd } from './turn-verdict.js'
+import { repairPromptOf, verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
-import { repairPromptOf } from './repair-prompt.js'
 import type { UserWords } from '../words/user-words.js'
 import type { StubContext } from '../stub/swap-text.js'
 import type { ChainValues } from './frontmatter-values.js'

@@ -6,14 +6,13 @@
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { TOASTS, type DroppedContext } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { IDLE, isAt, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { GO_COMMAND, GO_REFUSED_TEXT, IDLE, isAt, isOwnGo, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import type { TurnEnd } from './turn-verdict.js'
-import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
-import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport } from './file-check.js'
+import { fileReportOf, isReadable, type FileInput, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
 import { applyEvent, isRunPossible, readPhase } from './run-state.js'
@@ -52,11 +51,11 @@ export function messageOf(error: unknown): string {
 export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; found: Phase; heldNote: string }> {
   const { step, found } = await applyEvent($, event)
   let heldNote = ''
-  for (const effect of step.effects) heldNote += await perform($, effect)
+  for (const effect of step.effects) heldNote += (await perform($, effect)) ?? ''
   return { step, found, heldNote }
 }
 
-async function perform($: $, effect: Effect): Promise<string> {
+async function perform($: $, effect: Effect): Promise<string | void> {
   switch (effect.kind) {
     case 'drop': {
       // Given back first: at a session's end the whole chain has ~1.5 s.
@@ -66,58 +65,46 @@ async function perform($: $, effect: Effect): Promise<string> {
       return given.note
     }
     case 'launch-later':
-      $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
-      return ''
+      return void $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
     case 'check-files':
-      await checkFiles($, effect.run, effect.chosen)
-      return ''
+      return checkFiles($, effect.run, effect.chosen)
     case 'send-repair':
       // Not awaited: the prompt starts its turn once this turn.complete hook is done.
-      $.prompt.submit({ text: effect.text }).catch((error: unknown) =>
-        dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
-      )
-      return ''
+      return void $.prompt
+        .submit({ text: effect.text })
+        .catch((error: unknown) => dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }))
     case 'queue-go':
       // Not awaited: a queued command runs once the session is idle, after this hook.
-      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
-        dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
-      )
+      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) => dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }))
       // The engine takes the call in order, and must take it while this hook is
       // still in flight: one taken after the hook settled counts as this mod's
       // own code, and this mod's command.run hook is skipped for it (seen live,
       // 2.1.332: "command.run skipped: re-entry"). One more round trip holds it.
-      await $.clock.now()
-      return ''
+      return void (await $.clock.now())
     case 'go-later':
-      $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))
-      return ''
+      return void $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))
     case 'compact-later':
-      $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
-      return ''
+      return void $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
     case 'show-review':
-      showReview($, effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context, effect.writtenFrom))
-      return ''
+      // `$.ui.log` draws one transcript line per call (a newline shows as a stray glyph).
+      for (const line of reviewLinesOf(effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context, effect.writtenFrom))) $.ui.log(line)
+      return
     case 'log':
-      $.ui.log(effect.text)
-      return ''
+      return $.ui.log(effect.text)
     case 'finish-swap':
-      await finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
-      return ''
+      return finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
     case 'late-swap':
       await disarmAfterSwap($)
-      showToast($, TOASTS.lateSwap(effect.swap.handoff, await giveToBox($, [effect.swap.continuePrompt])), LONG_TOAST_MS)
-      return ''
+      return showToast($, TOASTS.lateSwap(effect.swap.handoff, await giveToBox($, [effect.swap.continuePrompt])), LONG_TOAST_MS)
     case 'held':
       showToast($, TOASTS.held(), HOLD_TOAST_MS)
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
       // Kept outside the session at once (a killed session runs no session.end),
       // not awaited: the hook answers the drop first, and only then can the
       // engine put the text back in the box for clearHeldDraft to clear.
-      void keepHeldNow($)
-      return ''
+      return void keepHeldNow($)
     case 'let-through':
-      showToast($, TOASTS.letThrough(letThroughTextOf(effect.attachments)), LONG_TOAST_MS)
-      return ''
+      return showToast($, TOASTS.letThrough(letThroughTextOf(effect.attachments)), LONG_TOAST_MS)
   }
 }
 
@@ -127,8 +114,7 @@ async function perform($: $, effect: Effect): Promise<string> {
  * never as unchanged. */
 function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): DroppedContext {
   if (drop.isCompactionPending) return 'compaction-pending'
-  if (drop.giveBack !== 'box') return 'unsaid'
-  return drop.run.replacedBy ?? 'unchanged'
+  return drop.giveBack === 'box' ? (drop.run.replacedBy ?? 'unchanged') : 'unsaid'
 }
 
 function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
@@ -249,7 +235,8 @@ export async function fileInputOnDisk($: $, folder: ProjectFolder, file: Handoff
  * handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
   const inputs = await Promise.all(files.map((file) => fileInputOnDisk($, run, file)))
-  return { report: mergedReport(inputs.map((f) => fileReportOf(f, run))), handoffText: inputs[0]?.text ?? '' }
+  const reports = inputs.map((f) => fileReportOf(f, run))
+  return { report: { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }, handoffText: inputs[0]?.text ?? '' }
 }
 
 export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
@@ -274,12 +261,6 @@ async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
 async function stubPartsNow($: $): Promise<StubParts> {
   const [words, context] = await Promise.all([readWords($), stubContextNow($).catch(() => ({}))])
   return { words, context }
-}
-
-/** `$.ui.log` draws one transcript line per call (a newline shows as a stray
- * glyph), so the review goes out line by line. */
-function showReview($: $, swap: Swap, stub: string): void {
-  for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
 }
 
 /** The hidden go-command's hook. The swap is taken only for a run of this

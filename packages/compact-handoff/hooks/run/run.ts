@@ -4,6 +4,7 @@
 // run-machine.ts decides every move between phases; this file only names them.
 import type { Mode, SkillValues } from '../protocol/protocol.js'
 import type { HandoffPath } from '../protocol/protocol-paths.js'
+import { OWN_PLUGIN } from '../stub/swap-text.js'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */
@@ -154,3 +155,18 @@ export function replacedNoteOf(run: Pick<Run, 'replacedBy'>): string | undefined
       return "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again."
   }
 }
+
+// The run's own hidden step: the go-command it queues once the checks pass
+// (commands/, above, registers it).
+/** Hidden (out of the `/` menu): queued by compact-handoff itself once the
+ * checks pass. A queued command runs once the session is idle, the one moment
+ * the engine lets a compaction through; its hook takes the run's go step. */
+export const GO_COMMAND = 'compact-handoff-go'
+
+/** Whether the go-command was queued by compact-handoff itself: the host sets
+ * `origin`, so neither another plugin nor the person typing it passes. */
+export function isOwnGo(origin: { kind: string; name?: string }): boolean {
+  return origin.kind === 'plugin' && origin.name === OWN_PLUGIN
+}
+
+export const GO_REFUSED_TEXT = `/${GO_COMMAND} is compact-handoff's own step of a swap it queued itself; nothing is waiting on it here, so nothing changed.`
