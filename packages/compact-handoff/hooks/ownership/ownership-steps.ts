@@ -43,6 +43,12 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
+/** The record kept under the file `key` names, if any. */
+async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined> {
+  const storeKey = await recordStoreKeyOf(key)
+  return storedRecordOf(storeKey, await $.store.get(storeKey))
+}
+
 /** Every record, each under its own file's key, oldest written first. */
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   const records: OwnRecord[] = []
@@ -52,12 +58,6 @@ export async function readOwnRecords($: $): Promise<OwnRecord[]> {
     if (record !== undefined) records.push(record)
   }
   return records.sort((a, b) => a.writtenAtMs - b.writtenAtMs)
-}
-
-/** The record of one file, under its own key. */
-async function recordOfFile($: $, key: string): Promise<OwnRecord | undefined> {
-  const storeKey = await recordStoreKeyOf(key)
-  return storedRecordOf(storeKey, await $.store.get(storeKey))
 }
 
 /** The oldest records deleted until the rest fit the budget (a value out of
@@ -80,9 +80,7 @@ async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void>
  * (another session wrote the file since); then the budget. */
 async function setRecord($: $, record: OwnRecord): Promise<void> {
   await afterEarlierChanges(async () => {
-    const keys = await $.store.keys()
-    const storeKey = await recordStoreKeyOf(record.key)
-    const found = await storedRecordOf(storeKey, await $.store.get(storeKey))
+    const [keys, storeKey, found] = await Promise.all([$.store.keys(), recordStoreKeyOf(record.key), storedRecordAt($, record.key)])
     if (found !== undefined && standsOver(found, record)) return
     await $.store.set(storeKey, record)
     // Listed before the set: a key another session set since waits for the next check.
@@ -130,8 +128,8 @@ export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: 
   const key = ownershipKeyOf(cwd, relPath)
   // A file that has no key can have no record.
   if (key === undefined) return 'not-written-here'
-  const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), recordOfFile($, key)])
-  return ownershipOf(record === undefined ? [] : [record], key, sha256)
+  const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), storedRecordAt($, key)])
+  return ownershipOf(record, sha256)
 }
 
 /** A handoff swapped in or resumed: the start offer never names it again. The
@@ -141,10 +139,9 @@ export async function markUsed($: $, cwd: string, relPath: string): Promise<void
   if (key === undefined) return
   const nowMs = await $.clock.now()
   await afterEarlierChanges(async () => {
-    const storeKey = await recordStoreKeyOf(key)
-    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
+    const record = await storedRecordAt($, key)
     // A file with no record has nothing to mark.
     if (record === undefined || record.usedAtMs !== undefined) return
-    await $.store.set(storeKey, { ...record, usedAtMs: nowMs })
+    await $.store.set(await recordStoreKeyOf(key), { ...record, usedAtMs: nowMs })
   })
 }

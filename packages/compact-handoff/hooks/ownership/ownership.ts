@@ -82,9 +82,9 @@ export async function recordStoreKeyOf(key: string): Promise<string> {
   return storeKeyOf(RECORD_KEY_PREFIX, key)
 }
 
-/** A stored value as a record, every field within its bounds; a handoff status that is
- * not a known one is left out, anything else out of shape (a hand edit) is
- * undefined, never trusted. */
+/** A stored value as a record, every field within its bounds; an unknown
+ * handoff status is left out, anything else out of shape (a hand edit) is
+ * never trusted. */
 export function recordOf(value: unknown): OwnRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const r = value as Record<string, unknown>
@@ -120,22 +120,13 @@ export function recordCharsOf(record: OwnRecord): number {
   return RECORD_STORE_KEY_CHARS + JSON.stringify(record).length + 4
 }
 
-/** How many of the newest records (`newestFirst`) fit MAX_OWN_RECORDS and
- * OWN_RECORDS_BUDGET_CHARS; every older one is dropped. */
-function keptCountOf(newestFirst: readonly OwnRecord[]): number {
-  let chars = 0
-  for (let i = 0; i < newestFirst.length; i++) {
-    chars += recordCharsOf(newestFirst[i]!)
-    if (i >= MAX_OWN_RECORDS || chars > OWN_RECORDS_BUDGET_CHARS) return i
-  }
-  return newestFirst.length
-}
-
-/** Which stored records go so that the rest fit the budget, the oldest
- * written first: their store keys. */
+/** The store keys of the records that go so that the newest fit
+ * MAX_OWN_RECORDS and OWN_RECORDS_BUDGET_CHARS: every older one. */
 export function recordKeysToDrop(stored: readonly { storeKey: string; record: OwnRecord }[]): string[] {
   const newestFirst = [...stored].sort((a, b) => b.record.writtenAtMs - a.record.writtenAtMs)
-  return newestFirst.slice(keptCountOf(newestFirst.map((s) => s.record))).map((s) => s.storeKey)
+  let chars = 0
+  const firstDropped = newestFirst.findIndex((s, i) => (chars += recordCharsOf(s.record)) > OWN_RECORDS_BUDGET_CHARS || i >= MAX_OWN_RECORDS)
+  return firstDropped < 0 ? [] : newestFirst.slice(firstDropped).map((s) => s.storeKey)
 }
 
 /** Whether a record may be kept at all: its paths within MAX_RECORD_PATH_CHARS
@@ -149,8 +140,8 @@ export function isRecordable(record: OwnRecord): boolean {
  * changed since one of their sessions wrote it, or never written in them. */
 export type Ownership = 'own' | 'changed' | 'not-written-here'
 
-export function ownershipOf(records: readonly OwnRecord[], key: string, sha256: string): Ownership {
-  const record = records.find((r) => r.key === key)
+/** `record`: the one kept under the file's own key, if any. */
+export function ownershipOf(record: OwnRecord | undefined, sha256: string): Ownership {
   if (record === undefined) return 'not-written-here'
   return record.sha256 === sha256 ? 'own' : 'changed'
 }
