@@ -10,7 +10,7 @@ import { SKILL_OF_MODE } from '../protocol/protocol.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { MAX_REPORT_LOG_LINES, statusReportOf } from './status-report.js'
 import { wordsSizeOf } from '../words/user-words.js'
-import { skillValuesOf } from '../run/frontmatter-values.js'
+import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
@@ -73,7 +73,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     cwdRealPath,
     ignoresCase,
     // The chain is read again when the skill is launched (run-steps.ts launchSkill).
-    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, { kind: 'none' }),
+    values: { run: id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), created: createdValueOf(nowMs), ...chainValuesOf({ kind: 'none' }) },
     files: [],
     apply: intent.apply,
     trigger,

@@ -35,9 +35,3 @@ export function chainValuesOf(lastHandoff: CheckedLastHandoff): ChainValues {
   if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
   return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff.relPath }
 }
-
-/** The frontmatter values the skill copies: the run's tag, the time, and the
- * chain, which a run reads again when its skill is launched. */
-export function skillValuesOf(tag: string, nowMs: number, lastHandoff: CheckedLastHandoff): SkillValues {
-  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) }
-}

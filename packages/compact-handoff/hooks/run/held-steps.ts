@@ -1,25 +1,20 @@
 // What the person typed during a run: kept in the mod's store from the moment
 // it is held (so a killed session leaves it), and given back when the run ends
-// without its swap: into the prompt box (always appended after what is there),
-// sent as typed, or left in the store for the next session in the folder
-// (held-messages.ts decides the store's entries).
+// without its swap: into the prompt box, sent as typed, or left in the store
+// for the next session in the folder (held-messages.ts decides the entries).
 import type { EngineInterface, Timer } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import type { Phase, Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
-import { heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, restoredToastOf, type HeldEntry } from './held-messages.js'
-import { HEARTBEAT_MS, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, isInBox, orphanedInMsOf } from './held-messages.js'
+import { HEARTBEAT_MS, byHeldAt, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, isInBox, orphanedInMsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
 const RESTORE_TOAST_MS = 10_000
 const NOT_KEPT_TOAST_MS = 10_000
-/** How long after a hold the box is watched for the dropped text, and how
- * often: the engine puts a dropped prompt back in the box once the whole
- * prompt.submit chain has answered, and under load that lands after a timer
- * the hook set has read the box (issue 39); the hook hears no moment it landed. */
+/** How long after a hold the box is watched for the dropped text, and how often (clearHeldDraft). */
 export const DRAFT_WATCH_MS = 5_000
 const DRAFT_RECHECK_MS = 200
 /** Past the moment another session's entry would be orphaned, when this
@@ -60,16 +55,13 @@ const keptUnder = new Map<string, string>()
 // session.start beats again).
 let beat: { timer: Timer; key?: string } | undefined
 
-/** Starts this session's heartbeat, unless it beats already: another session
- * takes this one's entries only once the beat has stopped (held-messages.ts).
- * No write now: the entry's own `heldAt`, just set, is the first sign of life. */
+/** No write now: the entry's own `heldAt`, just set, is the first sign of life. */
 function startBeat($: $): void {
   if (beat === undefined) beat = { timer: $.clock.every(HEARTBEAT_MS, () => void beatOnce($).catch(() => undefined)) }
 }
 
-/** One beat, in turn with the entry's changes: while the run holds messages,
- * the time, under the session id the engine names now; once it holds none,
- * the beat stops and its key goes. */
+/** One beat, in turn with the entry's changes, under the session id the
+ * engine names now; once the run holds nothing, the beat stops and its key goes. */
 async function beatOnce($: $): Promise<void> {
   await afterEarlierHeld(async () => {
     if (heldNow(await readPhase($)).length === 0) return stopBeat($)
@@ -125,11 +117,9 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
 }
 
 /** After a message is held: this session's entry is what its run holds now
- * (read inside the queue, so the newest list is the one set), outside the
- * project, in the user's own Claude Code folder beside the transcripts that
- * hold the same words. A run that holds nothing, or no run, sets nothing. One
- * that cannot be kept is said on screen at once: the run still delivers it,
- * but an exit or a crash before then would lose it. */
+ * (read inside the queue, so the newest list is the one set). One that cannot
+ * be kept is said at once: the run still delivers it, but an exit or a crash
+ * before then would lose it. */
 export async function keepHeldNow($: $): Promise<void> {
   const isKept = await afterEarlierHeld(async () => {
     const phase = await readPhase($)
@@ -216,10 +206,8 @@ let recheck: Timer | undefined
  * here still holds messages: what other sessions in this folder held and
  * never delivered goes back in the prompt box, oldest first, and leaves the
  * store only once the box took it. Only an entry whose owner is known to be
- * gone is taken: it ended with them (exit), or its heartbeat stopped
- * (killed); one whose owner still runs is its to deliver or give back, and is
- * looked at again once it would be orphaned. This session's own entry (a hot
- * reload runs this again) is its run's. */
+ * gone (it ended, or its heartbeat stopped) is taken; a live owner's is looked
+ * at again once it would be orphaned. This session's own entry is its run's. */
 export async function restoreKept($: $): Promise<void> {
   await afterEarlierHeld(async () => {
     const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
@@ -242,24 +230,21 @@ export async function restoreKept($: $): Promise<void> {
         void restoreKept($).catch(() => undefined)
       })
     }
-    const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
+    const entries = found.map((f) => f.entry).sort(byHeldAt)
     if (entries.length === 0) return
     if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
-    for (const { key } of found) {
-      await Promise.all([$.store.delete(key), $.store.delete(heldBeatKeyOfEntryKey(key))])
-    }
+    for (const { key } of found) await Promise.all([$.store.delete(key), $.store.delete(heldBeatKeyOfEntryKey(key))])
     showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
   })
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in
- * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
- * would send it a second time after the swap has delivered it. It puts the
- * text back once the prompt.submit chain has answered, which may land after
- * this first reads the box, so the box is read again every DRAFT_RECHECK_MS
- * for DRAFT_WATCH_MS and cleared once it holds exactly that text (nothing
- * typed since is lost), while the run still holds it: once the run gave it
- * back, the box's copy is the only one. */
+ * 2.1.332), where Enter would send it a second time after the swap has
+ * delivered it. It puts the text back once the prompt.submit chain has
+ * answered, which under load lands after a first read of the box (issue 39),
+ * so the box is read again for DRAFT_WATCH_MS and cleared once it holds
+ * exactly that text (nothing typed since is lost), while the run still holds
+ * it: once the run gave it back, the box's copy is the only one. */
 export async function clearHeldDraft($: $, text: string, watchedMs = 0): Promise<void> {
   const [box, phase] = await Promise.all([$.prompt.read(), readPhase($)])
   if (!heldNow(phase).includes(text)) return

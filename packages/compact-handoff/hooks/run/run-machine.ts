@@ -16,17 +16,15 @@ import type { After } from '../meter/meter.js'
 export type RunEvent =
   | { kind: 'start'; run: Run }
   | { kind: 'cancel' }
-  /** The launch timer runs the skill now, with where its handoff sits in its
-   * chain as read at this moment (a fork that answered a compaction since the
+  /** The launch timer runs the skill now, with its handoff's place in its
+   * chain read at this moment (a fork that answered a compaction since the
    * start may have set the last handoff). */
   | { kind: 'launch'; id: string; chain: ChainValues }
   | { kind: 'launch-failed'; id: string; why: string }
   | { kind: 'turn-started'; turnId: string; text: string }
-  /** A main-loop Write or Edit of `path` succeeded. */
   | { kind: 'file-written'; path: string; tool: 'Write' | 'Edit' }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
-  /** The check's verdict on the files; a run stopping for review also gets the
-   * stub's other parts, read beside the files, to show the stub it will install. */
+  /** A run stopping for review also gets the stub's other parts, read beside the files. */
   | { kind: 'checked'; id: string; report: FileReport; facts?: string; review?: StubParts }
   | { kind: 'repair-failed'; id: string; why: string }
   /** The go step: the hidden go-command's hook ran (queued from the skill
@@ -40,18 +38,17 @@ export type RunEvent =
   | { kind: 'compact-begin'; id: string }
   | { kind: 'compact-refused'; id: string; error: string }
   | { kind: 'compact-skipped'; id: string; why: string }
-  /** `after` is what the meter's window follows, taken beside the compaction:
-   * the window opens before the continue-prompt goes out. */
+  /** `after`, taken beside the compaction: the meter's window opens before the continue-prompt goes out. */
   | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean; after: After }
   /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
   | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
   /** An automatic compaction the engine raised mid-run replaced the
    * conversation (with a digest, for run `id` whose skill turn did not fit,
-   * or with the engine's summary): recorded on the run found then. */
+   * or with the engine's summary). */
   | { kind: 'conversation-replaced'; by: Replaced; id?: string }
-  /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
+  /** session.end's `reason`: /clear, /resume (another conversation), an exit. */
   | { kind: 'session-ended'; reason: string }
-  /** A look that changes nothing itself: the stuck-run rule still applies. */
+  /** Changes nothing itself: the stuck-run rule still applies. */
   | { kind: 'tick' }
 
 /** Where a dropped run's held messages go: the prompt box (else sent as
@@ -71,14 +68,13 @@ export type Effect =
   /** Carries what the move into checking decided, so the check reads no phase. */
   | { kind: 'check-files'; run: Run; chosen: Chosen }
   | { kind: 'send-repair'; id: string; text: string }
-  /** Queues the hidden go-command, from the hook the check ran in (the skill
-   * turn's turn.complete: a command queued from a hook reaches this mod's own
-   * command.run hook; one queued from a timer never does). */
+  /** From the hook the check ran in (the skill turn's turn.complete): a
+   * command queued from a hook reaches this mod's own command.run hook; one
+   * queued from a timer never does. */
   | { kind: 'queue-go'; id: string }
   /** The go step again, from a timer, after a refused compaction. */
   | { kind: 'go-later'; id: string; delayMs: number }
-  /** The compaction, from a timer: never inside the go-command's hook, where
-   * the engine refuses it. */
+  /** From a timer: never inside the go-command's hook, where the engine refuses it. */
   | { kind: 'compact-later'; id: string; delayMs: number }
   | { kind: 'show-review'; swap: Swap; review: StubParts; writtenFrom?: Replaced }
   | { kind: 'log'; text: string }
