@@ -49,7 +49,7 @@ async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined>
   return storedRecordOf(storeKey, await $.store.get(storeKey))
 }
 
-/** Every record, each under its own file's key, oldest written first. */
+/** Oldest written first. */
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   const records: OwnRecord[] = []
   for (const storeKey of await $.store.keys()) {
@@ -61,8 +61,7 @@ export async function readOwnRecords($: $): Promise<OwnRecord[]> {
 }
 
 /** The oldest records deleted until the rest fit the budget (a value out of
- * shape, no record, goes too); read only when their count could pass it.
- * `storeKeys`: every key in the store now, as last listed. */
+ * shape goes too); read only when their count could pass it. */
 async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void> {
   const keys = storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX))
   if (keys.length <= MAX_OWN_RECORDS && keys.length * MAX_RECORD_CHARS <= OWN_RECORDS_BUDGET_CHARS) return
@@ -88,9 +87,7 @@ async function setRecord($: $, record: OwnRecord): Promise<void> {
   })
 }
 
-/** Records `text` as what this person's session wrote to `relPath`. The step
- * the mod calls for a file it writes itself; a Write/Edit the main loop made
- * comes here through recordWrittenFile. */
+/** Records `text` as what this person's session wrote to `relPath`. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
   const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))
@@ -123,7 +120,6 @@ export async function recordWrittenFile($: $, filePath: string, write: MainLoopW
   }
 }
 
-/** Whether `text`, read from `relPath` now, is the person's own. */
 export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: string): Promise<Ownership> {
   const key = ownershipKeyOf(cwd, relPath)
   // A file that has no key can have no record.

@@ -9,7 +9,6 @@ import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../prot
 import type { DiskVerdict } from '../disk/disk-rule.js'
 import type { Phase, Run } from '../run/run.js'
 
-/** A `tool.check` question as the engine asks it (the fields decided on). */
 export type CheckedCall = { tool: string; input: unknown; agentId?: string; tool_use_id?: string; ceiling?: string; op?: string }
 
 /** The path of a call that may be the skill's write of its own file, decided

@@ -13,11 +13,8 @@ export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: 
 
 export type FileInput = {
   file: HandoffPath
-  /** undefined when the path does not exist (stat rejected). */
   stat: FileStat | undefined
-  /** The session folder's own real path (stat with resolve). */
   cwdRealPath: string
-  /** Whether its file system ignores letter case (protocol-paths.ts folderIgnoresCase). */
   ignoresCase: boolean
   /** undefined when not read (missing, too large) or unreadable. */
   text: string | undefined
@@ -31,7 +28,6 @@ export type FileFix = { path: string; problems: string[] }
 
 export type FileReport = { refusals: string[]; fixes: FileFix[] }
 
-/** Whether the file must be read at all: only a regular file within the cap. */
 export function isReadable(stat: FileStat | undefined): boolean {
   return stat !== undefined && stat.kind === 'file' && stat.size <= MAX_HANDOFF_BYTES
 }
@@ -46,8 +42,7 @@ function toFix(path: string, problems: string[]): FileReport {
   return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
 }
 
-/** Where the file really is and whether it can be used at all: a refusal, or
- * undefined. Safety, never repaired. */
+/** Where the file really is and whether it can be used at all: safety, never repaired. */
 function placeRefusalOf(input: FileInput): string | undefined {
   const { stat } = input
   const name = input.file.relPath
@@ -60,7 +55,6 @@ function placeRefusalOf(input: FileInput): string | undefined {
   return undefined
 }
 
-/** Everything wrong with one file; empty lists when it may be used. */
 export function fileReportOf(input: FileInput, run: Run): FileReport {
   const { file, stat } = input
   const name = file.relPath
