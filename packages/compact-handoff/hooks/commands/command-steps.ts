@@ -1,8 +1,6 @@
-// /compact-handoff and /compact-handoffplan: start (now or for review), apply,
-// cancel, status. This runs inside the command hook, where compaction, prompt
-// submission and command runs are all refused, so a start only records the run
-// and leaves the launch to a timer, and an apply takes the run's go step, whose
-// compaction waits on a timer.
+// /compact-handoff and /compact-handoffplan. This runs inside the command hook,
+// where compaction, prompt submission and command runs are all refused, so a
+// start only records the run (the machine launches it from a timer).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { GO_COMMAND, replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
@@ -24,8 +22,7 @@ import { answerResume } from '../resume/resume-steps.js'
 
 type $ = EngineInterface
 
-/** The two commands and the hidden go-command. They go out together: each is
- * a hop to the engine, and the session's start waits on them. */
+/** Together: each is a hop to the engine, and the session's start waits on them. */
 export async function registerCommands($: $): Promise<void> {
   await Promise.all([
     $.command.register({
@@ -84,10 +81,8 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
   }
 }
 
-/** Starts a run, from the person's command or the auto handoff; says what
- * happened, and whether a run started. */
+/** From the person's command or the auto handoff. */
 export async function startRun($: $, intent: Start, trigger: Run['trigger']): Promise<{ text: string; isStarted: boolean }> {
-  // The machine refuses a second run, with the phase it met.
   const run = await newRun($, intent, trigger, await $.clock.now())
   const { step } = await dispatch($, { kind: 'start', run })
   if (!step.isTaken && step.met.kind !== 'idle') return { text: `A handoff run is already under way (${stageTextOf(step.met)}). Wait for it, or drop it with /compact-handoff cancel.`, isStarted: false }

@@ -1,9 +1,8 @@
 // The run as one state machine: `transition(phase, event, nowMs)` gives the
-// next phase and the effects to perform. run-state.ts applies it inside a single
-// `update` of the state atom, so every move is computed from the phase it
-// finds, never from a copy read before an `await`: a prompt held or a cancel
-// typed between two steps of a check or a swap is never overwritten (the timing
-// of a typed prompt varies live, 2.1.332). Pure: no `$`.
+// next phase and the effects to perform. run-state.ts applies it in one
+// compare-and-set, so every move is computed from the phase it finds, never
+// from a copy read before an `await`: a prompt held or a cancel typed between
+// two steps of a check or a swap is never overwritten. Pure: no `$`.
 import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Replaced, type Run, type Swap } from './run.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
 import { repairPromptOf, verdictOf, type TurnEnd } from './turn-verdict.js'
@@ -110,12 +109,11 @@ export const MAX_COMPACT_TRIES = 40
 
 const MINUTE_MS = 60_000
 
-/** How long a run may sit at one stage before the next event drops it. A lost
+/** How long a run may sit at one stage before the next event drops it: a lost
  * timer (a worker restart) or a skill command that never starts a turn would
- * otherwise hold the person's prompts for good. A running skill turn gets long:
- * a real model may write for minutes, and the person can cancel. A compaction
- * in flight is counted from its start (a lost worker never answers it), and
- * what it returns is never judged stuck (`isCompactionResult`). */
+ * otherwise hold the person's prompts for good. A running skill turn gets long
+ * (a real model may write for minutes; the person can cancel); what a
+ * compaction returns is never judged stuck (`isCompactionResult`). */
 export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
   switch (phase.kind) {
     case 'launching':
@@ -140,9 +138,8 @@ const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isT
 
 type DropHow = { toast?: string; giveBack?: GiveBack }
 
-/** Back to idle. A run dropped while the engine's compaction is in flight
- * (stuck, or its session ending) is told apart: that compaction may still
- * return and replace the conversation. */
+/** A run dropped while the engine's compaction is in flight (stuck, or its
+ * session ending) is told apart: that compaction may still replace the conversation. */
 function dropped(met: Phase, run: Run, reason: string, how: DropHow = {}): Step {
   const isCompactionPending = met.kind === 'swapping' && met.isCompacting
   const drop: Effect = { kind: 'drop', run, reason, ...how, giveBack: how.giveBack ?? 'box', ...(isCompactionPending ? { isCompactionPending } : {}) }

@@ -1,8 +1,6 @@
 // The effects of a handoff run. Every move of the run goes through `dispatch`:
-// the event is applied to the phase found in the state atom (run-state.ts,
-// run-machine.ts), then the effects of that move are performed here. Each step
-// takes `$` from the wiring (a closure inside `register` may not receive `$`:
-// the module would not load).
+// the event is applied to the phase in the state atom (run-state.ts), then the
+// effects of that move are performed here.
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { TOASTS, type DroppedContext } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -122,14 +120,12 @@ function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
   return drop.giveBack === 'box' ? ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` : ''
 }
 
-/** The swap log's word, after a dropped run's reason, for a run whose
- * conversation an automatic compaction replaced before it stopped; '' for any other. */
+/** After a dropped run's reason in the swap log. */
 function replacedLogNoteOf(run: Run): string {
   if (run.replacedBy === undefined) return ''
   return run.replacedBy === 'digest' ? "; a digest had replaced the conversation at the window's edge" : "; the engine's summary had replaced the conversation"
 }
 
-/** The swap log's reason for a handoff written from what replaced the conversation mid-run. */
 function writtenFromLogNoteOf(run: Run): string | undefined {
   if (run.writtenFrom === undefined) return undefined
   return `the handoff was written from ${run.writtenFrom === 'digest' ? "a digest, which had replaced the conversation at the window's edge" : "the engine's summary, which had replaced the conversation"}`
@@ -158,8 +154,6 @@ export async function launchSkill($: $, id: string): Promise<void> {
   if ((await dispatch($, { kind: 'launch', id, chain })).step.isTaken) await startSkillTurn($, id, 1)
 }
 
-/** Runs the skill for the run's mode, else asks Claude to; a refusal is tried
- * again, and the run aborts when every try was refused. */
 async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
   const phase = await readPhase($)
   if (!isAt(phase, 'writing', id)) return
@@ -210,14 +204,12 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
 }
 
-/** A main-loop turn ended: the phase it found (the skill's turn ending moves
- * the run); with no run under way, idle, and nothing read. */
+/** With no run under way, idle, and nothing read. */
 export async function phaseAtTurnEnd($: $, turnId: string, end: TurnEnd): Promise<Phase> {
   return isRunPossible() ? (await dispatch($, { kind: 'turn-ended', turnId, end })).found : IDLE
 }
 
-/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
- * so every other turn is passed by before any `$` call. */
+/** Only a turn tagged with a run's id can be the skill's: every other is passed by before any `$` call. */
 export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
   if (!start.text.includes('run=')) return
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
@@ -230,9 +222,7 @@ export async function fileInputOnDisk($: $, folder: ProjectFolder, file: Handoff
   return { file, stat, cwdRealPath: folder.cwdRealPath, ignoresCase: folder.ignoresCase, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }
 }
 
-/** Every problem that keeps the files from replacing the conversation, read
- * from disk now: the same check before a swap and before an apply. The
- * handoff's text comes back too, for the stub's facts. */
+/** The same check before a swap and before an apply; the handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
   const inputs = await Promise.all(files.map((file) => fileInputOnDisk($, run, file)))
   const reports = inputs.map((f) => fileReportOf(f, run))
@@ -247,10 +237,8 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
 }
 
 /** The check reads only: what it decides is applied to the phase found once it
- * is done. The stub's facts are taken now, from the handoff just read, and its
- * other parts beside the files, so a swap compacts with no read in between:
- * the words and what runs are read while the run holds every prompt typed,
- * which is held, never recorded as words. */
+ * is done. The stub's facts and parts are read now, while the run holds every
+ * prompt typed (so none is recorded as words), and a swap compacts with no read between. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
   const [{ report, handoffText }, work, review] = await Promise.all([fileReportOnDisk($, run, files), readWork($), run.apply === 'review' ? stubPartsNow($) : undefined])
@@ -263,12 +251,10 @@ async function stubPartsNow($: $): Promise<StubParts> {
   return { words, context }
 }
 
-/** The hidden go-command's hook. The swap is taken only for a run of this
- * session at the go stage, named by its id, and only when compact-handoff
- * itself queued the command: neither another plugin nor the person typing it
- * can set a swap off. Its compaction goes on a timer (refused inside this
- * hook); raised from there it never reaches this mod's own hooks, and
- * compact-handoff-answer answers it. */
+/** The hidden go-command's hook: the go step, for the run at the go stage
+ * named by its id, and only when compact-handoff itself queued the command.
+ * Its compaction goes on a timer (refused inside this hook); raised from there
+ * it never reaches this mod's own hooks, and compact-handoff-answer answers it. */
 export async function answerGo($: $, args: string, origin: PromptOrigin): Promise<CommandRunResult> {
   if (!isOwnGo(origin)) return GO_REFUSED
   const { step } = await dispatch($, { kind: 'go', id: args.trim() })
@@ -280,22 +266,17 @@ export async function answerGo($: $, args: string, origin: PromptOrigin): Promis
 // its answer would otherwise be sent to the model in every later request.
 const GO_REFUSED: CommandRunResult = { text: GO_REFUSED_TEXT, isTextDisplayOnly: true }
 
-/** The go-command's hook failed: the run at the go stage is dropped with a
- * word, rather than waiting out the stuck rule. */
+/** Dropped with a word, rather than waiting out the stuck rule. */
 export async function goFailed($: $, args: string, why: string | undefined): Promise<CommandRunResult> {
   await dispatch($, { kind: 'go-failed', id: args.trim(), why: `the swap's go-command failed${why ? ` (${why})` : ''}` })
   return {}
 }
 
-/** Timer: one compaction attempt, set by the go step; a refusal goes back to
- * the go stage, a skip aborts. The stub is built now, so it carries what runs
- * in the background at this moment; the handoff's path is masked beside it,
- * for the meter, which must be watching before the continue-prompt's turn can
- * call a tool. */
+/** Timer: one compaction attempt; a refusal goes back to the go stage, a skip
+ * aborts. The stub is built now, so it carries what runs in the background at
+ * this moment. */
 export async function compactNow($: $, id: string): Promise<void> {
-  // The words and what runs are read beside the move into compacting, not
-  // after it (one hop less): a prompt typed while the run swaps is held, not
-  // recorded as words.
+  // Read beside the move into compacting (one hop less): a prompt typed while the run swaps is held, not recorded.
   const [{ step: begun }, { words, context }] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), stubPartsNow($)])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
@@ -304,8 +285,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   await rememberSwapRow($, begun.phase.run, swap.handoff, stub)
   let result, after
   try {
-    // The meter's window is made ready beside the compaction, so it can open
-    // the moment the conversation is replaced.
+    // The meter's window is made ready beside it, to open the moment the conversation is replaced.
     ;[result, after] = await Promise.all([$.session.compact({ instructions: compactInstructionsOf(stub) }), afterOf($, begun.phase.run.cwd, 'swapped', swap.handoff)])
   } catch (error) {
     // The engine does not log a refused call; the retries are read from here.
@@ -333,13 +313,10 @@ async function rememberSwapRow($: $, run: Run, handoff: string, stub: string): P
   }
 }
 
-/** After the compaction, for the run found still waiting on it: everything it
- * held goes out with the continue-prompt. The meter's window opens first, in
- * one write, so the new context's first tool call is counted however soon it
- * comes; then the prompt, since the person waits on it, not awaited (it
- * resolves when its turn starts). The rest of the bookkeeping follows once
- * that turn has started, off the way to its request (each write is a hop the
- * engine serves while it builds that request). */
+/** Everything the run held goes out with the continue-prompt. The meter's
+ * window opens first, so the new context's first tool call is counted; then
+ * the prompt, not awaited (it resolves when its turn starts); the rest of the
+ * bookkeeping once that turn has started, off the way to its request. */
 async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, after: After): Promise<void> {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   // Started before the prompt: the turn it starts must not ask about a summary.
@@ -352,9 +329,7 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
     .catch(() => undefined)
 }
 
-/** What a swap leaves for later turns (the new window was begun before the
- * run went idle): the question rearmed, the words and the log, the file marked
- * used, the meter. */
+/** The question rearmed, the words and the log, the file marked used, the meter. */
 async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,
