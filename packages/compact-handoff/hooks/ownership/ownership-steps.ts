@@ -1,10 +1,8 @@
-// Every `$.store` access for the records of the handoff and plan files this
-// person's sessions wrote (ownership.ts decides). The store is the mod's own
-// file outside the project, so nothing in a repository can forge a record.
-// Each file's record has a key of its own: the store merges sets of different
-// keys from any number of sessions, and loses one of two read-modify-writes of
-// one key (mods-api.md §17, §18), so a record is only ever set whole under its
-// own file's key and no session rewrites another file's.
+// Every `$.store` access for the ownership records (ownership.ts decides). The
+// store is outside the project, so nothing in a repository can forge a record.
+// The store merges sets of different keys from any number of sessions and
+// loses one of two read-modify-writes of one key (mods-api.md §17, §18), so a
+// record is only ever set whole under its own file's key.
 import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
@@ -31,10 +29,8 @@ import {
 
 type $ = EngineInterface
 
-// This session's changes of one file's record (the model may write the handoff
-// and the plan in one turn's parallel calls, and a swap marks one used) wait
-// for the one before, so none of them sets a record from a read older than
-// another's set.
+// This session's record changes (parallel Write calls, a swap's mark) wait for
+// the one before, so none sets a record from a read older than another's set.
 let recordsTurn: Promise<unknown> = Promise.resolve()
 
 function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
@@ -98,10 +94,9 @@ export async function recordOwnFile($: $, cwd: string, relPath: string, text: st
   await setRecord($, record)
 }
 
-/** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
- * file as it now is becomes a record when the write makes it the person's own
- * (ownership.ts isOwnAfter). A file over the cap is never swapped or resumed,
- * so it is not recorded either. */
+/** After a main-loop Write/Edit: the file as it now is becomes a record when
+ * the write makes it the person's own (isOwnAfter). A file over the cap is
+ * never swapped or resumed, so it is not recorded either. */
 export async function recordWrittenFile($: $, filePath: string, write: MainLoopWrite): Promise<void> {
   try {
     const cwd = await $.session.cwd()
@@ -128,8 +123,7 @@ export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: 
   return ownershipOf(record, sha256)
 }
 
-/** A handoff swapped in or resumed: the start offer never names it again. The
- * mark is set on the record read right before, under that file's key alone. */
+/** A handoff swapped in or resumed: the start offer never names it again. */
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
   if (key === undefined) return

@@ -21,10 +21,8 @@ const DRAFT_RECHECK_MS = 200
  * session looks again: its owner's beat may be on its way. */
 const RECHECK_SLACK_MS = 1_000
 
-/** Puts `messages` after the draft in the prompt box, a blank line between
- * them, so nothing typed there is overwritten, each once: one the box still
- * holds (a dropped prompt the engine put back) is not added again. Whether the
- * box holds them all. */
+/** After the draft in the prompt box, so nothing typed there is overwritten,
+ * each once (the engine may have put a dropped prompt back). Whether the box holds them all. */
 export async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
   const box = await $.prompt.read().catch(() => ({ text: '' }))
   const missing = messages.filter((m) => !isInBox(box.text, m))
@@ -45,14 +43,11 @@ function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
 }
 
 // The key each folder's entry was kept under: /clear and /resume give the
-// process another session id before the messages are given back, and the
-// entry kept under the old one must go then too. (A hot reload starts this
-// over, in the same session, under the same id.)
+// process another session id before the messages are given back.
 const keptUnder = new Map<string, string>()
 
-// This session's heartbeat while it holds messages, and the key it last set
-// (module memory: a hot reload stops `every` timers and starts this over;
-// session.start beats again).
+// This session's heartbeat while it holds messages (a hot reload stops `every`
+// timers and empties this; session.start beats again).
 let beat: { timer: Timer; key?: string } | undefined
 
 /** No write now: the entry's own `heldAt`, just set, is the first sign of life. */
@@ -96,8 +91,7 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** Sets this session's entry, first dropping the oldest entries of other
- * sessions the budget has no room for (held-messages.ts). Whether it is set. */
+/** First drops the oldest entries of other sessions the budget has no room for. */
 async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
   const chars = heldCharsOf(key, entry)
   const others: { key: string; chars: number; heldAt: string }[] = []
@@ -173,8 +167,7 @@ async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise
  * `logNote` for the swap log in the project (never their text). */
 export type GivenBack = { note: string; logNote: string }
 
-/** Gives what a dropped run held back to the person, never silently lost, by
- * `to` (run-machine.ts GiveBack), and says where. */
+/** Never silently lost: says where it went. */
 export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenBack> {
   const all = [...run.held, ...run.heldCommands]
   const n = all.length
