@@ -133,14 +133,13 @@ export function isHoldingPrompts(phase: Phase): boolean {
  * replaced mid-run, which now stands, and what to do; undefined while the
  * conversation is the one the run started from (the caller says unchanged). */
 export function replacedNoteOf(run: Pick<Run, 'replacedBy'>): string | undefined {
-  switch (run.replacedBy) {
-    case undefined:
-      return undefined
-    case 'digest':
-      return "The conversation had already been replaced by a digest of it at the window's edge (the handoff skill's turn did not fit the context window), and the digest stands as the conversation: carry on from it (the recall tool brings back what it left out), or run /compact-handoff again for a handoff written from it."
-    case 'summary':
-      return "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again."
-  }
+  return run.replacedBy && REPLACED_NOTE[run.replacedBy]
+}
+
+const REPLACED_NOTE: Readonly<Record<Replaced, string>> = {
+  digest:
+    "The conversation had already been replaced by a digest of it at the window's edge (the handoff skill's turn did not fit the context window), and the digest stands as the conversation: carry on from it (the recall tool brings back what it left out), or run /compact-handoff again for a handoff written from it.",
+  summary: "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again.",
 }
 
 /** The run's own hidden step (commands/, above, registers it), queued once the
