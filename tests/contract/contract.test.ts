@@ -39,7 +39,7 @@ import { formatProblems } from '../../packages/compact-handoff/hooks/format/hand
 import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import { createdValueOf } from '../../packages/compact-handoff/hooks/run/frontmatter-values.js'
 import { EXACT_VALUES_RULE, HANDOFF_STATUSES, HANDOFF_WRITING_RULES, NO_PARENT } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import { repairPromptOf } from '../../packages/compact-handoff/hooks/run/repair-prompt.js'
+import { repairPromptOf } from '../../packages/compact-handoff/hooks/run/turn-verdict.js'
 import { runFixture } from '../support/run-fixture.js'
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { OUTLINE } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'

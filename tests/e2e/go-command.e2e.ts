@@ -12,7 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
-import { GO_COMMAND, GO_REFUSED_TEXT } from '../../packages/compact-handoff/hooks/run/go-command.js'
+import { GO_COMMAND, GO_REFUSED_TEXT } from '../../packages/compact-handoff/hooks/run/run.js'
 import { trackRuns } from './lifecycle.js'
 import { expectSwapped, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow, logEntries, toolTurn } from './flow-support.js'
 

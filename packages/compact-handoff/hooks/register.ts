@@ -3,7 +3,7 @@
 // should be on purpose: the whole event map reads in one place.
 import type { Register } from 'claude-code'
 import { PLAN_COMMAND, HANDOFF_COMMAND, commandFailureTextOf } from './commands/command-intent.js'
-import { GO_COMMAND } from './run/go-command.js'
+import { GO_COMMAND } from './run/run.js'
 import { optionsOf } from './options/options.js'
 import { answerGo, goFailed, noteTurnStart, recordWrite } from './run/run-steps.js'
 import { answerCommand, registerCommands } from './commands/command-steps.js'

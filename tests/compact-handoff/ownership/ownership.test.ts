@@ -89,10 +89,7 @@ describe('ownershipKeyOf', () => {
     ['a drive-relative path', `C:.claude\\handoffs\\${NAME}`],
     ['the project folder joined onto an absolute path', `C:\\Users\\me\\proj\\C:\\Users\\me\\proj\\.claude\\handoffs\\${NAME}`],
   ])('gives a path outside the project (%s) no key, so it matches no record of a file inside', (_name, path) => {
-    const inside = recordOf(NAME, { key: keyOf('C:\\Users\\me\\proj', REL) })
-    const key = ownershipKeyOf('C:\\Users\\me\\proj', path)
-    expect(key).toBeUndefined()
-    expect(ownershipOf([inside], key ?? '', inside.sha256)).toBe('not-written-here')
+    expect(ownershipKeyOf('C:\\Users\\me\\proj', path)).toBeUndefined()
   })
 
   test('gives no key to a file that is no handoff or plan of a handoff folder', () => {
@@ -180,9 +177,9 @@ describe('the records', () => {
 describe('ownershipOf', () => {
   const record = recordOf('HANDOFF_a_2026-11-30.md')
   test('is own only while the fingerprint matches', () => {
-    expect(ownershipOf([record], record.key, record.sha256)).toBe('own')
-    expect(ownershipOf([record], record.key, 'b'.repeat(64))).toBe('changed')
-    expect(ownershipOf([record], keyOf(CWD, '.claude/handoffs/HANDOFF_other_2026-11-30.md'), record.sha256)).toBe('not-written-here')
+    expect(ownershipOf(record, record.sha256)).toBe('own')
+    expect(ownershipOf(record, 'b'.repeat(64))).toBe('changed')
+    expect(ownershipOf(undefined, record.sha256)).toBe('not-written-here')
   })
 })
 

@@ -3,8 +3,8 @@
 // safety refusals are told apart from the fixes a repair turn may make.
 import { describe, expect, test } from 'vitest'
 import { runFixture, type FixtureFile } from '../../support/run-fixture.js'
-import { fileReportOf, isReadable, olderShapeNoteOf, problemLinesOf, resumeCheckOf, type FileInput, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
-import { HANDOFF_SECTIONS, HANDOFF_SHAPE_VERSION, type OlderHandoffShape } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
+import { fileReportOf, isReadable, problemLinesOf, resumeProblemsOf, type FileInput, type FileStat } from '../../../packages/compact-handoff/hooks/run/file-check.js'
+import { HANDOFF_SECTIONS } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { MAX_HANDOFF_BYTES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import type { Run } from '../../../packages/compact-handoff/hooks/run/run.js'
@@ -199,31 +199,20 @@ describe('a refusal of the one rule for project files (disk/disk-rule.ts)', () =
   })
 
   test('keeps a handoff from being resumed', () => {
-    expect(resumeCheckOf(fileInputOf(HANDOFF, { diskRefusal: why }), '/home/dev/proj').problems).toEqual([why])
+    expect(resumeProblemsOf(fileInputOf(HANDOFF, { diskRefusal: why }), '/home/dev/proj')).toEqual([why])
   })
 })
 
-describe('a handoff written in an older version of the shape', () => {
+describe('a handoff missing a section', () => {
   const last = HANDOFF_SECTIONS[HANDOFF_SECTIONS.length - 1]!
-  const older: readonly OlderHandoffShape[] = [{ version: HANDOFF_SHAPE_VERSION - 1, sections: HANDOFF_SECTIONS.slice(0, -1) }]
-  const olderText = handoffTextOf().replace(new RegExp(`## ${last}\\n\\n[^\\n]*\\n`), '')
+  const shortText = handoffTextOf().replace(new RegExp(`## ${last}\\n\\n[^\\n]*\\n`), '')
 
-  test('is resumed when it passes the check of its own version, and the person is told which and what it lacks', () => {
-    const check = resumeCheckOf(fileInputOf(HANDOFF, { text: olderText }), CWD_REAL, older)
-    expect(check).toEqual({ problems: [], shape: { version: HANDOFF_SHAPE_VERSION - 1, lacks: [last] } })
-    expect(olderShapeNoteOf(HANDOFF.relPath, check.shape!)).toBe(
-      `${HANDOFF.relPath} is in version ${HANDOFF_SHAPE_VERSION - 1} of the handoff's shape (this is version ${HANDOFF_SHAPE_VERSION}), without "## ${last}": it passes the check of its own version and is resumed as written.`,
-    )
+  test('is not resumed, and a run never swaps it in', () => {
+    expect(resumeProblemsOf(fileInputOf(HANDOFF, { text: shortText }), CWD_REAL)).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
+    expect(fileProblemsOf(fileInputOf(HANDOFF, { text: shortText }), runWith([HANDOFF]))).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
   })
 
-  test('is not resumed when the spec knows no such version, and a run never swaps it in', () => {
-    expect(resumeCheckOf(fileInputOf(HANDOFF, { text: olderText }), CWD_REAL, []).problems).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
-    expect(fileProblemsOf(fileInputOf(HANDOFF, { text: olderText }), runWith([HANDOFF]))).toEqual([expect.stringContaining(`missing section "## ${last}"`)])
-  })
-
-  test('the current shape needs no word to the person', () => {
-    const check = resumeCheckOf(fileInputOf(HANDOFF), CWD_REAL, older)
-    expect(check.shape).toEqual({ version: HANDOFF_SHAPE_VERSION, lacks: [] })
-    expect(olderShapeNoteOf(HANDOFF.relPath, check.shape!)).toBeUndefined()
+  test('a whole one is resumed', () => {
+    expect(resumeProblemsOf(fileInputOf(HANDOFF), CWD_REAL)).toEqual([])
   })
 })

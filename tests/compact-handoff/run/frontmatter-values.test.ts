@@ -2,10 +2,12 @@
 // sits in its chain, taken only from a parent that is the person's own.
 import { describe, expect, test } from 'vitest'
 import { formatSkillArgs, parseSkillArgs } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { skillValuesOf } from '../../../packages/compact-handoff/hooks/run/frontmatter-values.js'
+import { chainValuesOf, createdValueOf } from '../../../packages/compact-handoff/hooks/run/frontmatter-values.js'
+
+const skillValuesOf = (run: string, nowMs: number, lastHandoff: CheckedLastHandoff) => ({ run, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) })
 import type { CheckedLastHandoff } from '../../../packages/compact-handoff/hooks/stub/last-handoff.js'
 
-describe('skillValuesOf', () => {
+describe('the values a run tells its skill', () => {
   const NOW_MS = Date.UTC(2026, 10, 30, 9, 5, 7, 450)
   const PARENT = 'plans/handoffs/HANDOFF_parser_2026-11-29.md'
   const parentText = (fields: string) => `---\nkind: handoff\n${fields}\n---\n# H\n`

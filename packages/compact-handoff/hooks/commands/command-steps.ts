@@ -1,17 +1,14 @@
-// /compact-handoff and /compact-handoffplan: start (now or for review), apply,
-// cancel, status. This runs inside the command hook, where compaction, prompt
-// submission and command runs are all refused, so a start only records the run
-// and leaves the launch to a timer, and an apply takes the run's go step, whose
-// compaction waits on a timer.
+// /compact-handoff and /compact-handoffplan. This runs inside the command hook,
+// where compaction, prompt submission and command runs are all refused, so a
+// start only records the run (the machine launches it from a timer).
 import type { CommandRunResult, EngineInterface } from 'claude-code'
-import { replacedNoteOf, stageTextOf, type Phase, type Run } from '../run/run.js'
+import { GO_COMMAND, replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
-import { GO_COMMAND } from '../run/go-command.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { MAX_REPORT_LOG_LINES, statusReportOf } from './status-report.js'
 import { wordsSizeOf } from '../words/user-words.js'
-import { skillValuesOf } from '../run/frontmatter-values.js'
+import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
@@ -25,8 +22,7 @@ import { answerResume } from '../resume/resume-steps.js'
 
 type $ = EngineInterface
 
-/** The two commands and the hidden go-command. They go out together: each is
- * a hop to the engine, and the session's start waits on them. */
+/** Together: each is a hop to the engine, and the session's start waits on them. */
 export async function registerCommands($: $): Promise<void> {
   await Promise.all([
     $.command.register({
@@ -45,10 +41,6 @@ export async function registerCommands($: $): Promise<void> {
 
 /** Long enough to tell runs apart in a prompt line, short enough to read. */
 const RUN_TAG_CHARS = 8
-
-function busyText(phase: Exclude<Phase, { kind: 'idle' }>): string {
-  return `A handoff run is already under way (${stageTextOf(phase)}). Wait for it, or drop it with /compact-handoff cancel.`
-}
 
 type Start = Extract<Intent, { kind: 'start' }>
 
@@ -78,7 +70,7 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
     cwdRealPath,
     ignoresCase,
     // The chain is read again when the skill is launched (run-steps.ts launchSkill).
-    values: skillValuesOf(id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), nowMs, { kind: 'none' }),
+    values: { run: id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), created: createdValueOf(nowMs), ...chainValuesOf({ kind: 'none' }) },
     files: [],
     apply: intent.apply,
     trigger,
@@ -89,19 +81,11 @@ async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: numbe
   }
 }
 
-/** Starts a run, from the person's command or the auto handoff; says what
- * happened, and whether a run started. */
+/** From the person's command or the auto handoff. */
 export async function startRun($: $, intent: Start, trigger: Run['trigger']): Promise<{ text: string; isStarted: boolean }> {
-  const phase = await readPhase($)
-  // Refused before anything is read for a run that would not start; the
-  // machine refuses it again should one have started meanwhile.
-  if (phase.kind !== 'idle') {
-    const { step } = await dispatch($, { kind: 'tick' })
-    if (step.phase.kind !== 'idle') return { text: busyText(step.phase), isStarted: false }
-  }
   const run = await newRun($, intent, trigger, await $.clock.now())
   const { step } = await dispatch($, { kind: 'start', run })
-  if (!step.isTaken && step.met.kind !== 'idle') return { text: busyText(step.met), isStarted: false }
+  if (!step.isTaken && step.met.kind !== 'idle') return { text: `A handoff run is already under way (${stageTextOf(step.met)}). Wait for it, or drop it with /compact-handoff cancel.`, isStarted: false }
   // The meter counts what the context after a swap re-does, up to the next run.
   await closeMeter($, run.cwd)
   const what = run.mode === 'plan' ? 'a handoff and a plan' : 'a handoff'

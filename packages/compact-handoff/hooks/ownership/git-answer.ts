@@ -5,7 +5,7 @@
 // by a signal reads as exit 1. Each of those is "git could not say", which is
 // never taken to mean "not tracked".
 
-/** What `$.process.run` resolved with; undefined when it rejected (git could not start). */
+/** undefined when `$.process.run` rejected (git could not start). */
 export type GitRun = { exitCode: number; stdout: string; stderr: string } | undefined
 
 export type Tracking = { kind: 'tracked'; by: string } | { kind: 'untracked' } | { kind: 'unknown'; why: string }
@@ -31,8 +31,7 @@ function whyOf(run: GitRun): string {
   return first === '' ? `git exited with ${run.exitCode}` : `git exited with ${run.exitCode}: ${first}`
 }
 
-/** Whether git tracks the file, from the listing; a tracked file's committer
- * comes from `lastCommit` (asked only for a tracked file). */
+/** A tracked file's committer comes from committerOf (asked only for a tracked file). */
 export function listingOf(listed: GitRun): { kind: 'tracked' } | Exclude<Tracking, { kind: 'tracked' }> {
   if (listed === undefined || listed.exitCode !== 0) return { kind: 'unknown', why: whyOf(listed) }
   return listed.stdout === '' ? { kind: 'untracked' } : { kind: 'tracked' }

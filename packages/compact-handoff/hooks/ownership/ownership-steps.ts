@@ -1,10 +1,8 @@
-// Every `$.store` access for the records of the handoff and plan files this
-// person's sessions wrote (ownership.ts decides). The store is the mod's own
-// file outside the project, so nothing in a repository can forge a record.
-// Each file's record has a key of its own: the store merges sets of different
-// keys from any number of sessions, and loses one of two read-modify-writes of
-// one key (mods-api.md §17, §18), so a record is only ever set whole under its
-// own file's key and no session rewrites another file's.
+// Every `$.store` access for the ownership records (ownership.ts decides). The
+// store is outside the project, so nothing in a repository can forge a record.
+// The store merges sets of different keys from any number of sessions and
+// loses one of two read-modify-writes of one key (mods-api.md §17, §18), so a
+// record is only ever set whole under its own file's key.
 import type { EngineInterface } from 'claude-code'
 import { classifyHandoffPath, inFolder } from '../protocol/protocol-paths.js'
 import { frontmatterOf } from '../format/frontmatter.js'
@@ -31,10 +29,8 @@ import {
 
 type $ = EngineInterface
 
-// This session's changes of one file's record (the model may write the handoff
-// and the plan in one turn's parallel calls, and a swap marks one used) wait
-// for the one before, so none of them sets a record from a read older than
-// another's set.
+// This session's record changes (parallel Write calls, a swap's mark) wait for
+// the one before, so none sets a record from a read older than another's set.
 let recordsTurn: Promise<unknown> = Promise.resolve()
 
 function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
@@ -43,7 +39,13 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
-/** Every record, each under its own file's key, oldest written first. */
+/** The record kept under the file `key` names, if any. */
+async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined> {
+  const storeKey = await recordStoreKeyOf(key)
+  return storedRecordOf(storeKey, await $.store.get(storeKey))
+}
+
+/** Oldest written first. */
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   const records: OwnRecord[] = []
   for (const storeKey of await $.store.keys()) {
@@ -54,15 +56,8 @@ export async function readOwnRecords($: $): Promise<OwnRecord[]> {
   return records.sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }
 
-/** The record of one file, under its own key. */
-async function recordOfFile($: $, key: string): Promise<OwnRecord | undefined> {
-  const storeKey = await recordStoreKeyOf(key)
-  return storedRecordOf(storeKey, await $.store.get(storeKey))
-}
-
 /** The oldest records deleted until the rest fit the budget (a value out of
- * shape, no record, goes too); read only when their count could pass it.
- * `storeKeys`: every key in the store now, as last listed. */
+ * shape goes too); read only when their count could pass it. */
 async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void> {
   const keys = storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX))
   if (keys.length <= MAX_OWN_RECORDS && keys.length * MAX_RECORD_CHARS <= OWN_RECORDS_BUDGET_CHARS) return
@@ -80,9 +75,7 @@ async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void>
  * (another session wrote the file since); then the budget. */
 async function setRecord($: $, record: OwnRecord): Promise<void> {
   await afterEarlierChanges(async () => {
-    const keys = await $.store.keys()
-    const storeKey = await recordStoreKeyOf(record.key)
-    const found = await storedRecordOf(storeKey, await $.store.get(storeKey))
+    const [keys, storeKey, found] = await Promise.all([$.store.keys(), recordStoreKeyOf(record.key), storedRecordAt($, record.key)])
     if (found !== undefined && standsOver(found, record)) return
     await $.store.set(storeKey, record)
     // Listed before the set: a key another session set since waits for the next check.
@@ -90,9 +83,7 @@ async function setRecord($: $, record: OwnRecord): Promise<void> {
   })
 }
 
-/** Records `text` as what this person's session wrote to `relPath`. The step
- * the mod calls for a file it writes itself; a Write/Edit the main loop made
- * comes here through recordWrittenFile. */
+/** Records `text` as what this person's session wrote to `relPath`. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
   const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))
@@ -103,10 +94,9 @@ export async function recordOwnFile($: $, cwd: string, relPath: string, text: st
   await setRecord($, record)
 }
 
-/** After a main-loop Write/Edit of a path mayBeHandoffPath let through: the
- * file as it now is becomes a record when the write makes it the person's own
- * (ownership.ts isOwnAfter). A file over the cap is never swapped or resumed,
- * so it is not recorded either. */
+/** After a main-loop Write/Edit: the file as it now is becomes a record when
+ * the write makes it the person's own (isOwnAfter). A file over the cap is
+ * never swapped or resumed, so it is not recorded either. */
 export async function recordWrittenFile($: $, filePath: string, write: MainLoopWrite): Promise<void> {
   try {
     const cwd = await $.session.cwd()
@@ -125,26 +115,23 @@ export async function recordWrittenFile($: $, filePath: string, write: MainLoopW
   }
 }
 
-/** Whether `text`, read from `relPath` now, is the person's own. */
 export async function ownershipOnDisk($: $, cwd: string, relPath: string, text: string): Promise<Ownership> {
   const key = ownershipKeyOf(cwd, relPath)
   // A file that has no key can have no record.
   if (key === undefined) return 'not-written-here'
-  const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), recordOfFile($, key)])
-  return ownershipOf(record === undefined ? [] : [record], key, sha256)
+  const [{ sha256 }, record] = await Promise.all([fingerprintOf(text), storedRecordAt($, key)])
+  return ownershipOf(record, sha256)
 }
 
-/** A handoff swapped in or resumed: the start offer never names it again. The
- * mark is set on the record read right before, under that file's key alone. */
+/** A handoff swapped in or resumed: the start offer never names it again. */
 export async function markUsed($: $, cwd: string, relPath: string): Promise<void> {
   const key = ownershipKeyOf(cwd, relPath)
   if (key === undefined) return
   const nowMs = await $.clock.now()
   await afterEarlierChanges(async () => {
-    const storeKey = await recordStoreKeyOf(key)
-    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
+    const record = await storedRecordAt($, key)
     // A file with no record has nothing to mark.
     if (record === undefined || record.usedAtMs !== undefined) return
-    await $.store.set(storeKey, { ...record, usedAtMs: nowMs })
+    await $.store.set(await recordStoreKeyOf(key), { ...record, usedAtMs: nowMs })
   })
 }

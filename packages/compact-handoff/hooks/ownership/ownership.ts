@@ -14,12 +14,11 @@ import { sha256HexOf, storeKeyOf } from '../text/store-key.js'
  * now and then (seen live: 29 of 30 records kept). */
 export const RECORD_KEY_PREFIX = 'owned:'
 
-/** Records kept, newest written first out; ~200 bytes each. */
+/** Records kept, the oldest written dropped first; ~200 bytes each. */
 export const MAX_OWN_RECORDS = 500
-/** The JSON text all records may take together (their keys included), the
- * oldest written dropped first. The store refuses every set once it would pass 4 MiB (the engine's
- * limit), so the records keep well under it: what they leave is the held
- * messages' room (held-messages.ts HELD_BUDGET_CHARS). */
+/** The JSON text all records may take together, keys included: the store
+ * refuses every set once it would pass 4 MiB (the engine's limit), and what
+ * the records leave is the held messages' room (held-messages.ts). */
 export const OWN_RECORDS_BUDGET_CHARS = 512 * 1024
 /** A file whose path is longer than this is never recorded (it stays "not
  * written here", which costs a question at resume): with it one record is at
@@ -36,7 +35,6 @@ export type OwnRecord = {
   key: string
   /** The absolute path as written, for finding a project's records again. */
   path: string
-  /** SHA-256 of the text's UTF-8 bytes, lowercase hex. */
   sha256: string
   bytes: number
   writtenAtMs: number
@@ -52,14 +50,10 @@ export type OwnRecord = {
 const KEY_DRIVE_RE = /^[a-z](?=:\/)/
 
 /** The key a file's record is kept under: the one place that decides which
- * spellings of a path are the same file. `path` may be project-relative or
- * absolute, in any spelling classifyHandoffPath reads (the model names a
- * handoff by its absolute Windows path, `\\` or `/`, the drive letter in
- * either case); a path that is not a handoff or plan file of this project has
- * no key, so it never matches a record of a file inside. The folder part is
- * the session folder as the engine reports it, with `/` and an upper-case drive
- * letter: one engine may report `c:\…` (an editor's terminal) where another
- * reports `C:\…` for the same folder. */
+ * spellings of a path are the same file (project-relative or absolute, `\\`
+ * or `/`, the drive letter in either case: one engine reports `c:\…` where
+ * another reports `C:\…`). A path that is not a handoff or plan file of this
+ * project has no key, so it never matches a record of a file inside. */
 export function ownershipKeyOf(cwd: string, path: string): string | undefined {
   const file = classifyHandoffPath(path, cwd)
   return file && inFolder(cwd, file.relPath).replace(/\\/g, '/').replace(KEY_DRIVE_RE, (letter) => letter.toUpperCase())
@@ -68,7 +62,6 @@ export function ownershipKeyOf(cwd: string, path: string): string | undefined {
 const SHA256_HEX = /^[0-9a-f]{64}$/
 const KNOWN_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES
 
-/** A handoff status as a record keeps it: a known one, or none. */
 export function recordHandoffStatusOf(status: string | undefined): string | undefined {
   return status !== undefined && KNOWN_HANDOFF_STATUSES.includes(status) ? status : undefined
 }
@@ -77,14 +70,14 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0
 }
 
-/** The key a file's record is stored under: 70 characters, whatever its path. */
+/** 70 characters, whatever the path. */
 export async function recordStoreKeyOf(key: string): Promise<string> {
   return storeKeyOf(RECORD_KEY_PREFIX, key)
 }
 
-/** A stored value as a record, every field within its bounds; a handoff status that is
- * not a known one is left out, anything else out of shape (a hand edit) is
- * undefined, never trusted. */
+/** A stored value as a record, every field within its bounds; an unknown
+ * handoff status is left out, anything else out of shape (a hand edit) is
+ * never trusted. */
 export function recordOf(value: unknown): OwnRecord | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const r = value as Record<string, unknown>
@@ -105,37 +98,25 @@ export async function storedRecordOf(storeKey: string, value: unknown): Promise<
   return record !== undefined && (await recordStoreKeyOf(record.key)) === storeKey ? record : undefined
 }
 
-/** Whether `a` stands over `b`, a record of the same file: written later. At
- * the same moment the one set last wins (a second write in one session, within
- * the clock's grain). */
+/** Written later; at the same moment the one set last wins (a second write
+ * in one session, within the clock's grain). */
 export function standsOver(a: OwnRecord, b: OwnRecord): boolean {
   return a.writtenAtMs > b.writtenAtMs
 }
 
-/** A record's store key's length: the prefix and a SHA-256 in hex. */
 const RECORD_STORE_KEY_CHARS = RECORD_KEY_PREFIX.length + 64
 
-/** The JSON text a record takes in the store, its key included. */
 export function recordCharsOf(record: OwnRecord): number {
   return RECORD_STORE_KEY_CHARS + JSON.stringify(record).length + 4
 }
 
-/** How many of the newest records (`newestFirst`) fit MAX_OWN_RECORDS and
- * OWN_RECORDS_BUDGET_CHARS; every older one is dropped. */
-function keptCountOf(newestFirst: readonly OwnRecord[]): number {
-  let chars = 0
-  for (let i = 0; i < newestFirst.length; i++) {
-    chars += recordCharsOf(newestFirst[i]!)
-    if (i >= MAX_OWN_RECORDS || chars > OWN_RECORDS_BUDGET_CHARS) return i
-  }
-  return newestFirst.length
-}
-
-/** Which stored records go so that the rest fit the budget, the oldest
- * written first: their store keys. */
+/** The store keys of the records that go so that the newest fit
+ * MAX_OWN_RECORDS and OWN_RECORDS_BUDGET_CHARS: every older one. */
 export function recordKeysToDrop(stored: readonly { storeKey: string; record: OwnRecord }[]): string[] {
   const newestFirst = [...stored].sort((a, b) => b.record.writtenAtMs - a.record.writtenAtMs)
-  return newestFirst.slice(keptCountOf(newestFirst.map((s) => s.record))).map((s) => s.storeKey)
+  let chars = 0
+  const firstDropped = newestFirst.findIndex((s, i) => (chars += recordCharsOf(s.record)) > OWN_RECORDS_BUDGET_CHARS || i >= MAX_OWN_RECORDS)
+  return firstDropped < 0 ? [] : newestFirst.slice(firstDropped).map((s) => s.storeKey)
 }
 
 /** Whether a record may be kept at all: its paths within MAX_RECORD_PATH_CHARS
@@ -149,8 +130,8 @@ export function isRecordable(record: OwnRecord): boolean {
  * changed since one of their sessions wrote it, or never written in them. */
 export type Ownership = 'own' | 'changed' | 'not-written-here'
 
-export function ownershipOf(records: readonly OwnRecord[], key: string, sha256: string): Ownership {
-  const record = records.find((r) => r.key === key)
+/** `record`: the one kept under the file's own key, if any. */
+export function ownershipOf(record: OwnRecord | undefined, sha256: string): Ownership {
   if (record === undefined) return 'not-written-here'
   return record.sha256 === sha256 ? 'own' : 'changed'
 }
@@ -177,7 +158,6 @@ export function ownershipReasonOf(ownership: Exclude<Ownership, 'own'>): string 
     : 'it was not written in your Claude Code sessions (compact-handoff has no record of writing it)'
 }
 
-/** SHA-256 of the text's UTF-8 bytes as lowercase hex, and their count. */
 export async function fingerprintOf(text: string): Promise<{ sha256: string; bytes: number }> {
   return { sha256: await sha256HexOf(text), bytes: new TextEncoder().encode(text).length }
 }

@@ -1,22 +1,17 @@
 // Which Write/Edit calls compact-handoff lets run without a permission dialog:
 // exactly the handoff skill's write of its own file while the run's skill or
-// repair turn runs, and only past the permission mode's own ask.
-// Claude Code asks before any write under `.claude/` (a sensitive folder, even
-// in accept-edits mode), so an auto handoff would otherwise wait for a person
-// who may not be there while the run's stuck clock runs. Every other call keeps
-// the session's own verdict. Pure: permission-steps.ts gathers its input.
+// repair turn runs, and only past the permission mode's own ask. Claude Code
+// asks before any write under `.claude/` (even in accept-edits mode), so an
+// auto handoff would otherwise wait for a person who may not be there.
 import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import type { DiskVerdict } from '../disk/disk-rule.js'
 import type { Phase, Run } from '../run/run.js'
 
-/** A `tool.check` question as the engine asks it (the fields decided on). */
 export type CheckedCall = { tool: string; input: unknown; agentId?: string; tool_use_id?: string; ceiling?: string; op?: string }
 
-/** The path of a call that may be the skill's write of its own file, decided
- * from the call alone, before any `$` call (every Write/Edit passes here):
- * the model's own Write or Edit (`origin` is the engine) on the main loop, a
- * real call rather than a plugin's query, under no organization ceiling, of a
- * path that looks like a handoff path. */
+/** Decided from the call alone, before any `$` call (every Write/Edit passes
+ * here): the model's own main-loop call (not a plugin's query), under no
+ * organization ceiling, of a path that looks like a handoff path. */
 export function ownWriteCandidateOf(call: CheckedCall, origin: string): string | undefined {
   if (call.tool !== 'Write' && call.tool !== 'Edit') return undefined
   if (origin !== 'engine' || call.agentId !== undefined || call.tool_use_id === undefined || call.ceiling !== undefined || call.op !== undefined) return undefined
@@ -33,20 +28,15 @@ export function isModeAsk(verdict: { decision: string; [field: string]: unknown 
   return verdict.decision === 'ask' && Object.keys(verdict).every((key) => key === 'decision' || key === 'reason')
 }
 
-/** The handoff or plan file `path` names, while the run's skill or repair turn
- * runs (its turn.start, tagged with the run, was seen; it has not ended) and
- * the path is directly in a handoff folder of the run's own folder. A task
- * notification or another plugin's prompt that runs first, while the run
- * waits for that turn, keeps the session's verdict. */
+/** Only once the run's own skill or repair turn started (a task notification
+ * or another plugin's prompt that runs first keeps the session's verdict). */
 export function ownWriteTargetOf(phase: Phase, path: string): HandoffPath | undefined {
   return phase.kind === 'writing' && phase.turnId !== undefined ? classifyHandoffPath(path, phase.run.cwd, phase.run.ignoresCase) : undefined
 }
 
-/** Whether the write is the run's own, given the one rule's verdict on the
- * path as the call spells it (disk/disk-rule.ts): no link on the way, every
- * part where it says. A new file is; an existing one must be one this run
- * wrote whole: a handoff someone else left is not overwritten unasked, nor
- * Edited again unasked after one Edit the person allowed. */
+/** A new file is the run's own; an existing one only when this run wrote it
+ * whole: a handoff someone else left is not overwritten unasked, nor Edited
+ * again unasked after one Edit the person allowed. */
 export function isOwnWrite(run: Run, file: HandoffPath, verdict: DiskVerdict): boolean {
   if (verdict.kind === 'refused') return false
   return verdict.kind === 'absent' || run.files.some((f) => f.relPath === file.relPath && f.wrote === 'whole')

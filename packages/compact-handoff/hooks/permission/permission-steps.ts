@@ -9,7 +9,6 @@ import { readPhase } from '../run/run-state.js'
 
 type $ = EngineInterface
 
-/** Whether `path` is a file the writing run may write without asking. */
 export async function isRunOwnWrite($: $, path: string): Promise<boolean> {
   const phase = await readPhase($)
   const file = ownWriteTargetOf(phase, path)
@@ -18,6 +17,6 @@ export async function isRunOwnWrite($: $, path: string): Promise<boolean> {
   // classifyHandoffPath names the folder as HANDOFF_DIRS spells it; the disk is looked at as the call spells it.
   const spelled = relativeToCwd(path, run.cwd, run.ignoresCase)
   if (spelled === undefined) return false
-  const { verdict } = await projectFileOnDisk($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, spelled)
+  const { verdict } = await projectFileOnDisk($, run, spelled)
   return isOwnWrite(run, file, verdict)
 }

@@ -9,7 +9,7 @@ import { changeHeldWords, readHeldWords, updateWords } from '../words/words-stat
 import { isRunPossible } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
-import { GO_COMMAND } from '../run/go-command.js'
+import { GO_COMMAND } from '../run/run.js'
 
 type $ = EngineInterface
 
@@ -17,20 +17,16 @@ const OUR_COMMANDS: ReadonlySet<string> = new Set([HANDOFF_COMMAND, PLAN_COMMAND
 
 type Submitted = PromptInput & { text: string; command?: { name: string }; attachments?: readonly { type: string }[] }
 
-/** What takePrompt decided: hold the prompt, or let it through with the
- * recording of its words under way (`recorded`, never rejecting: a recording
- * that failed must not cost the person the prompt). */
+/** `recorded` never rejects: a recording that failed must not cost the person the prompt. */
 export type Taken = { kind: 'hold' } | { kind: 'pass'; recorded: Promise<void> }
 
 const NOTHING_TO_RECORD: Taken = { kind: 'pass', recorded: Promise.resolve() }
 
-/** What to do with a submitted prompt: hold it (drop it now, deliver it after
- * the swap) or let it through, recorded when it is the person's own words.
- * Whether a run holds it is decided from the phase the hold meets, inside one
- * state update, so a prompt typed at any moment of a swap is either held and
- * delivered or passed, never lost. The person waits on this: with no run
- * under way nothing is read before the prompt goes on, and the words are
- * written beside it, never before it. */
+/** Hold the prompt (drop it now, deliver it after the swap) or let it
+ * through, recorded when it is the person's own words. Whether a run holds it
+ * is decided from the phase the hold meets, so a prompt typed at any moment of
+ * a swap is held or passed, never lost. The person waits on this: with no run
+ * nothing is read first, and the words are written beside the prompt. */
 export async function takePrompt($: $, prompt: Submitted): Promise<Taken> {
   if (!isTypedByUser(prompt)) return NOTHING_TO_RECORD
   const command = prompt.command?.name

@@ -9,22 +9,11 @@ import { HANDOFF_DIRS, classifyHandoffPath, fileKindOfName, inFolder, type Hando
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import { isReadable, olderShapeNoteOf, resumeCheckOf } from '../run/file-check.js'
-import { listProjectFolder, readProjectFile } from '../disk/disk-steps.js'
+import { resumeProblemsOf } from '../run/file-check.js'
+import { fileInputOnDisk } from '../run/run-steps.js'
+import { listProjectFolder } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
-import {
-  FRONTMATTER_READ_BYTES,
-  MAX_CANDIDATES,
-  foreignQuestionOf,
-  foreignRefusalOf,
-  foreignResumePromptOf,
-  newestResumable,
-  offerRecordOf,
-  ownPlanOf,
-  rankMsOf,
-  resumePromptOf,
-  type Candidate,
-} from './resume.js'
+import { FRONTMATTER_READ_BYTES, MAX_CANDIDATES, foreignQuestionOf, foreignRefusalOf, foreignResumePromptOf, newestResumable, offerRecordOf, ownPlanOf, rankMsOf, resumePromptOf, type Candidate } from './resume.js'
 import { fingerprintOf, ownershipReasonOf } from '../ownership/ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
@@ -49,7 +38,6 @@ const MASKED_INPUT_CHARS = 8_000
 
 type Listed = { relPath: string; kind: 'handoff' | 'plan'; mtimeMs: number }
 
-/** Handoff and plan files in the handoff folders, as listed (name, time). */
 async function listHandoffFiles($: $, folder: ProjectFolder): Promise<Listed[]> {
   const listed: Listed[] = []
   for (const dir of HANDOFF_DIRS) {
@@ -69,7 +57,6 @@ async function frontmatterAt($: $, path: string): Promise<ReadonlyMap<string, st
   return typeof head === 'string' ? frontmatterOf(head) : undefined
 }
 
-/** The newest handoffs with what their frontmatter says of their status. */
 async function candidatesOf($: $, cwd: string, listed: readonly Listed[], nowMs: number): Promise<Candidate[]> {
   const handoffs = listed
     .filter((f) => f.kind === 'handoff')
@@ -79,7 +66,6 @@ async function candidatesOf($: $, cwd: string, listed: readonly Listed[], nowMs:
   return handoffs.map((f, i) => ({ relPath: f.relPath, mtimeMs: f.mtimeMs, status: fields[i]?.get('status') }))
 }
 
-/** What git says of `relPath` (git-answer.ts): tracked and by whom, not tracked, or that it could not say. */
 async function trackingOf($: $, cwd: string, relPath: string): Promise<Tracking> {
   const listed = listingOf(await $.process.run(listArgvOf(relPath), { cwd }).catch(() => undefined))
   if (listed.kind !== 'tracked') return listed
@@ -99,7 +85,6 @@ async function planOf($: $, folder: ProjectFolder, listed: readonly Listed[], ha
   return undefined
 }
 
-/** A piece of the file's text masked by the engine's own rules before it is shown or sent. */
 function masked($: $, text: string): Promise<string> {
   return $.session.redact(text.slice(0, MASKED_INPUT_CHARS))
 }
@@ -122,7 +107,7 @@ async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg:
 }
 
 /** The command: checks the file as a swap's would be checked, learns whether
- * it is the person's own, and answers; anything else is asked about first. */
+ * it is the person's own, and answers; any other is asked about first, from the timer. */
 export async function answerResume($: $, pathArg: string): Promise<string> {
   const phase = await readPhase($)
   if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
@@ -131,11 +116,10 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const listed = await listHandoffFiles($, { cwd, ...folder })
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
-  const { verdict, stat, text } = await readProjectFile($, { cwd, ...folder }, file.relPath, isReadable)
-  const { problems, shape } = resumeCheckOf({ file, stat, ...folder, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }, cwd)
+  const input = await fileInputOnDisk($, { cwd, ...folder }, file)
+  const { stat, text } = input
+  const problems = resumeProblemsOf(input, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
-  const olderNote = shape && olderShapeNoteOf(file.relPath, shape)
-  const withNote = (answer: string) => (olderNote === undefined ? answer : `${answer}\n${olderNote}`)
 
   const fields = frontmatterOf(text)
   const sections = sectionTextsOf(text)
@@ -148,8 +132,8 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
     const created = fields?.get('created') ?? 'at an unknown time'
     const named = ownPlanOf(file.relPath, plan)
     const prompt = resumePromptOf({ handoff: file.relPath, ...(named.plan !== undefined ? { plan: named.plan } : {}), status, created, nextStep })
-    schedule($, { ...base, prompt, isOwn: true, ...(named.leftOut !== undefined ? { leftOut: named.leftOut } : {}) })
-    return withNote(`Resuming from ${file.relPath}.`)
+    $.clock.after(0, () => void sendResume($, { ...base, prompt, isOwn: true, ...(named.leftOut !== undefined ? { leftOut: named.leftOut } : {}) }))
+    return `Resuming from ${file.relPath}.`
   }
   const reasons = [ownershipReasonOf(ownership)]
   // Nobody to ask, and no git call where nobody is at the prompt.
@@ -158,12 +142,8 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   if (doubt !== undefined) reasons.push(`it ${doubt}`)
   const question = foreignQuestionOf(file.relPath, reasons, await masked($, sections.get('Verify') ?? ''), plan?.relPath)
   const prompt = foreignResumePromptOf({ handoff: file.relPath, ...(plan !== undefined ? { plan: plan.relPath } : {}), nextStep })
-  schedule($, { ...base, prompt, isOwn: false, question })
-  return withNote(`${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`)
-}
-
-function schedule($: $, picked: Picked): void {
-  $.clock.after(0, () => void sendResume($, picked))
+  $.clock.after(0, () => void sendResume($, { ...base, prompt, isOwn: false, question }))
+  return `${file.relPath}: ${reasons.join('; ')}. Confirm in the question to resume from it.`
 }
 
 /** Timer: asks first when the file is not the person's own, then submits the

@@ -13,7 +13,7 @@ export const RESUMABLE_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES.fi
 /** A handoff is offered at session start only this long after it was written. */
 export const OFFER_WITHIN_MS = 24 * 60 * 60 * 1000
 
-/** Files whose handoff status is read to find the newest resumable one, newest first; older ones are not looked at. */
+/** Newest files whose status is read to find the newest resumable one. */
 export const MAX_CANDIDATES = 20
 
 /** What is read of a file to learn its status: a frontmatter sits at the top. */
@@ -27,7 +27,6 @@ export function rankMsOf(mtimeMs: number, nowMs: number): number {
   return mtimeMs > nowMs ? Number.NEGATIVE_INFINITY : mtimeMs
 }
 
-/** The newest handoff whose handoff status says there is work left. */
 export function newestResumable(candidates: readonly Candidate[], nowMs: number): Candidate | undefined {
   return [...candidates]
     .filter((c) => c.status !== undefined && RESUMABLE_HANDOFF_STATUSES.includes(c.status))
@@ -53,7 +52,7 @@ export function quotedBlockOf(text: string): string {
 
 export type ResumeInput = { handoff: string; plan?: string; status: string; created: string; nextStep: string }
 
-/** The continue-prompt for the person's own handoff, sent as their words. */
+/** Sent as the person's words. */
 export function resumePromptOf(input: ResumeInput): string {
   const next = cut(input.nextStep)
   const isWaiting = next.startsWith(WAIT_FOR_USER_PREFIX)
@@ -67,10 +66,8 @@ export function resumePromptOf(input: ResumeInput): string {
   ].join('\n')
 }
 
-/** What an own handoff's continue-prompt may name of the plan found by its
- * chain value: the plan only when it is the person's own too. A stranger's
- * one is left out of the prompt (it would be read as the person's next
- * phase), and `leftOut` tells the person. */
+/** A plan found by the chain value is named in an own handoff's prompt only
+ * when it is own too: a stranger's would be read as the person's next phase. */
 export function ownPlanOf(handoff: string, plan: CheckedFile | undefined): { plan?: string; leftOut?: { plan: string; detail: string } } {
   if (plan === undefined) return {}
   if (plan.isOwn) return { plan: plan.relPath }
@@ -96,9 +93,7 @@ export function foreignResumePromptOf(input: ForeignResumeInput): string {
   ].join('\n')
 }
 
-/** The question asked before a file that is not the person's own is resumed:
- * why, the plan Claude would be pointed at beside it, and the Verify commands
- * it names, before any of them can run. */
+/** Asked before a file that is not the person's own is resumed, before any of its commands can run. */
 export function foreignQuestionOf(handoff: string, reasons: readonly string[], verify: string, plan?: string): string {
   return [
     `${handoff}: ${reasons.join('; ')}. Someone else may have written it.`,
@@ -114,10 +109,8 @@ export function foreignRefusalOf(handoff: string, reasons: readonly string[]): s
   return `Not resumed; nothing was sent: ${handoff}: ${reasons.join('; ')}, and this session cannot ask you to confirm. Read it yourself, then resume it from an interactive session, where you are asked first.`
 }
 
-/** The one handoff the start-of-session offer may name, decided from the
- * records alone, so no file is read or listed for it: the newest own handoff
- * of this project with work left, written within OFFER_WITHIN_MS and never
- * used. The steps then check that the file on disk still matches its record. */
+/** The one handoff the start-of-session offer may name, from the records
+ * alone (no file listed): the newest unused own handoff with work left. */
 export function offerRecordOf(records: readonly OwnRecord[], cwd: string, nowMs: number): { record: OwnRecord; relPath: string } | undefined {
   let best: { record: OwnRecord; relPath: string } | undefined
   for (const record of records) {

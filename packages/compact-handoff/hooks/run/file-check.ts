@@ -3,22 +3,18 @@
 // judges it, so every refusal is testable without an engine. Two kinds of
 // problem: a refusal is about safety (where the file really is, who wrote it,
 // its size) and ends the run; a fix is about the text, and the skill is asked
-// to repair it in place (repair-prompt.ts).
+// to repair it in place (turn-verdict.ts repairPromptOf).
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { isInHandoffFolder, type HandoffPath } from '../protocol/protocol-paths.js'
-import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type OlderHandoffShape } from '../protocol/handoff-spec.js'
-import { formatProblems, handoffShapeOf, type HandoffShape } from '../format/handoff-format.js'
+import { formatProblems } from '../format/handoff-format.js'
 import type { Run } from './run.js'
 
 export type FileStat = { kind: 'file' | 'dir' | 'other'; size: number; mtimeMs: number; realPath?: string }
 
 export type FileInput = {
   file: HandoffPath
-  /** undefined when the path does not exist (stat rejected). */
   stat: FileStat | undefined
-  /** The session folder's own real path (stat with resolve). */
   cwdRealPath: string
-  /** Whether its file system ignores letter case (protocol-paths.ts folderIgnoresCase). */
   ignoresCase: boolean
   /** undefined when not read (missing, too large) or unreadable. */
   text: string | undefined
@@ -32,7 +28,6 @@ export type FileFix = { path: string; problems: string[] }
 
 export type FileReport = { refusals: string[]; fixes: FileFix[] }
 
-/** Whether the file must be read at all: only a regular file within the cap. */
 export function isReadable(stat: FileStat | undefined): boolean {
   return stat !== undefined && stat.kind === 'file' && stat.size <= MAX_HANDOFF_BYTES
 }
@@ -47,8 +42,7 @@ function toFix(path: string, problems: string[]): FileReport {
   return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
 }
 
-/** Where the file really is and whether it can be used at all: a refusal, or
- * undefined. Safety, never repaired. */
+/** Where the file really is and whether it can be used at all: safety, never repaired. */
 function placeRefusalOf(input: FileInput): string | undefined {
   const { stat } = input
   const name = input.file.relPath
@@ -61,7 +55,6 @@ function placeRefusalOf(input: FileInput): string | undefined {
   return undefined
 }
 
-/** Everything wrong with one file; empty lists when it may be used. */
 export function fileReportOf(input: FileInput, run: Run): FileReport {
   const { file, stat } = input
   const name = file.relPath
@@ -84,32 +77,15 @@ export function fileReportOf(input: FileInput, run: Run): FileReport {
 }
 
 /** Everything that keeps a handoff from being resumed in a fresh session: the
- * same place and format checks as a swap, with nobody to repair it. A handoff
- * on disk may have been written in an older version of the shape: one that
- * passes the check by its own version's sections is resumed (`shape` says
- * which), never one that passes none. */
-export function resumeCheckOf(input: FileInput, projectDir: string, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): { problems: string[]; shape?: HandoffShape } {
+ * same place and format checks as a swap, with nobody to repair it. */
+export function resumeProblemsOf(input: FileInput, projectDir: string): string[] {
   const name = input.file.relPath
-  if (input.diskRefusal !== undefined) return { problems: [input.diskRefusal] }
-  if (input.stat === undefined) return { problems: [`${name} does not exist`] }
+  if (input.diskRefusal !== undefined) return [input.diskRefusal]
+  if (input.stat === undefined) return [`${name} does not exist`]
   const place = placeRefusalOf(input)
-  if (place !== undefined) return { problems: [place] }
-  if (input.text === undefined) return { problems: [`${name} could not be read`] }
-  const shape = input.file.kind === 'handoff' ? handoffShapeOf(input.text, { projectDir }, older) : undefined
-  if (shape !== undefined) return { problems: [], shape }
-  return { problems: formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`) }
-}
-
-/** What the person is told of a handoff resumed from an older shape, or
- * undefined for the current one. */
-export function olderShapeNoteOf(relPath: string, shape: HandoffShape): string | undefined {
-  if (shape.version === HANDOFF_SHAPE_VERSION) return undefined
-  const lacks = shape.lacks.length > 0 ? `, without ${shape.lacks.map((name) => `"## ${name}"`).join(', ')}` : ''
-  return `${relPath} is in version ${shape.version} of the handoff's shape (this is version ${HANDOFF_SHAPE_VERSION})${lacks}: it passes the check of its own version and is resumed as written.`
-}
-
-export function mergedReport(reports: readonly FileReport[]): FileReport {
-  return { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }
+  if (place !== undefined) return [place]
+  if (input.text === undefined) return [`${name} could not be read`]
+  return formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
 }
 
 /** Every problem as one line each, refusals first: what an abort or a refused apply lists. */

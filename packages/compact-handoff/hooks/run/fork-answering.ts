@@ -1,9 +1,7 @@
 // Whether a fork is writing the handoff that answers a compaction right now:
 // the fork sets the session's last handoff only once it is done, so a run
 // launched meanwhile would read the one before and start a second chain.
-// In run/, beneath compaction/: the run reads it, and the compaction, above,
-// counts its forks here. A module variable, not state: a hot reload starts it
-// over, and a fork the old copy still runs is then not waited for.
+// A module variable: a hot reload starts it over (then the old copy's fork is not waited for).
 let forksAnswering = 0
 
 /** Runs `fork` (the whole answer, the last handoff set included), counted. */

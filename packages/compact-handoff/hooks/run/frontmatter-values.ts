@@ -14,14 +14,11 @@ export function createdValueOf(nowMs: number): string {
 
 const POSITIVE_INT_RE = /^[1-9]\d{0,8}$/
 
-/** Where a new handoff sits in its chain (the frontmatter's `chain`, `seq`,
- * `parent`). The parent is this session's last swap, resume or fork's
- * handoff, when its file is the person's own now (by the ownership record) and
- * still says which chain it belongs to and where in it; otherwise the new
- * handoff starts a chain (`chain` NEW_CHAIN: its own file name names it). A
- * stranger's file the person chose to look at never hands its chain or itself
- * on: the new file would look like the next step of the stranger's work, and a
- * later resume would name that chain's plan as the person's. */
+/** Where a new handoff sits in its chain. The parent is this session's last
+ * swap, resume or fork's handoff, when its file is the person's own now and
+ * says where in its chain it stands; otherwise a new chain starts. A
+ * stranger's file never hands its chain on: a later resume would name that
+ * chain's plan as the person's. */
 export type ChainValues = Pick<SkillValues, 'chain' | 'seq' | 'parent'>
 
 export function chainValuesOf(lastHandoff: CheckedLastHandoff): ChainValues {
@@ -34,10 +31,4 @@ export function chainValuesOf(lastHandoff: CheckedLastHandoff): ChainValues {
   const seq = fields?.get('seq') ?? ''
   if (chain === undefined || chain === '' || !POSITIVE_INT_RE.test(seq)) return first
   return { chain, seq: Number(seq) + 1, parent: lastHandoff.handoff.relPath }
-}
-
-/** The frontmatter values the skill copies: the run's tag, the time, and the
- * chain, which a run reads again when its skill is launched. */
-export function skillValuesOf(tag: string, nowMs: number, lastHandoff: CheckedLastHandoff): SkillValues {
-  return { run: tag, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) }
 }

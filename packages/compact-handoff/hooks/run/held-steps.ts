@@ -1,43 +1,29 @@
 // What the person typed during a run: kept in the mod's store from the moment
 // it is held (so a killed session leaves it), and given back when the run ends
-// without its swap: into the prompt box (always appended after what is there),
-// sent as typed, or left in the store for the next session in the folder
-// (held-messages.ts decides the store's entries).
+// without its swap: into the prompt box, sent as typed, or left in the store
+// for the next session in the folder (held-messages.ts decides the entries).
 import type { EngineInterface, Timer } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import type { Run } from './run.js'
+import type { Phase, Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
-import { heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, restoredToastOf, type HeldEntry } from './held-messages.js'
-import { HEARTBEAT_MS, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, isInBox, orphanedInMsOf } from './held-messages.js'
+import { HEARTBEAT_MS, byHeldAt, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, isInBox, orphanedInMsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
 
 type $ = EngineInterface
 
 const RESTORE_TOAST_MS = 10_000
 const NOT_KEPT_TOAST_MS = 10_000
-/** How long after a hold the box is watched for the dropped text, and how
- * often: the engine puts a dropped prompt back in the box once the whole
- * prompt.submit chain has answered, and under load that lands after a timer
- * the hook set has read the box (issue 39); the hook hears no moment it landed. */
+/** How long after a hold the box is watched for the dropped text, and how often (clearHeldDraft). */
 export const DRAFT_WATCH_MS = 5_000
 const DRAFT_RECHECK_MS = 200
 /** Past the moment another session's entry would be orphaned, when this
  * session looks again: its owner's beat may be on its way. */
 const RECHECK_SLACK_MS = 1_000
 
-/** Puts `text` after the draft in the prompt box, a blank line between them,
- * so nothing typed there is overwritten. Whether the box took it. */
-export async function appendToBox($: $, text: string): Promise<boolean> {
-  const box = await $.prompt.read().catch(() => ({ text: '' }))
-  const filled = await $.prompt.fill({ text: box.text.trim() === '' ? text : `\n\n${text}`, mode: 'append' }).catch(() => undefined)
-  return filled?.isFilled === true
-}
-
-/** Puts held messages back in the box, each once: one the box still holds (a
- * dropped prompt the engine put back) is not added again. Whether the box
- * holds them all. */
-async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
+/** After the draft in the prompt box, so nothing typed there is overwritten,
+ * each once (the engine may have put a dropped prompt back). Whether the box holds them all. */
+export async function giveToBox($: $, messages: readonly string[]): Promise<boolean> {
   const box = await $.prompt.read().catch(() => ({ text: '' }))
   const missing = messages.filter((m) => !isInBox(box.text, m))
   if (missing.length === 0) return true
@@ -57,30 +43,23 @@ function afterEarlierHeld<T>(change: () => Promise<T>): Promise<T> {
 }
 
 // The key each folder's entry was kept under: /clear and /resume give the
-// process another session id before the messages are given back, and the
-// entry kept under the old one must go then too. (A hot reload starts this
-// over, in the same session, under the same id.)
+// process another session id before the messages are given back.
 const keptUnder = new Map<string, string>()
 
-// This session's heartbeat while it holds messages, and the key it last set
-// (module memory: a hot reload stops `every` timers and starts this over;
-// session.start beats again).
+// This session's heartbeat while it holds messages (a hot reload stops `every`
+// timers and empties this; session.start beats again).
 let beat: { timer: Timer; key?: string } | undefined
 
-/** Starts this session's heartbeat, unless it beats already: another session
- * takes this one's entries only once the beat has stopped (held-messages.ts).
- * No write now: the entry's own `heldAt`, just set, is the first sign of life. */
+/** No write now: the entry's own `heldAt`, just set, is the first sign of life. */
 function startBeat($: $): void {
   if (beat === undefined) beat = { timer: $.clock.every(HEARTBEAT_MS, () => void beatOnce($).catch(() => undefined)) }
 }
 
-/** One beat, in turn with the entry's changes: while the run holds messages,
- * the time, under the session id the engine names now; once it holds none,
- * the beat stops and its key goes. */
+/** One beat, in turn with the entry's changes, under the session id the
+ * engine names now; once the run holds nothing, the beat stops and its key goes. */
 async function beatOnce($: $): Promise<void> {
   await afterEarlierHeld(async () => {
-    const phase = await readPhase($)
-    if (phase.kind === 'idle' || phase.run.held.length + phase.run.heldCommands.length === 0) return stopBeat($)
+    if (heldNow(await readPhase($)).length === 0) return stopBeat($)
     const [key, nowMs] = await Promise.all([$.session.id().then(heldBeatKeyOf), $.clock.now()])
     if (beat === undefined) return
     if (beat.key !== undefined && beat.key !== key) await $.store.delete(beat.key)
@@ -100,16 +79,19 @@ async function stopBeat($: $): Promise<void> {
 /** At session.start: a run that still holds messages (a hot reload keeps the
  * run's state, not its timers) beats again. Nothing held: no timer, no write. */
 export async function resumeBeat($: $): Promise<void> {
-  const phase = await readPhase($)
-  if (phase.kind !== 'idle' && phase.run.held.length + phase.run.heldCommands.length > 0) startBeat($)
+  if (heldNow(await readPhase($)).length > 0) startBeat($)
+}
+
+/** What the run in `phase` holds: typed prompts, then commands. */
+function heldNow(phase: Phase): string[] {
+  return phase.kind === 'idle' ? [] : [...phase.run.held, ...phase.run.heldCommands]
 }
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** Sets this session's entry, first dropping the oldest entries of other
- * sessions the budget has no room for (held-messages.ts). Whether it is set. */
+/** First drops the oldest entries of other sessions the budget has no room for. */
 async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
   const chars = heldCharsOf(key, entry)
   const others: { key: string; chars: number; heldAt: string }[] = []
@@ -129,17 +111,14 @@ async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
 }
 
 /** After a message is held: this session's entry is what its run holds now
- * (read inside the queue, so the newest list is the one set), outside the
- * project, in the user's own Claude Code folder beside the transcripts that
- * hold the same words. A run that holds nothing, or no run, sets nothing. One
- * that cannot be kept is said on screen at once: the run still delivers it,
- * but an exit or a crash before then would lose it. */
+ * (read inside the queue, so the newest list is the one set). One that cannot
+ * be kept is said at once: the run still delivers it, but an exit or a crash
+ * before then would lose it. */
 export async function keepHeldNow($: $): Promise<void> {
   const isKept = await afterEarlierHeld(async () => {
     const phase = await readPhase($)
-    if (phase.kind === 'idle') return true
-    const messages = [...phase.run.held, ...phase.run.heldCommands]
-    if (messages.length === 0) return true
+    const messages = heldNow(phase)
+    if (phase.kind === 'idle' || messages.length === 0) return true
     const [sessionId, nowMs] = await Promise.all([$.session.id(), $.clock.now()])
     const key = await heldKeyOf(sessionId, phase.run.cwd)
     keptUnder.set(phase.run.cwd, key)
@@ -188,8 +167,7 @@ async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise
  * `logNote` for the swap log in the project (never their text). */
 export type GivenBack = { note: string; logNote: string }
 
-/** Gives what a dropped run held back to the person, never silently lost, by
- * `to` (run-machine.ts GiveBack), and says where. */
+/** Never silently lost: says where it went. */
 export async function giveBackHeld($: $, run: Run, to: GiveBack): Promise<GivenBack> {
   const all = [...run.held, ...run.heldCommands]
   const n = all.length
@@ -221,59 +199,48 @@ let recheck: Timer | undefined
  * here still holds messages: what other sessions in this folder held and
  * never delivered goes back in the prompt box, oldest first, and leaves the
  * store only once the box took it. Only an entry whose owner is known to be
- * gone is taken: it ended with them (exit), or its heartbeat stopped
- * (killed); one whose owner still runs is its to deliver or give back, and is
- * looked at again once it would be orphaned. This session's own entry (a hot
- * reload runs this again) is its run's. */
+ * gone (it ended, or its heartbeat stopped) is taken; a live owner's is looked
+ * at again once it would be orphaned. This session's own entry is its run's. */
 export async function restoreKept($: $): Promise<void> {
-  await afterEarlierHeld(() => takeOrphaned($))
-}
-
-async function takeOrphaned($: $): Promise<void> {
-  const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
-  const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
-  const found: { key: string; entry: HeldEntry }[] = []
-  let waitMs: number | undefined
-  for (const key of keys) {
-    if (!key.startsWith(prefix) || key === ownKey) continue
-    const entry = heldEntryOf(await $.store.get(key))
-    // The digest names the folder; the entry's own path confirms it.
-    if (entry === undefined || entry.cwd !== cwd) continue
-    const beatKey = heldBeatKeyOfEntryKey(key)
-    const beatMs = entry.endedAt === undefined && beatKey !== undefined ? heldBeatOf(await $.store.get(beatKey)) : undefined
-    const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
-    if (orphanedInMs === 0) found.push({ key, entry })
-    else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
-  }
-  if (waitMs !== undefined && recheck === undefined) {
-    recheck = $.clock.after(waitMs + RECHECK_SLACK_MS, () => {
-      recheck = undefined
-      void restoreKept($).catch(() => undefined)
-    })
-  }
-  const entries = found.map((f) => f.entry).sort((a, b) => (a.heldAt < b.heldAt ? -1 : a.heldAt > b.heldAt ? 1 : 0))
-  if (entries.length === 0) return
-  if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
-  for (const { key } of found) {
-    await $.store.delete(key)
-    const beatKey = heldBeatKeyOfEntryKey(key)
-    if (beatKey !== undefined) await $.store.delete(beatKey)
-  }
-  showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
+  await afterEarlierHeld(async () => {
+    const [cwd, sessionId, keys, nowMs] = await Promise.all([$.session.cwd(), $.session.id(), $.store.keys(), $.clock.now()])
+    const [prefix, ownKey] = await Promise.all([heldFolderPrefixOf(cwd), heldKeyOf(sessionId, cwd)])
+    const found: { key: string; entry: HeldEntry }[] = []
+    let waitMs: number | undefined
+    for (const key of keys) {
+      if (!key.startsWith(prefix) || key === ownKey) continue
+      const entry = heldEntryOf(await $.store.get(key))
+      // The digest names the folder; the entry's own path confirms it.
+      if (entry === undefined || entry.cwd !== cwd) continue
+      const beatMs = entry.endedAt === undefined ? heldBeatOf(await $.store.get(heldBeatKeyOfEntryKey(key))) : undefined
+      const orphanedInMs = orphanedInMsOf(entry, beatMs, nowMs)
+      if (orphanedInMs === 0) found.push({ key, entry })
+      else waitMs = Math.min(waitMs ?? orphanedInMs, orphanedInMs)
+    }
+    if (waitMs !== undefined && recheck === undefined) {
+      recheck = $.clock.after(waitMs + RECHECK_SLACK_MS, () => {
+        recheck = undefined
+        void restoreKept($).catch(() => undefined)
+      })
+    }
+    const entries = found.map((f) => f.entry).sort(byHeldAt)
+    if (entries.length === 0) return
+    if (!(await giveToBox($, entries.flatMap((e) => e.messages)))) return
+    for (const { key } of found) await Promise.all([$.store.delete(key), $.store.delete(heldBeatKeyOfEntryKey(key))])
+    showToast($, TOASTS.restored(entries.reduce((sum, e) => sum + e.messages.length, 0), restoredToastOf(entries)), RESTORE_TOAST_MS)
+  })
 }
 
 /** The engine leaves a dropped prompt's text in the prompt box (seen live in
- * 2.1.332: "Prompt dropped by a hook", the text still in the box), where Enter
- * would send it a second time after the swap has delivered it. It puts the
- * text back once the prompt.submit chain has answered, which may land after
- * this first reads the box, so the box is read again every DRAFT_RECHECK_MS
- * for DRAFT_WATCH_MS and cleared once it holds exactly that text (nothing
- * typed since is lost), while the run still holds it: once the run gave it
- * back, the box's copy is the only one. */
+ * 2.1.332), where Enter would send it a second time after the swap has
+ * delivered it. It puts the text back once the prompt.submit chain has
+ * answered, which under load lands after a first read of the box (issue 39),
+ * so the box is read again for DRAFT_WATCH_MS and cleared once it holds
+ * exactly that text (nothing typed since is lost), while the run still holds
+ * it: once the run gave it back, the box's copy is the only one. */
 export async function clearHeldDraft($: $, text: string, watchedMs = 0): Promise<void> {
   const [box, phase] = await Promise.all([$.prompt.read(), readPhase($)])
-  const isStillHeld = phase.kind !== 'idle' && [...phase.run.held, ...phase.run.heldCommands].includes(text)
-  if (!isStillHeld) return
+  if (!heldNow(phase).includes(text)) return
   // The box is emptied at Enter, so the text seen there is the drop landed: cleared, the watch ends.
   if (box.text.trim() !== '' && box.text.trim() === text.trim()) {
     await $.prompt.fill({ text: '', mode: 'replace' })

@@ -1,14 +1,12 @@
 // The run as one state machine: `transition(phase, event, nowMs)` gives the
-// next phase and the effects to perform. run-state.ts applies it inside a single
-// `update` of the state atom, so every move is computed from the phase it
-// finds, never from a copy read before an `await`: a prompt held or a cancel
-// typed between two steps of a check or a swap is never overwritten (the timing
-// of a typed prompt varies live, 2.1.332). Pure: no `$`.
+// next phase and the effects to perform. run-state.ts applies it in one
+// compare-and-set, so every move is computed from the phase it finds, never
+// from a copy read before an `await`: a prompt held or a cancel typed between
+// two steps of a check or a swap is never overwritten. Pure: no `$`.
 import { IDLE, MAX_REPAIRS, isAt, isHoldingPrompts, stageTextOf, type Chosen, type Phase, type Replaced, type Run, type Swap } from './run.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
-import { verdictOf, type TurnEnd } from './turn-verdict.js'
+import { repairPromptOf, verdictOf, type TurnEnd } from './turn-verdict.js'
 import { problemLinesOf, type FileReport } from './file-check.js'
-import { repairPromptOf } from './repair-prompt.js'
 import type { UserWords } from '../words/user-words.js'
 import type { StubContext } from '../stub/swap-text.js'
 import type { ChainValues } from './frontmatter-values.js'
@@ -17,17 +15,15 @@ import type { After } from '../meter/meter.js'
 export type RunEvent =
   | { kind: 'start'; run: Run }
   | { kind: 'cancel' }
-  /** The launch timer runs the skill now, with where its handoff sits in its
-   * chain as read at this moment (a fork that answered a compaction since the
+  /** The launch timer runs the skill now, with its handoff's place in its
+   * chain read at this moment (a fork that answered a compaction since the
    * start may have set the last handoff). */
   | { kind: 'launch'; id: string; chain: ChainValues }
   | { kind: 'launch-failed'; id: string; why: string }
   | { kind: 'turn-started'; turnId: string; text: string }
-  /** A main-loop Write or Edit of `path` succeeded. */
   | { kind: 'file-written'; path: string; tool: 'Write' | 'Edit' }
   | { kind: 'turn-ended'; turnId: string; end: TurnEnd }
-  /** The check's verdict on the files; a run stopping for review also gets the
-   * stub's other parts, read beside the files, to show the stub it will install. */
+  /** A run stopping for review also gets the stub's other parts, read beside the files. */
   | { kind: 'checked'; id: string; report: FileReport; facts?: string; review?: StubParts }
   | { kind: 'repair-failed'; id: string; why: string }
   /** The go step: the hidden go-command's hook ran (queued from the skill
@@ -41,18 +37,17 @@ export type RunEvent =
   | { kind: 'compact-begin'; id: string }
   | { kind: 'compact-refused'; id: string; error: string }
   | { kind: 'compact-skipped'; id: string; why: string }
-  /** `after` is what the meter's window follows, taken beside the compaction:
-   * the window opens before the continue-prompt goes out. */
+  /** `after`, taken beside the compaction: the meter's window opens before the continue-prompt goes out. */
   | { kind: 'compacted'; id: string; swap: Swap; isSummarized: boolean; after: After }
   /** A prompt the person typed; `attachments` are the kinds of the items it carries. */
   | { kind: 'hold'; text: string; isCommand: boolean; attachments?: readonly string[] }
   /** An automatic compaction the engine raised mid-run replaced the
    * conversation (with a digest, for run `id` whose skill turn did not fit,
-   * or with the engine's summary): recorded on the run found then. */
+   * or with the engine's summary). */
   | { kind: 'conversation-replaced'; by: Replaced; id?: string }
-  /** The session is ending (session.end's `reason`): /clear, /resume (another conversation), an exit. */
+  /** session.end's `reason`: /clear, /resume (another conversation), an exit. */
   | { kind: 'session-ended'; reason: string }
-  /** A look that changes nothing itself: the stuck-run rule still applies. */
+  /** Changes nothing itself: the stuck-run rule still applies. */
   | { kind: 'tick' }
 
 /** Where a dropped run's held messages go: the prompt box (else sent as
@@ -72,14 +67,13 @@ export type Effect =
   /** Carries what the move into checking decided, so the check reads no phase. */
   | { kind: 'check-files'; run: Run; chosen: Chosen }
   | { kind: 'send-repair'; id: string; text: string }
-  /** Queues the hidden go-command, from the hook the check ran in (the skill
-   * turn's turn.complete: a command queued from a hook reaches this mod's own
-   * command.run hook; one queued from a timer never does). */
+  /** From the hook the check ran in (the skill turn's turn.complete): a
+   * command queued from a hook reaches this mod's own command.run hook; one
+   * queued from a timer never does. */
   | { kind: 'queue-go'; id: string }
   /** The go step again, from a timer, after a refused compaction. */
   | { kind: 'go-later'; id: string; delayMs: number }
-  /** The compaction, from a timer: never inside the go-command's hook, where
-   * the engine refuses it. */
+  /** From a timer: never inside the go-command's hook, where the engine refuses it. */
   | { kind: 'compact-later'; id: string; delayMs: number }
   | { kind: 'show-review'; swap: Swap; review: StubParts; writtenFrom?: Replaced }
   | { kind: 'log'; text: string }
@@ -115,12 +109,11 @@ export const MAX_COMPACT_TRIES = 40
 
 const MINUTE_MS = 60_000
 
-/** How long a run may sit at one stage before the next event drops it. A lost
+/** How long a run may sit at one stage before the next event drops it: a lost
  * timer (a worker restart) or a skill command that never starts a turn would
- * otherwise hold the person's prompts for good. A running skill turn gets long:
- * a real model may write for minutes, and the person can cancel. A compaction
- * in flight is counted from its start (a lost worker never answers it), and
- * what it returns is never judged stuck (`isCompactionResult`). */
+ * otherwise hold the person's prompts for good. A running skill turn gets long
+ * (a real model may write for minutes; the person can cancel); what a
+ * compaction returns is never judged stuck (`isCompactionResult`). */
 export function stuckAfterMs(phase: Exclude<Phase, { kind: 'idle' }>): number {
   switch (phase.kind) {
     case 'launching':
@@ -145,9 +138,8 @@ const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isT
 
 type DropHow = { toast?: string; giveBack?: GiveBack }
 
-/** Back to idle. A run dropped while the engine's compaction is in flight
- * (stuck, or its session ending) is told apart: that compaction may still
- * return and replace the conversation. */
+/** A run dropped while the engine's compaction is in flight (stuck, or its
+ * session ending) is told apart: that compaction may still replace the conversation. */
 function dropped(met: Phase, run: Run, reason: string, how: DropHow = {}): Step {
   const isCompactionPending = met.kind === 'swapping' && met.isCompacting
   const drop: Effect = { kind: 'drop', run, reason, ...how, giveBack: how.giveBack ?? 'box', ...(isCompactionPending ? { isCompactionPending } : {}) }

@@ -1,10 +1,7 @@
-// The run's phase and whether a person is at the prompt, in `$.state`:
-// session-scoped, so a hot reload, which re-runs `register` and empties module
-// variables, does not lose a run half-way. compact-handoff-answer reads `run`
-// (plugins may read each other's state; only the owner writes).
-// The engine lists what a module reads and writes by scanning each read/update
-// for an atom declared in the same file, so every access to these atoms lives
-// here, beside the folder that owns them (types/index.d.ts spells their shapes).
+// The run's phase and whether a person is at the prompt, in `$.state`, so a
+// hot reload (which empties module variables) does not lose a run half-way.
+// compact-handoff-answer reads `run`. The engine lists a module's reads and
+// writes from the atoms declared in the same file, so every access lives here.
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { IDLE, stageTextOf, type Phase } from './run.js'
 import { transition, type RunEvent, type Step } from './run-machine.js'
@@ -31,7 +28,6 @@ let mayBeUnderway = true
 let phaseWrites = 0
 let phaseWritesInFlight = 0
 
-/** False only when no run can be under way (see above). */
 export function isRunPossible(): boolean {
   return mayBeUnderway
 }
@@ -41,11 +37,10 @@ function stageOf(phase: Phase): string | undefined {
 }
 
 /** Applies `event` to the phase found in the atom, in one compare-and-set: the
- * one way the run moves. The time, the phase and the status line are read
- * together (one engine hop, not three), and an event that leaves the phase as
- * it was writes nothing. The status line follows the stage, told to its one
- * owner (status-line/). The effects are the caller's to perform
- * (run-steps.ts), with the phase the event met before the stuck-run rule. */
+ * one way the run moves. The time, the phase and the status line are read in
+ * one engine hop, and an event that leaves the phase as it was writes nothing.
+ * The effects are the caller's to perform, with the phase the event met before
+ * the stuck-run rule. */
 export async function applyEvent($: $, event: RunEvent): Promise<{ step: Step; found: Phase }> {
   for (;;) {
     const writesBefore = phaseWrites
@@ -76,8 +71,7 @@ export function readPhase($: $): Promise<Phase> {
   return read($, phaseAtom)
 }
 
-/** Whether a person is at the prompt: plugin compaction is refused in a `-p`
- * or SDK session, so no swap can finish there. */
+/** Plugin compaction is refused in a `-p` or SDK session: no swap can finish there. */
 export function readInteractive($: $): Promise<boolean> {
   return read($, interactiveAtom)
 }

@@ -1,19 +1,16 @@
 // The effects of a handoff run. Every move of the run goes through `dispatch`:
-// the event is applied to the phase found in the state atom (run-state.ts,
-// run-machine.ts), then the effects of that move are performed here. Each step
-// takes `$` from the wiring (a closure inside `register` may not receive `$`:
-// the module would not load).
+// the event is applied to the phase in the state atom (run-state.ts), then the
+// effects of that move are performed here.
 import type { CommandRunResult, EngineInterface, PromptOrigin } from 'claude-code'
 import { TOASTS, type DroppedContext } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { IDLE, isAt, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
+import { GO_COMMAND, GO_REFUSED_TEXT, IDLE, isAt, isOwnGo, replacedNoteOf, type Chosen, type Phase, type Run, type Swap } from './run.js'
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import type { TurnEnd } from './turn-verdict.js'
-import { GO_COMMAND, GO_REFUSED_TEXT, isOwnGo } from './go-command.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
 import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
-import { fileReportOf, isReadable, mergedReport, type FileInput, type FileReport } from './file-check.js'
+import { fileReportOf, isReadable, type FileInput, type FileReport } from './file-check.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
 import { applyEvent, isRunPossible, readPhase } from './run-state.js'
@@ -22,11 +19,11 @@ import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords, updateWords } from '../words/words-state.js'
 import { newWindowBegan } from '../thresholds/window-steps.js'
-import { chainValuesOf, type ChainValues } from './frontmatter-values.js'
+import { chainValuesOf } from './frontmatter-values.js'
 import { isForkAnswering } from './fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { runLogOf } from '../swap-log/swap-log.js'
-import { appendToBox, clearHeldDraft, forgetHeld, giveBackHeld, keepHeldNow } from './held-steps.js'
+import { clearHeldDraft, forgetHeld, giveBackHeld, giveToBox, keepHeldNow } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
 import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
 import type { After, Watched } from '../meter/meter.js'
@@ -53,11 +50,11 @@ export function messageOf(error: unknown): string {
 export async function dispatch($: $, event: RunEvent): Promise<{ step: Step; found: Phase; heldNote: string }> {
   const { step, found } = await applyEvent($, event)
   let heldNote = ''
-  for (const effect of step.effects) heldNote += await perform($, effect)
+  for (const effect of step.effects) heldNote += (await perform($, effect)) ?? ''
   return { step, found, heldNote }
 }
 
-async function perform($: $, effect: Effect): Promise<string> {
+async function perform($: $, effect: Effect): Promise<string | void> {
   switch (effect.kind) {
     case 'drop': {
       // Given back first: at a session's end the whole chain has ~1.5 s.
@@ -67,57 +64,46 @@ async function perform($: $, effect: Effect): Promise<string> {
       return given.note
     }
     case 'launch-later':
-      $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
-      return ''
+      return void $.clock.after(FROM_COMMAND_HOOK_DELAY_MS, () => void launchSkill($, effect.id))
     case 'check-files':
-      await checkFiles($, effect.run, effect.chosen)
-      return ''
+      return checkFiles($, effect.run, effect.chosen)
     case 'send-repair':
       // Not awaited: the prompt starts its turn once this turn.complete hook is done.
-      $.prompt.submit({ text: effect.text }).catch((error: unknown) =>
-        dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }),
-      )
-      return ''
+      return void $.prompt
+        .submit({ text: effect.text })
+        .catch((error: unknown) => dispatch($, { kind: 'repair-failed', id: effect.id, why: `could not ask the skill to repair its files (${messageOf(error)})` }))
     case 'queue-go':
       // Not awaited: a queued command runs once the session is idle, after this hook.
-      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) =>
-        dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }),
-      )
+      $.command.run({ command: GO_COMMAND, args: effect.id }).catch((error: unknown) => dispatch($, { kind: 'go-failed', id: effect.id, why: `could not queue the swap (${messageOf(error)})` }))
       // The engine takes the call in order, and must take it while this hook is
       // still in flight: one taken after the hook settled counts as this mod's
       // own code, and this mod's command.run hook is skipped for it (seen live,
       // 2.1.332: "command.run skipped: re-entry"). One more round trip holds it.
-      await $.clock.now()
-      return ''
+      return void (await $.clock.now())
     case 'go-later':
-      $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))
-      return ''
+      return void $.clock.after(effect.delayMs, () => void dispatch($, { kind: 'go', id: effect.id }).catch(() => undefined))
     case 'compact-later':
-      $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
-      return ''
+      return void $.clock.after(effect.delayMs, () => void compactNow($, effect.id))
     case 'show-review':
-      showReview($, effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context, effect.writtenFrom))
-      return ''
+      // `$.ui.log` draws one transcript line per call (a newline shows as a stray glyph).
+      for (const line of reviewLinesOf(effect.swap, buildStub(effect.swap, effect.review.words, effect.swap.facts, effect.review.context, effect.writtenFrom))) $.ui.log(line)
+      return
     case 'log':
-      $.ui.log(effect.text)
-      return ''
+      return $.ui.log(effect.text)
     case 'finish-swap':
-      await finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
-      return ''
+      return finishSwap($, effect.run, effect.swap, effect.isSummarized, effect.after)
     case 'late-swap':
-      await lateSwap($, effect.swap)
-      return ''
+      await disarmAfterSwap($)
+      return showToast($, TOASTS.lateSwap(effect.swap.handoff, await giveToBox($, [effect.swap.continuePrompt])), LONG_TOAST_MS)
     case 'held':
       showToast($, TOASTS.held(), HOLD_TOAST_MS)
       $.clock.after(0, () => void clearHeldDraft($, effect.text).catch(() => undefined))
       // Kept outside the session at once (a killed session runs no session.end),
       // not awaited: the hook answers the drop first, and only then can the
       // engine put the text back in the box for clearHeldDraft to clear.
-      void keepHeldNow($)
-      return ''
+      return void keepHeldNow($)
     case 'let-through':
-      showToast($, TOASTS.letThrough(letThroughTextOf(effect.attachments)), LONG_TOAST_MS)
-      return ''
+      return showToast($, TOASTS.letThrough(letThroughTextOf(effect.attachments)), LONG_TOAST_MS)
   }
 }
 
@@ -127,8 +113,7 @@ async function perform($: $, effect: Effect): Promise<string> {
  * never as unchanged. */
 function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): DroppedContext {
   if (drop.isCompactionPending) return 'compaction-pending'
-  if (drop.giveBack !== 'box') return 'unsaid'
-  return drop.run.replacedBy ?? 'unchanged'
+  return drop.giveBack === 'box' ? (drop.run.replacedBy ?? 'unchanged') : 'unsaid'
 }
 
 function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
@@ -136,14 +121,12 @@ function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
   return drop.giveBack === 'box' ? ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` : ''
 }
 
-/** The swap log's word, after a dropped run's reason, for a run whose
- * conversation an automatic compaction replaced before it stopped; '' for any other. */
+/** After a dropped run's reason in the swap log. */
 function replacedLogNoteOf(run: Run): string {
   if (run.replacedBy === undefined) return ''
   return run.replacedBy === 'digest' ? "; a digest had replaced the conversation at the window's edge" : "; the engine's summary had replaced the conversation"
 }
 
-/** The swap log's reason for a handoff written from what replaced the conversation mid-run. */
 function writtenFromLogNoteOf(run: Run): string | undefined {
   if (run.writtenFrom === undefined) return undefined
   return `the handoff was written from ${run.writtenFrom === 'digest' ? "a digest, which had replaced the conversation at the window's edge" : "the engine's summary, which had replaced the conversation"}`
@@ -155,12 +138,6 @@ function writtenFromLogNoteOf(run: Run): string | undefined {
  * launch that waits for a fork looks again as often. */
 export const LAUNCH_RETRY_MS = 250
 export const MAX_LAUNCH_TRIES = 8
-
-/** Where the run's handoff sits in its chain, read now: after this session's
- * last swap, resume or fork's handoff, when that file is the person's own. */
-async function chainNow($: $, folder: ProjectFolder): Promise<ChainValues> {
-  return chainValuesOf(await lastHandoffNow($, folder))
-}
 
 /** Timer: moves the run to writing (recording starts before the skill's turn
  * can write anything), then starts the skill's turn. The chain is read here,
@@ -174,18 +151,20 @@ export async function launchSkill($: $, id: string): Promise<void> {
     $.clock.after(LAUNCH_RETRY_MS, () => void launchSkill($, id))
     return
   }
-  const chain = await chainNow($, phase.run)
+  const chain = chainValuesOf(await lastHandoffNow($, phase.run))
   if ((await dispatch($, { kind: 'launch', id, chain })).step.isTaken) await startSkillTurn($, id, 1)
 }
 
-/** Runs the skill for the run's mode, else asks Claude to; a refusal is tried
- * again, and the run aborts when every try was refused. */
 async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
   const phase = await readPhase($)
   if (!isAt(phase, 'writing', id)) return
   const { run } = phase
   const name = skillCommandOf(await $.command.list().catch(() => []), run.mode)
   const args = formatSkillArgs(run.values, run.focus)
+  // Refused while the command hook that set the timer still settles (seen live
+  // under load: the engine then takes the prompt below, so it alone never
+  // retries): the command is tried again first, asking Claude only at the last try.
+  const retry = tries < MAX_LAUNCH_TRIES ? (): void => void $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1)) : undefined
   let why = `no command for the ${SKILL_OF_MODE[run.mode]} skill is installed`
   if (name !== undefined) {
     try {
@@ -193,24 +172,15 @@ async function startSkillTurn($: $, id: string, tries: number): Promise<void> {
       return
     } catch (error) {
       why = `running /${name} failed (${messageOf(error)})`
-      // Refused while the command hook that set the timer still settles (seen live
-      // under load: the engine then takes the prompt below, so it alone never
-      // retries): the command is tried again first, asking Claude only at the last try.
-      if (tries < MAX_LAUNCH_TRIES) {
-        $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
-        return
-      }
+      if (retry !== undefined) return retry()
     }
   }
   try {
     await $.prompt.submit({ text: skillFallbackPromptOf(run.mode, name, args) })
     $.ui.log(`${why}; asked Claude to run the skill instead.`)
   } catch (error) {
-    if (tries < MAX_LAUNCH_TRIES) {
-      $.clock.after(LAUNCH_RETRY_MS, () => void startSkillTurn($, id, tries + 1))
-      return
-    }
-    await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
+    if (retry !== undefined) retry()
+    else await dispatch($, { kind: 'launch-failed', id, why: `could not start the handoff skill: ${why}, and asking Claude failed too (${messageOf(error)})` })
   }
 }
 
@@ -235,38 +205,29 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
 }
 
-/** A main-loop turn ended: the phase it found (the skill's turn ending moves
- * the run); with no run under way, idle, and nothing read. */
+/** With no run under way, idle, and nothing read. */
 export async function phaseAtTurnEnd($: $, turnId: string, end: TurnEnd): Promise<Phase> {
   return isRunPossible() ? (await dispatch($, { kind: 'turn-ended', turnId, end })).found : IDLE
 }
 
-/** Main-loop turn.start: only a turn tagged with a run's id can be the skill's,
- * so every other turn is passed by before any `$` call. */
+/** Only a turn tagged with a run's id can be the skill's: every other is passed by before any `$` call. */
 export async function noteTurnStart($: $, start: { turnId: string; text: string }): Promise<void> {
   if (!start.text.includes('run=')) return
   await dispatch($, { kind: 'turn-started', turnId: start.turnId, text: start.text })
 }
 
-async function fileInputOf($: $, file: HandoffPath, run: Run): Promise<FileInput> {
-  const found = await readProjectFile($, { cwd: run.cwd, cwdRealPath: run.cwdRealPath, ignoresCase: run.ignoresCase }, file.relPath, isReadable)
-  return {
-    file,
-    stat: found.stat,
-    cwdRealPath: run.cwdRealPath,
-    ignoresCase: run.ignoresCase,
-    text: found.text,
-    ...(found.verdict.kind === 'refused' ? { diskRefusal: found.verdict.why } : {}),
-  }
+/** What the checks judge of one file (file-check.ts), read by the one rule
+ * for project files: its stat first, never read unless a plain file within the cap. */
+export async function fileInputOnDisk($: $, folder: ProjectFolder, file: HandoffPath): Promise<FileInput> {
+  const { verdict, stat, text } = await readProjectFile($, folder, file.relPath, isReadable)
+  return { file, stat, cwdRealPath: folder.cwdRealPath, ignoresCase: folder.ignoresCase, text, ...(verdict.kind === 'refused' ? { diskRefusal: verdict.why } : {}) }
 }
 
-/** Every problem that keeps the files from replacing the conversation, read
- * from disk now: the same check before a swap and before an apply. The
- * handoff's text comes back too, for the stub's facts. */
+/** The same check before a swap and before an apply; the handoff's text comes back too, for the stub's facts. */
 export async function fileReportOnDisk($: $, run: Run, files: readonly HandoffPath[]): Promise<{ report: FileReport; handoffText: string }> {
-  // Each file's stat comes before its read (never read what is not a plain file); the files go in parallel.
-  const inputs = await Promise.all(files.map((file) => fileInputOf($, file, run)))
-  return { report: mergedReport(inputs.map((f) => fileReportOf(f, run))), handoffText: inputs[0]?.text ?? '' }
+  const inputs = await Promise.all(files.map((file) => fileInputOnDisk($, run, file)))
+  const reports = inputs.map((f) => fileReportOf(f, run))
+  return { report: { refusals: reports.flatMap((r) => r.refusals), fixes: reports.flatMap((r) => r.fixes) }, handoffText: inputs[0]?.text ?? '' }
 }
 
 export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
@@ -277,10 +238,8 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
 }
 
 /** The check reads only: what it decides is applied to the phase found once it
- * is done. The stub's facts are taken now, from the handoff just read, and its
- * other parts beside the files, so a swap compacts with no read in between:
- * the words and what runs are read while the run holds every prompt typed,
- * which is held, never recorded as words. */
+ * is done. The stub's facts and parts are read now, while the run holds every
+ * prompt typed (so none is recorded as words), and a swap compacts with no read between. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
   const [{ report, handoffText }, work, review] = await Promise.all([fileReportOnDisk($, run, files), readWork($), run.apply === 'review' ? stubPartsNow($) : undefined])
@@ -293,18 +252,10 @@ async function stubPartsNow($: $): Promise<StubParts> {
   return { words, context }
 }
 
-/** `$.ui.log` draws one transcript line per call (a newline shows as a stray
- * glyph), so the review goes out line by line. */
-function showReview($: $, swap: Swap, stub: string): void {
-  for (const line of reviewLinesOf(swap, stub)) $.ui.log(line)
-}
-
-/** The hidden go-command's hook. The swap is taken only for a run of this
- * session at the go stage, named by its id, and only when compact-handoff
- * itself queued the command: neither another plugin nor the person typing it
- * can set a swap off. Its compaction goes on a timer (refused inside this
- * hook); raised from there it never reaches this mod's own hooks, and
- * compact-handoff-answer answers it. */
+/** The hidden go-command's hook: the go step, for the run at the go stage
+ * named by its id, and only when compact-handoff itself queued the command.
+ * Its compaction goes on a timer (refused inside this hook); raised from there
+ * it never reaches this mod's own hooks, and compact-handoff-answer answers it. */
 export async function answerGo($: $, args: string, origin: PromptOrigin): Promise<CommandRunResult> {
   if (!isOwnGo(origin)) return GO_REFUSED
   const { step } = await dispatch($, { kind: 'go', id: args.trim() })
@@ -316,23 +267,18 @@ export async function answerGo($: $, args: string, origin: PromptOrigin): Promis
 // its answer would otherwise be sent to the model in every later request.
 const GO_REFUSED: CommandRunResult = { text: GO_REFUSED_TEXT, isTextDisplayOnly: true }
 
-/** The go-command's hook failed: the run at the go stage is dropped with a
- * word, rather than waiting out the stuck rule. */
+/** Dropped with a word, rather than waiting out the stuck rule. */
 export async function goFailed($: $, args: string, why: string | undefined): Promise<CommandRunResult> {
   await dispatch($, { kind: 'go-failed', id: args.trim(), why: `the swap's go-command failed${why ? ` (${why})` : ''}` })
   return {}
 }
 
-/** Timer: one compaction attempt, set by the go step; a refusal goes back to
- * the go stage, a skip aborts. The stub is built now, so it carries what runs
- * in the background at this moment; the handoff's path is masked beside it,
- * for the meter, which must be watching before the continue-prompt's turn can
- * call a tool. */
+/** Timer: one compaction attempt; a refusal goes back to the go stage, a skip
+ * aborts. The stub is built now, so it carries what runs in the background at
+ * this moment. */
 export async function compactNow($: $, id: string): Promise<void> {
-  // The words and what runs are read beside the move into compacting, not
-  // after it (one hop less): a prompt typed while the run swaps is held, not
-  // recorded as words.
-  const [{ step: begun }, words, context] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), readWords($), stubContextNow($).catch(() => ({}))])
+  // Read beside the move into compacting (one hop less): a prompt typed while the run swaps is held, not recorded.
+  const [{ step: begun }, { words, context }] = await Promise.all([dispatch($, { kind: 'compact-begin', id }), stubPartsNow($)])
   if (!begun.isTaken || begun.phase.kind !== 'swapping') return
   const { swap } = begun.phase
   const stub = buildStub(swap, words, swap.facts, context, begun.phase.run.writtenFrom)
@@ -340,8 +286,7 @@ export async function compactNow($: $, id: string): Promise<void> {
   await rememberSwapRow($, begun.phase.run, swap.handoff, stub)
   let result, after
   try {
-    // The meter's window is made ready beside the compaction, so it can open
-    // the moment the conversation is replaced.
+    // The meter's window is made ready beside it, to open the moment the conversation is replaced.
     ;[result, after] = await Promise.all([$.session.compact({ instructions: compactInstructionsOf(stub) }), afterOf($, begun.phase.run.cwd, 'swapped', swap.handoff)])
   } catch (error) {
     // The engine does not log a refused call; the retries are read from here.
@@ -369,13 +314,10 @@ async function rememberSwapRow($: $, run: Run, handoff: string, stub: string): P
   }
 }
 
-/** After the compaction, for the run found still waiting on it: everything it
- * held goes out with the continue-prompt. The meter's window opens first, in
- * one write, so the new context's first tool call is counted however soon it
- * comes; then the prompt, since the person waits on it, not awaited (it
- * resolves when its turn starts). The rest of the bookkeeping follows once
- * that turn has started, off the way to its request (each write is a hop the
- * engine serves while it builds that request). */
+/** Everything the run held goes out with the continue-prompt. The meter's
+ * window opens first, so the new context's first tool call is counted; then
+ * the prompt, not awaited (it resolves when its turn starts); the rest of the
+ * bookkeeping once that turn has started, off the way to its request. */
 async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, after: After): Promise<void> {
   const prompt = continuePromptWithHeld(swap.continuePrompt, run.held)
   // Started before the prompt: the turn it starts must not ask about a summary.
@@ -383,18 +325,12 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
   const closed = await startWatching($, after).catch(() => undefined)
   void $.prompt
     .submit({ text: prompt, asUser: true })
-    .catch((error: unknown) => continuePromptNotSent($, swap, prompt, messageOf(error)))
+    .catch(async (error: unknown) => showToast($, TOASTS.continuePromptNotSent(messageOf(error), swap.handoff, await giveToBox($, [prompt])), LONG_TOAST_MS))
     .then(() => afterSwap($, run, swap, isSummarized, disarmed, closed))
     .catch(() => undefined)
 }
 
-async function continuePromptNotSent($: $, swap: Swap, prompt: string, why: string): Promise<void> {
-  showToast($, TOASTS.continuePromptNotSent(why, swap.handoff, await appendToBox($, prompt)), LONG_TOAST_MS)
-}
-
-/** What a swap leaves for later turns (the new window was begun before the
- * run went idle): the question rearmed, the words and the log, the file marked
- * used, the meter. */
+/** The question rearmed, the words and the log, the file marked used, the meter. */
 async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,
@@ -407,16 +343,11 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
   }
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
-    await appendToBox($, run.heldCommands.join('\n'))
+    await giveToBox($, [run.heldCommands.join('\n')])
     showToast($, TOASTS.heldCommands(run.heldCommands), LONG_TOAST_MS)
   }
   if (run.held.length + run.heldCommands.length > 0) await forgetHeld($, run.cwd)
   await appendSwapLog($, run.cwd, { ...runLogOf(run), outcome: isSummarized ? 'engine-summarized' : 'swapped', files: handoffPathsOf(swap).map((f) => f.relPath), reason: writtenFromLogNoteOf(run) })
   await markUsed($, run.cwd, swap.handoff)
   await logClosed($, run.cwd, closed)
-}
-
-async function lateSwap($: $, swap: Swap): Promise<void> {
-  await disarmAfterSwap($)
-  showToast($, TOASTS.lateSwap(swap.handoff, await appendToBox($, swap.continuePrompt)), LONG_TOAST_MS)
 }

@@ -1,16 +1,14 @@
-// A handoff run's data: the run itself and the phase it is in. The phase lives
-// in `$.state` (see ../types/index.d.ts) so a hot reload, which re-runs
-// `register` and empties module variables, does not lose a run half-way.
-// run-machine.ts decides every move between phases; this file only names them.
+// A handoff run's data: the run itself and the phase it is in (kept in
+// `$.state` by run-state.ts); run-machine.ts decides every move between phases.
 import type { Mode, SkillValues } from '../protocol/protocol.js'
 import type { HandoffPath } from '../protocol/protocol-paths.js'
+import { OWN_PLUGIN } from '../stub/swap-text.js'
 
 export type Run = {
   /** Timers carry it, so one that fires after a cancel or a newer run finds nothing to do. */
   id: string
   mode: Mode
   focus: string
-  /** From `$.clock.now()`, awaited. */
   startedAtMs: number
   /** The session's folder when the run started; handoff paths are relative to it. */
   cwd: string
@@ -21,17 +19,14 @@ export type Run = {
   ignoresCase: boolean
   /** What the skill is told to copy into the frontmatter; `values.run` tags its turns. */
   values: SkillValues
-  /** Handoff and plan files the skill's turns wrote (successful main-loop Write/Edit). */
   files: RunFile[]
   /** `now` swaps as soon as the checks pass; `review` stops there for /compact-handoff apply. */
   apply: 'now' | 'review'
-  /** Who started it: the person's command, or the auto handoff. */
   trigger: 'command' | 'auto-handoff'
   /** Prompts the person typed while the run was under way, held for the continue-prompt. */
   held: string[]
   /** Slash commands (skills, prompt commands) typed meanwhile, held for the prompt box. */
   heldCommands: string[]
-  /** Repair turns asked for so far. */
   repairs: number
   /** Context use when the run started, for the swap log; null when unknown. */
   contextPercentBefore: number | null
@@ -46,11 +41,10 @@ export type Run = {
   writtenFrom?: Replaced
 }
 
-/** An automatic compaction in the middle of a run replaces the conversation
- * before any swap: with a digest this mod builds by code when the skill's own
- * turn does not fit the window (compaction/run-edge-steps.ts), or with the
- * engine's own summary at any other stage. From then on no failure may say
- * the conversation is unchanged. */
+/** What an automatic compaction in the middle of a run replaced the
+ * conversation with: a digest this mod builds when the skill's own turn does
+ * not fit the window (compaction/run-edge-steps.ts), or the engine's summary.
+ * From then on no failure may say the conversation is unchanged. */
 export type Replaced = 'digest' | 'summary'
 
 /** A file the skill's turns wrote, and how: `whole` once a Write put its
@@ -59,13 +53,11 @@ export type Replaced = 'digest' | 'summary'
  * so only a file this run wrote whole is swapped in (file-check.ts). */
 export type RunFile = HandoffPath & { wrote: 'whole' | 'edited' }
 
-/** What the checks settled on, and what the swap will install. */
 export type Swap = {
   handoff: string
   plan?: string
   /** From the skill's block, or the fallback; held prompts are added when it is sent. */
   continuePrompt: string
-  /** Compaction attempts refused so far. */
   refusals: number
   /** The work's facts for the stub (facts.ts), taken when the files were checked. */
   facts?: string
@@ -95,7 +87,6 @@ export type Phase =
    * engine call is in flight: too late to cancel). */
   | { kind: 'swapping'; run: Run; sinceMs: number; swap: Swap; isCompacting: boolean }
 
-/** The files a finished turn named (or wrote) and the prompt to continue with. */
 export type Chosen = {
   handoff: HandoffPath
   plan?: HandoffPath
@@ -117,18 +108,15 @@ export const STAGE_TEXT: Readonly<Record<Stage, string>> = {
   swapping: 'replacing the conversation',
 }
 
-/** The status line's words for `phase`; a repair turn says which. */
 export function stageTextOf(phase: Exclude<Phase, { kind: 'idle' }>): string {
   if (phase.kind === 'writing' && phase.run.repairs === 0 && phase.run.writtenFrom === 'digest') return 'the handoff skill is writing from a digest'
   if (phase.kind === 'writing' && phase.run.repairs > 0) return `the handoff skill is fixing its files (repair ${phase.run.repairs} of ${MAX_REPAIRS})`
   return STAGE_TEXT[phase.kind]
 }
 
-/** Repair turns a run may ask for before it gives up with every reason. */
 export const MAX_REPAIRS = 2
 
-/** Whether `phase` still belongs to run `id` at `stage`: what every timer and
- * late hook asks before it acts, since a cancel may have come in between. */
+/** What every timer and late hook asks before it acts: a cancel may have come in between. */
 export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase is Extract<Phase, { kind: S }> {
   return phase.kind === stage && phase.run.id === id
 }
@@ -145,12 +133,24 @@ export function isHoldingPrompts(phase: Phase): boolean {
  * replaced mid-run, which now stands, and what to do; undefined while the
  * conversation is the one the run started from (the caller says unchanged). */
 export function replacedNoteOf(run: Pick<Run, 'replacedBy'>): string | undefined {
-  switch (run.replacedBy) {
-    case undefined:
-      return undefined
-    case 'digest':
-      return "The conversation had already been replaced by a digest of it at the window's edge (the handoff skill's turn did not fit the context window), and the digest stands as the conversation: carry on from it (the recall tool brings back what it left out), or run /compact-handoff again for a handoff written from it."
-    case 'summary':
-      return "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again."
-  }
+  return run.replacedBy && REPLACED_NOTE[run.replacedBy]
 }
+
+const REPLACED_NOTE: Readonly<Record<Replaced, string>> = {
+  digest:
+    "The conversation had already been replaced by a digest of it at the window's edge (the handoff skill's turn did not fit the context window), and the digest stands as the conversation: carry on from it (the recall tool brings back what it left out), or run /compact-handoff again for a handoff written from it.",
+  summary: "The conversation had already been replaced by Claude Code's own summary during the run (an automatic compaction), and the summary stands as the conversation: carry on from it, or run /compact-handoff again.",
+}
+
+/** The run's own hidden step (commands/, above, registers it), queued once the
+ * checks pass: a queued command runs once the session is idle, the one moment
+ * the engine lets a compaction through; its hook takes the go step. */
+export const GO_COMMAND = 'compact-handoff-go'
+
+/** Whether the go-command was queued by compact-handoff itself: the host sets
+ * `origin`, so neither another plugin nor the person typing it passes. */
+export function isOwnGo(origin: { kind: string; name?: string }): boolean {
+  return origin.kind === 'plugin' && origin.name === OWN_PLUGIN
+}
+
+export const GO_REFUSED_TEXT = `/${GO_COMMAND} is compact-handoff's own step of a swap it queued itself; nothing is waiting on it here, so nothing changed.`

@@ -1,8 +1,12 @@
 // Reads the end of the skill's turn: did it end as an answer, what did its
 // sentinel say, and which handoff (and plan) files should replace the
-// conversation. The files are checked on disk afterwards (file-check.ts).
-import type { Chosen, Run } from './run.js'
-import { parseContinuePrompt, parseSentinel } from '../protocol/protocol.js'
+// conversation. The files are checked on disk afterwards (file-check.ts); what
+// fails there is sent back to the skill to fix in place (repairPromptOf), not
+// thrown away with the whole turn.
+import { MAX_REPAIRS, type Chosen, type Run } from './run.js'
+import { formatSentinel, parseContinuePrompt, parseSentinel } from '../protocol/protocol.js'
+import { EXACT_VALUES_RULE } from '../protocol/protocol-contents.js'
+import type { FileFix } from './file-check.js'
 import { classifyHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import { fallbackContinuePromptOf } from '../stub/swap-text.js'
 
@@ -50,4 +54,19 @@ export function verdictOf(end: TurnEnd, run: Run, previous?: Chosen): Verdict {
   const files = { handoff: handoff.relPath, ...(plan ? { plan: plan.relPath } : {}) }
   const continuePrompt = parseContinuePrompt(end.answer) ?? previous?.continuePrompt ?? fallbackContinuePromptOf(run.mode, files)
   return { kind: 'check', handoff, ...(plan ? { plan } : {}), continuePrompt, notices }
+}
+
+/** Sent as the mod, not as the person, and tagged with the run so its turn is known as the repair's. */
+export function repairPromptOf(run: Run, chosen: Chosen, fixes: readonly FileFix[]): string {
+  const paths = [chosen.handoff.relPath, ...(chosen.plan !== undefined ? [chosen.plan.relPath] : [])]
+  return [
+    `compact-handoff run=${run.values.run}, repair ${run.repairs} of ${MAX_REPAIRS}: the handoff files do not pass the check yet, so nothing has been replaced.`,
+    'Fix each problem below in the file itself (Edit it, or Write it again whole). Change nothing else, ask nothing, and run no other tools.',
+    // A fix for size is where a model shortens: the values must come through it.
+    `While you fix, keep to this rule: ${EXACT_VALUES_RULE}`,
+    'Then end your reply with the sentinel line again:',
+    formatSentinel({ kind: 'ready', paths }),
+    '',
+    ...fixes.flatMap((fix) => [`${fix.path}:`, ...fix.problems.map((p) => `- ${p}`)]),
+  ].join('\n')
 }

@@ -8,17 +8,14 @@ import { clearContextUse } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
 
-/** At every session.start (a hot reload runs it again): notes whether a person
- * is at the prompt, and gives back, once the prompt box is up, what an earlier
- * session in this folder held when it ended. */
+/** At every session.start (a hot reload runs it again). */
 export async function noteSessionStart($: $, isInteractive: boolean): Promise<void> {
   await Promise.all([setInteractive($, isInteractive), resumeBeat($)])
   if (isInteractive) $.clock.after(0, () => void restoreKept($).catch(() => undefined))
 }
 
-/** At session.end, before the engine's end step: /clear starts the session's
- * state over (seen live, 2.1.332), so a run under way would be lost with what
- * it held. The machine ends it; `reason` says where its messages go. Returns
+/** Before the engine's end step: /clear starts the session's state over (seen
+ * live, 2.1.332), so a run under way would be lost with what it held. Returns
  * whether a person is at the prompt, read before the state is gone. */
 export async function endSession($: $, reason: string): Promise<boolean> {
   const isNewConversation = reason === 'clear' || reason === 'resume'

@@ -1,12 +1,17 @@
 // A main-loop turn's end: the skill's turn ending moves the run; any other
 // turn, with no run under way, feeds the meter and may start the auto handoff
+// (a run started as /compact-handoff starts one, so this sits above commands/)
 // or show the nudge; the status line is told the context's use.
 import type { EngineInterface } from 'claude-code'
-import { isNudgeSuperseded } from '../thresholds/auto-handoff.js'
-import { autoHandoffIfDue } from './auto-handoff-steps.js'
-import { nudgeIfDue, turnEndReadsNow } from '../thresholds/nudge-steps.js'
+import { AUTO_HANDOFF_OFF, isAutoHandoffDue, isNudgeSuperseded } from '../thresholds/auto-handoff.js'
+import { nudgeIfDue, turnEndReadsNow, type SessionUsage } from '../thresholds/nudge-steps.js'
+import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
+import { TOASTS } from '../text/toasts.js'
+import { showToast } from '../text/toast-steps.js'
+import { readInteractive } from '../run/run-state.js'
 import { phaseAtTurnEnd } from '../run/run-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
+import { startRun } from '../commands/command-steps.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import type { Options } from '../options/options.js'
@@ -14,6 +19,8 @@ import { isTooLongFailureOf } from '../thresholds/window-edge.js'
 import { windowRefused } from '../thresholds/window-steps.js'
 
 type $ = EngineInterface
+
+const AUTO_HANDOFF_TOAST_MS = 10_000
 
 export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
   // The machine decides whether this turn is the skill's. What an idle turn's
@@ -27,6 +34,21 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
   await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', reads)
+}
+
+/** Starts the run /compact-handoff starts (a handoff run, no focus) when this
+ * turn reached the threshold (`usage`, read at the turn's end). Whether it did. */
+async function autoHandoffIfDue($: $, end: TurnEnd, autoHandoffPercent: number, usage: SessionUsage | undefined): Promise<boolean> {
+  // Most turns end here, before any engine call.
+  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer') return false
+  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
+  const percent = usage?.context.percent
+  const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
+  if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
+  if (!(await spendAutoHandoff($))) return false
+  const started = await startRun($, { kind: 'start', mode: 'handoff', focus: '', apply: 'now' }, 'auto-handoff')
+  if (started.isStarted) showToast($, TOASTS.autoHandoffStarted(percent ?? autoHandoffPercent), AUTO_HANDOFF_TOAST_MS)
+  return started.isStarted
 }
 
 /** A main-loop turn the API ended with an error (classic StopFailure): one

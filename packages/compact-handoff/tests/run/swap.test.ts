@@ -2,7 +2,7 @@ import { describe, expect, type Engine } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
 import type { On } from 'claude-code'
-import { GO_REFUSED_TEXT } from '../../hooks/run/go-command.js'
+import { GO_REFUSED_TEXT } from '../../hooks/run/run.js'
 import { HANDOFF, PLAN, swapLogEntries, world, type World } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { endTurn, skillWrite, skillRunsOf, startTurn, typeCommand } from '../support/engine-calls.js'
