@@ -13,7 +13,7 @@
 // compacted.)
 import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
 import { needlesOf, type RecallQuery } from './recall-query.js'
-import { MAX_REDACT_CHARS } from '../text/text-clip.js'
+import { MAX_REDACT_CHARS, isLowSurrogate } from '../text/text-clip.js'
 
 /** The newest entries an answer shows; the rest are counted. */
 export const MAX_ENTRIES = 5
@@ -266,19 +266,14 @@ function consider(scan: RecallScan, entry: Entry): void {
   if (segment.hits.length > MAX_ENTRIES) segment.hits.shift()
 }
 
-function isLowSurrogate(text: string, i: number): boolean {
-  const code = text.charCodeAt(i)
-  return code >= 0xdc00 && code <= 0xdfff
-}
-
 function hitOf(entry: Entry, label: string, focus: number, needle: string | undefined): Hit {
   const { text } = entry
   const windowFrom = Math.max(0, Math.min(focus + Math.floor((needle?.length ?? 0) / 2) - WINDOW_CHARS / 2, text.length - WINDOW_CHARS))
   let from = Math.max(0, windowFrom - MASK_MARGIN_CHARS)
   let to = Math.min(text.length, windowFrom + WINDOW_CHARS + MASK_MARGIN_CHARS)
   // Never half a character at either edge.
-  if (from > 0 && isLowSurrogate(text, from)) from--
-  if (to < text.length && isLowSurrogate(text, to)) to++
+  if (from > 0 && isLowSurrogate(text.charCodeAt(from))) from--
+  if (to < text.length && isLowSurrogate(text.charCodeAt(to))) to++
   return {
     kind: entry.kind,
     label,

@@ -9,12 +9,19 @@ export const MAX_COMMAND_CHARS = 200
 /** The engine's `$.session.redact` rejects a longer text (its declarations). */
 export const MAX_REDACT_CHARS = 100_000
 
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+export function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
 /** The first `maxChars` code units of `text`, one fewer when the cut would
  * split a surrogate pair (half a character is no character). */
 export function headOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
-  const code = text.charCodeAt(maxChars - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars)
+  return text.slice(0, isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars)
 }
 
 /** `text` as `$.session.redact` takes it: whole, or the head of a longer one.
@@ -66,8 +73,7 @@ export function tailOf(path: string, maxChars: number): string {
   if (path.length <= maxChars) return path
   const room = Math.max(0, maxChars - LEFT_CUT_MARK.length)
   let tail = path.slice(path.length - room)
-  const code = tail.charCodeAt(0)
-  if (code >= 0xdc00 && code <= 0xdfff) tail = tail.slice(1)
+  if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1)
   const slash = tail.search(/[\\/]/)
   return `${LEFT_CUT_MARK}${slash > 0 ? tail.slice(slash) : tail}`
 }
