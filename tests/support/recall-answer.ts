@@ -5,7 +5,7 @@
 // maskPlanOf). The tool itself (recall-steps.ts) runs the same steps over
 // range reads of the file, masking with `$.session.redact`.
 import { recallQueryOf } from '../../packages/compact-handoff/hooks/recall/recall-query.js'
-import { recallScanOf, scanEnd, scanText, type RecallScope } from '../../packages/compact-handoff/hooks/recall/recall-search.js'
+import { recallScanOf, scanEnd, scanText } from '../../packages/compact-handoff/hooks/recall/recall-search.js'
 import { recallAnswerTextOf, type MaskedHit } from '../../packages/compact-handoff/hooks/recall/recall-answer.js'
 import { maskPlanOf } from '../../packages/compact-handoff/hooks/text/mask-pieces.js'
 
@@ -20,13 +20,11 @@ export function maskedWholeWith(text: string, mask: (piece: string) => string): 
 }
 
 /** The answer the tool gives for `query` over `transcript` (its text, or its
- * chunks in order); `mask` stands in for the engine's redact, `scope` `all`
- * searches every line instead of only what a compaction took out (the
- * fork-eval's sessions were never compacted). */
-export function recallAnswerOf(transcript: string | Iterable<string>, query: string, options: { mask?: (text: string) => string; scope?: RecallScope } = {}): string {
+ * chunks in order); `mask` stands in for the engine's redact. */
+export function recallAnswerOf(transcript: string | Iterable<string>, query: string, options: { mask?: (text: string) => string } = {}): string {
   const parsed = recallQueryOf({ query })
   if ('refusal' in parsed) return parsed.refusal
-  const scan = recallScanOf(parsed.query, options.scope !== undefined ? { scope: options.scope } : {})
+  const scan = recallScanOf(parsed.query)
   for (const chunk of typeof transcript === 'string' ? [transcript] : transcript) scanText(scan, chunk)
   const found = scanEnd(scan)
   const mask = options.mask ?? ((text: string) => text)

@@ -17,8 +17,9 @@ export async function recordShellStarted($: $, id: string, command: string): Pro
 }
 
 /** A main-loop turn's end (`classic.Stop`): the engine lists the background
- * work still in flight, so recorded shells it leaves out have ended. Costs no
- * engine call once none is recorded, the common case. */
+ * work still in flight, so recorded shells it leaves out have ended; a
+ * payload that leaves the list out (`undefined`) says nothing, so nothing is
+ * dropped on it. Costs no engine call once none is recorded, the common case. */
 export async function dropEndedShells($: $, inFlight: readonly { id: string }[] | undefined): Promise<void> {
   if (inFlight === undefined) return
   const shells = await readShellsIfAny($)

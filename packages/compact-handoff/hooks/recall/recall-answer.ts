@@ -84,9 +84,9 @@ function coverageTextOf(coverage: Coverage): string | undefined {
 /** The answer for `found`, each hit's texts masked (`masked[i]` for `found.hits[i]`). */
 export function recallAnswerTextOf(found: RecallFound, masked: readonly MaskedHit[], coverage: Coverage = { kind: 'whole' }): string {
   const query = queryTextOf(found.query)
-  const where = found.scope === 'replaced' ? "what compact-handoff's handoffs and compactions took out of this session's conversation" : 'the transcript'
+  const where = "what compact-handoff's handoffs and compactions took out of this session's conversation"
   const covered = coverageTextOf(coverage)
-  if (found.scope === 'replaced' && found.boundaries === 0 && !found.isCut) {
+  if (found.boundaries === 0 && !found.isCut) {
     return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
   }
   if (found.hits.length === 0) {

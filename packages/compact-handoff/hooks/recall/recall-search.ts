@@ -9,8 +9,7 @@
 //
 // Scope: what a replacement took out, i.e. the lines before the newest
 // `compact_boundary`; the ones after it are in the conversation the model
-// holds now. (`all` searches every line: the fork-eval's session was never
-// compacted.)
+// holds now.
 import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
 import { needlesOf, type RecallQuery } from './recall-query.js'
 import { MAX_REDACT_CHARS, isLowSurrogate } from '../text/text-clip.js'
@@ -35,8 +34,6 @@ const MAX_OPEN_CALLS = 4_000
  * masked whole); past this the oldest go first too. */
 const MAX_OPEN_CALL_CHARS = 4 * 1_048_576
 
-export type RecallScope = 'replaced' | 'all'
-
 /** One entry found: how it is named, and its excerpt (the window and the
  * masking margin) with where the window lies in it and in the whole text. */
 export type Hit = {
@@ -60,7 +57,6 @@ type Segment = { hits: Hit[]; count: number; searched: number; skipped: number }
 
 export type RecallScan = {
   query: RecallQuery
-  scope: RecallScope
   needles: readonly string[]
   /** The needles as they are spelled inside a JSON string (lower-cased), for the look before a parse. */
   rawNeedles: readonly string[]
@@ -80,7 +76,6 @@ export type RecallScan = {
  * many messages were searched and lines skipped, and how many replacements. */
 export type RecallFound = {
   query: RecallQuery
-  scope: RecallScope
   hits: Hit[]
   more: number
   searched: number
@@ -95,11 +90,10 @@ const emptySegment = (): Segment => ({ hits: [], count: 0, searched: 0, skipped:
 
 /** A new search for `query`; `startsMidLine` when the text fed starts inside
  * a line (a read from an offset), whose rest is then skipped. */
-export function recallScanOf(query: RecallQuery, options: { scope?: RecallScope; startsMidLine?: boolean } = {}): RecallScan {
+export function recallScanOf(query: RecallQuery, options: { startsMidLine?: boolean } = {}): RecallScan {
   const needles = needlesOf(query)
   return {
     query,
-    scope: options.scope ?? 'replaced',
     needles,
     rawNeedles: needles.map((n) => JSON.stringify(n).slice(1, -1).toLowerCase()),
     carry: '',
@@ -133,9 +127,9 @@ export function scanText(scan: RecallScan, text: string): void {
 export function scanEnd(scan: RecallScan, options: { isCut?: boolean } = {}): RecallFound {
   const isCut = options.isCut === true
   if (!isCut && (scan.carry !== '' || scan.isDropping)) lineEnded(scan, '')
-  if (scan.scope === 'all' || isCut) mergeCurrent(scan)
+  if (isCut) mergeCurrent(scan)
   const { hits, count, searched, skipped } = scan.replaced
-  return { query: scan.query, scope: scan.scope, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
+  return { query: scan.query, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
 }
 
 function carryOn(scan: RecallScan, piece: string): void {

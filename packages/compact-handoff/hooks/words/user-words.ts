@@ -28,10 +28,6 @@ export function isTypedByUser(prompt: PromptInput): boolean {
   return USERS_OWN_ORIGINS.has(prompt.origin.kind) && prompt.isMeta !== true
 }
 
-export function isUsersOwnPrompt(prompt: PromptInput): boolean {
-  return isTypedByUser(prompt) && prompt.command === undefined
-}
-
 const CUT_MARK = ' […cut: the rest of this message was longer than 2,000 characters]'
 
 /** `text` with every lone surrogate (half of a pair, from a broken paste)
