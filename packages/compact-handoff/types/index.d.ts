@@ -69,7 +69,7 @@ declare module 'claude-code' {
             commandsBefore: string[]
             reReads: string[]
             repeatedCommands: string[]
-            recalls?: number
+            recalls: number
             handoffRead: boolean
             firstTurnEnded: boolean
           }
