@@ -97,7 +97,6 @@ export async function verdictForToolCall($: $): Promise<AskVerdict> {
     case 'open':
       return RUN
     case 'stopped':
-      return gate.verdict
     case 'asking':
       return gate.verdict
     case 'unknown':

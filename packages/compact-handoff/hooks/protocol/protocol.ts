@@ -89,11 +89,9 @@ function trimRuns(s: string, char: string): string {
   return s.slice(start, end)
 }
 
+/** Models often wrap the line in backticks or a bullet; those only are tolerated. */
 function stripTicks(line: string): string {
-  let s = line.trim()
-  // Models often wrap the line in backticks or a bullet; tolerate those only.
-  s = s.replace(/^(?:[-*]\s+)?`{1,3}/, '').replace(/`{1,3}$/, '').trim()
-  return s
+  return line.trim().replace(/^(?:[-*]\s+)?`{1,3}/, '').replace(/`{1,3}$/, '').trim()
 }
 
 /** The skill's verdict: the last line of the answer that is a READY or FAILED

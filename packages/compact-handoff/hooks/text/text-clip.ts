@@ -32,12 +32,11 @@ export function redactableOf(text: string): string {
 }
 
 /** `head` and then as many whole `lines` as fit in `maxChars` (newlines
- * counted), with `moreMark` after the last one kept when any is left out: a
- * stub's section never grows past its bound and the mark's, and says what it
- * cut. A mark that is a function is told how many lines (the last ones) it
+ * counted), with the mark `moreMarkOf` gives after the last one kept when any
+ * is left out: a stub's section never grows past its bound and the mark's,
+ * and says what it cut. The mark is told how many lines (the last ones) it
  * stands for, so it can name what they held. */
-export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string | ((leftOut: number) => string)): string {
-  const moreMarkOf = typeof moreMark === 'string' ? () => moreMark : moreMark
+export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMarkOf: (leftOut: number) => string): string {
   const kept = [head]
   let size = head.length
   for (const [i, line] of lines.entries()) {
