@@ -4,7 +4,6 @@
 // the line is composed in status-line.ts.
 import type { EngineInterface } from 'claude-code'
 import { FULL_FIGURE, NO_FIGURE, NOTHING_TOLD, figureAfterTurnOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
-import { heldOf, type Held } from '../state/held.js'
 
 type $ = EngineInterface
 
@@ -12,12 +11,15 @@ type $ = EngineInterface
 // state access by the literal refs in each file.
 const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as const
 
-/** What the status line was told, as read: `applyEvent` and a turn's end read
- * it beside their own reads (one hop, not two). */
-export type HeldStatusLine = Held<StatusLineTold>
+/** What the status line was told, as read, with the version a write back
+ * must meet: `applyEvent` and a turn's end read it beside their own reads
+ * (one hop, not two). The shape of state/held.ts `Held`, spelled here: this
+ * folder imports nothing outside itself (tests/contract/status-line-owner). */
+export type HeldStatusLine = { value: StatusLineTold; version: number }
 
 export async function readStatusLine($: $): Promise<HeldStatusLine> {
-  return heldOf(await $.state.get(STATUS_LINE_REF), NOTHING_TOLD)
+  const held = await $.state.get(STATUS_LINE_REF)
+  return { value: held.value ?? NOTHING_TOLD, version: held.version }
 }
 
 /** Applies `change` to what the line was told, as `first` holds it, in one
