@@ -6,6 +6,7 @@
 // input. Quadratic code takes minutes on these (the old heading regex took
 // ~180 s on the first shape); linear code takes milliseconds. Only the order of
 // magnitude is guarded, so the bound is loose enough for a loaded machine.
+import { parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { describe, expect, test, vi } from 'vitest'
 import { askVerdictOf } from '../../packages/compact-handoff/hooks/ask/ask.js'
 import { markedStubOf } from '../../packages/compact-handoff-answer/hooks/answer/marked-stub.js'
@@ -14,14 +15,7 @@ import { intentOf, PLAN_COMMAND, HANDOFF_COMMAND } from '../../packages/compact-
 import { formatProblems, sectionTextsOf } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { frontmatterOf } from '../../packages/compact-handoff/hooks/format/frontmatter.js'
 import { foreignQuestionOf, quotedBlockOf } from '../../packages/compact-handoff/hooks/resume/resume.js'
-import {
-  CONTINUE_PROMPT_HEADER,
-  MARKER,
-  parseContinuePrompt,
-  parseSentinel,
-  parseSkillArgs,
-  READY_PREFIX,
-} from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { CONTINUE_PROMPT_HEADER, MARKER, parseContinuePrompt, parseSentinel, READY_PREFIX } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'

@@ -3,25 +3,11 @@
 // mod's own parsers, the names and folders they tell it to write must be the
 // ones the mod accepts, and the templates must carry the protocol's sections
 // and keys. Both sides are read, never restated, so changing either alone fails.
+import { SKILL_FILE_NAME_RE, formatContinuePrompt, parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import {
-  COMPACT_MODE_ARG,
-  CONTINUE_PROMPT_HEADER,
-  FAILED_PREFIX,
-  formatContinuePrompt,
-  formatSentinel,
-  formatSkillArgs,
-  NEW_CHAIN,
-  parseSkillArgs,
-  SKILL_VALUE_KEYS,
-  type SkillValues,
-  parseContinuePrompt,
-  parseSentinel,
-  READY_PREFIX,
-  SKILL_OF_MODE,
-} from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { COMPACT_MODE_ARG, CONTINUE_PROMPT_HEADER, FAILED_PREFIX, formatSentinel, formatSkillArgs, NEW_CHAIN, SKILL_VALUE_KEYS, type SkillValues, parseContinuePrompt, parseSentinel, READY_PREFIX, SKILL_OF_MODE } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import type { Mode } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
@@ -29,12 +15,7 @@ import {
   PLAN_FRONTMATTER_KEYS,
   PLAN_SECTIONS,
 } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import {
-  classifyHandoffPath,
-  HANDOFF_DIRS,
-  SKILL_FILE_NAME_RE,
-  type FileKind,
-} from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import { classifyHandoffPath, HANDOFF_DIRS, type FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import { createdValueOf } from '../../packages/compact-handoff/hooks/run/frontmatter-values.js'

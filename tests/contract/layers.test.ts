@@ -13,6 +13,7 @@ import { hooksModulesOf, importedPathOf } from '../support/hooks-tree.js'
 /** Each mod's folders, bottom first. Adding a folder is one line, at its level. */
 export const LAYERS: Record<string, readonly string[]> = {
   'packages/compact-handoff': [
+    'state',
     'protocol',
     'format',
     'options',

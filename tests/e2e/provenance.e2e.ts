@@ -6,12 +6,13 @@
  * a resume of it names no plan of the clone; a /compact never tells the summariser the clone
  * is compact-handoff's; a cloned handoff the skill's turn Edited and named is not swapped in.
  */
+import { formatContinuePrompt, parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { handoffFileText, isSkillTurnFor, planFileText, skillTurn } from '../harness/handoff-script.js'
 import { carriesToolResult } from '../harness/request-messages.js'
-import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { formatSentinel } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { trackRuns } from './lifecycle.js'
 import { expectConversationKept, ordinaryTurn, pollUntil, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'

@@ -6,10 +6,11 @@
  * where the file is or becomes good, aborted with the conversation unchanged where it is
  * not, and the mod still loaded and answering afterwards.
  */
+import { parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { handoffFileText, handoffRelPath, isSkillTurnFor, skillTurn, type HandoffDoc, type SkillTurn } from '../harness/handoff-script.js'
-import { parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+
 import { swapLogEntriesOf } from '../harness/swap-logs.js'
 import type { MockRequest } from '../harness/mock-api.js'
 import { trackRuns } from './lifecycle.js'

@@ -13,7 +13,7 @@ import { NO_FACTS, exitCodeOf, stubFactsOf, withChange, withCommand, withRead, c
 import { backgroundTaskIdOf, type RunningShell } from '../../packages/compact-handoff/hooks/background/running.js'
 import { withUserMessage, NO_WORDS, type UserWords } from '../../packages/compact-handoff/hooks/words/user-words.js'
 import { buildForkStub } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
-import { recallAnswerOf } from '../../packages/compact-handoff/hooks/recall/recall.js'
+import { recallAnswerOf } from '../support/recall-answer.js'
 import { CWD, FACTS, TURNS, type PlantedFact, type Tool, type Turn } from './session.js'
 
 /** The prompt versions measured: main's before the writing rules (`before`), the writing rules

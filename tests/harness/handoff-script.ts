@@ -8,8 +8,9 @@
  *
  * Pure apart from path joins: no file system, no `$`.
  */
+import { formatContinuePrompt, parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { join } from 'node:path'
-import { formatContinuePrompt, formatSentinel, parseSkillArgs } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { formatSentinel } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { HANDOFF_SECTIONS, PLAN_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { skillFallbackPromptOf } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import type { ScriptedReply } from './mock-api.js'

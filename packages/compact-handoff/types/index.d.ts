@@ -35,7 +35,7 @@ declare module 'claude-code' {
     /** Option askAfterCompaction: 'pending' after a /compact or automatic
      * compaction of the main loop replaced the conversation; the first
      * main-loop tool call after it takes the flag and asks the person whether
-     * Claude may carry on (hooks/ask/ask-state.ts AskFlag). */
+     * Claude may carry on (hooks/ask/ask-steps.ts AskFlag). */
     ask: { kind: 'none' } | { kind: 'pending'; trigger: 'manual' | 'auto' }
     /** What the status line was told: the run's stage text, and the context's use
      * at the latest idle turn's end (hooks/status-line/status-line.ts StatusLineTold). */
@@ -69,7 +69,7 @@ declare module 'claude-code' {
             commandsBefore: string[]
             reReads: string[]
             repeatedCommands: string[]
-            recalls?: number
+            recalls: number
             handoffRead: boolean
             firstTurnEnded: boolean
           }

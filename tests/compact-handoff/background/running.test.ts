@@ -62,7 +62,6 @@ describe('the recorded shells', () => {
     const shells = [SHELL, { ...SHELL, id: 'b8' }]
     expect(shellsStillRunning(shells, [{ id: 'b8' }, { id: 'agent-1' }])).toEqual([{ ...SHELL, id: 'b8' }])
     expect(shellsStillRunning(shells, [])).toEqual([])
-    expect(shellsStillRunning(shells, undefined)).toEqual(shells)
   })
 })
 

@@ -1,5 +1,6 @@
 // The file a fork's handoff becomes (frontmatter by code, the skills' name
 // rule, never a name taken) and what the person is told when a fork gives none.
+import { SKILL_FILE_NAME_RE } from '../../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { describe, expect, test } from 'vitest'
 import {
   FORK_HANDOFF_DIR,
@@ -13,7 +14,7 @@ import {
 } from '../../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
 import { formatProblems } from '../../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { frontmatterOf } from '../../../packages/compact-handoff/hooks/format/frontmatter.js'
-import { SKILL_FILE_NAME_RE, fileKindOfRelPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
+import { fileKindOfRelPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { chainValuesOf } from '../../../packages/compact-handoff/hooks/run/frontmatter-values.js'
 import { validateHandoff } from '../../../packages/handoff-tools/src/validate.js'
 import { forkReplyTextOf, handoffTextOf } from '../../support/handoff-text.js'

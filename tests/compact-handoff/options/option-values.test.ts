@@ -1,6 +1,6 @@
 // One reader per kind of option value: percent, on/off, choice.
 import { describe, expect, test } from 'vitest'
-import { choiceOf, onOffOf, percentOf } from '../../../packages/compact-handoff/hooks/options/option-values.js'
+import { choiceOf, onOffOf, percentOf } from '../../../packages/compact-handoff/hooks/options/options.js'
 import { cpuMsOf } from '../../support/cpu-time.js'
 
 describe('percentOf', () => {

@@ -2,18 +2,9 @@
 // are read out of free model output, so their parsers must never throw, must
 // read back what the skills print amid any prose, and must stay linear on
 // hostile lines.
+import { formatContinuePrompt } from '../../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { describe, expect, test } from 'vitest'
-import {
-  CONTINUE_PROMPT_HEADER,
-  FAILED_PREFIX,
-  MARKER,
-  READY_PREFIX,
-  formatContinuePrompt,
-  formatSentinel,
-  parseContinuePrompt,
-  parseSentinel,
-  type Sentinel,
-} from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { CONTINUE_PROMPT_HEADER, FAILED_PREFIX, MARKER, READY_PREFIX, formatSentinel, parseContinuePrompt, parseSentinel, type Sentinel } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { forAll, textOfPieces, type Rand } from '../../support/property.js'
 import { cpuMsOf } from '../../support/cpu-time.js'
 

@@ -1,8 +1,9 @@
-// The recall search as the tool and the fork-eval run it (recall.ts
+// The recall search as the tool and the fork-eval run it (tests/support/recall-answer.ts
 // `recallAnswerOf`): what a replacement took out, newest first, each entry
 // named and windowed, bounded on every axis, and linear in the transcript.
 import { describe, expect, test } from 'vitest'
-import { RECALL_TOOL, recallAnswerOf, recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
+import { RECALL_TOOL, recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
+import { recallAnswerOf } from '../../support/recall-answer.js'
 import { MAX_QUERY_CHARS, recallQueryOf } from '../../../packages/compact-handoff/hooks/recall/recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS } from '../../../packages/compact-handoff/hooks/recall/recall-search.js'
 import {
@@ -55,7 +56,6 @@ describe('recallAnswerOf: what is found', () => {
     expect(answer).toContain('needle-one')
     expect(answer, 'still in the conversation').not.toContain('needle-two')
     expect(recallAnswerOf(transcriptOf(commandLines('toolu_1', 'echo one', 'needle-one')), 'needle')).toMatch(/^Nothing of this session's conversation has been replaced yet/)
-    expect(recallAnswerOf(transcriptOf(commandLines('toolu_1', 'echo one', 'needle-one')), 'needle', { scope: 'all' }), "the eval's whole transcript").toContain('needle-one')
   })
 
   test("across every replacement, newest first; the engine's bookkeeping and recall's own answers are never searched", () => {

@@ -1,7 +1,8 @@
 // The frontmatter values code writes for a new handoff: its time, and where it
 // sits in its chain, taken only from a parent that is the person's own.
+import { parseSkillArgs } from '../../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { describe, expect, test } from 'vitest'
-import { formatSkillArgs, parseSkillArgs } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
+import { formatSkillArgs } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
 import { chainValuesOf, createdValueOf } from '../../../packages/compact-handoff/hooks/run/frontmatter-values.js'
 
 const skillValuesOf = (run: string, nowMs: number, lastHandoff: CheckedLastHandoff) => ({ run, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) })

@@ -2,7 +2,8 @@
 // seams no credential crosses, the pieces masked one by one give what masking
 // the whole text at once gives; where no such seam is found, nothing is given.
 import { describe, expect, test } from 'vitest'
-import { MASK_SEAM_REACH_CHARS, MAX_SEAM_TRIES, maskedWholeWith, nextSeamLimitOf, seamBefore, seamSurroundingsOf } from '../../../packages/compact-handoff/hooks/text/mask-pieces.js'
+import { MASK_SEAM_REACH_CHARS, MAX_SEAM_TRIES, nextSeamLimitOf, seamBefore, seamSurroundingsOf } from '../../../packages/compact-handoff/hooks/text/mask-pieces.js'
+import { maskedWholeWith } from '../../support/recall-answer.js'
 import { MAX_REDACT_CHARS } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
 import { holdsPieceOf, jwtOf, pemBodyLinesOf, pemKeyOf } from '../../../packages/compact-handoff/tests/support/credentials.js'
 import { engineMaskOf, redactStandIn } from '../../support/engine-mask.js'

@@ -38,10 +38,6 @@ describe('boundedSectionOf', () => {
     expect(boundedSectionOf('Head', ['x'.repeat(100)], 50, mark)).toBe('Head\n[1 cut]')
     expect(boundedSectionOf('Head', [], 1, mark)).toBe('Head')
   })
-
-  test('takes a fixed mark too', () => {
-    expect(boundedSectionOf('Head', ['aaaa', 'bbbb'], 9, '[cut]')).toBe('Head\naaaa\n[cut]')
-  })
 })
 
 describe('boundedListOf', () => {

@@ -8,7 +8,7 @@ import {
   MAX_WORDS_CHARS,
   NO_WORDS,
   clippedMessageOf,
-  isUsersOwnPrompt,
+  isTypedByUser,
   userWordsSectionOf,
   withUserMessage,
   wordsSizeOf,
@@ -21,9 +21,9 @@ function sized(tag: string, length: number): string {
   return `${tag}:`.padEnd(length, '.')
 }
 
-describe('isUsersOwnPrompt', () => {
+describe('isTypedByUser', () => {
   test.each(['composer', 'sdk', 'bridge'])('records a prompt from %s', (kind) => {
-    expect(isUsersOwnPrompt({ origin: { kind } })).toBe(true)
+    expect(isTypedByUser({ origin: { kind } })).toBe(true)
   })
 
   test.each([
@@ -40,21 +40,20 @@ describe('isUsersOwnPrompt', () => {
     'auto-continuation',
     'unclassified',
   ])('leaves out a prompt from %s', (kind) => {
-    expect(isUsersOwnPrompt({ origin: { kind } })).toBe(false)
+    expect(isTypedByUser({ origin: { kind } })).toBe(false)
   })
 
-  test.each(['composer', 'sdk', 'bridge'])('leaves out a slash command typed at %s', (kind) => {
-    expect(isUsersOwnPrompt({ origin: { kind }, command: { name: 'compact-handoff', args: 'status' } })).toBe(false)
-    expect(isUsersOwnPrompt({ origin: { kind }, command: { name: 'clear', args: '' } })).toBe(false)
+  test.each(['composer', 'sdk', 'bridge'])('counts a slash command typed at %s as typed (prompt-steps.ts records only words)', (kind) => {
+    expect(isTypedByUser({ origin: { kind }, command: { name: 'clear', args: '' } })).toBe(true)
   })
 
   test.each(['composer', 'sdk', 'bridge'])('leaves out a meta row from %s', (kind) => {
-    expect(isUsersOwnPrompt({ origin: { kind }, isMeta: true })).toBe(false)
+    expect(isTypedByUser({ origin: { kind }, isMeta: true })).toBe(false)
   })
 
   test('reads the origin kind only, so a plugin submitting as the user is still a plugin', () => {
     const prompt: PromptInput = { origin: { kind: 'plugin' } }
-    expect(isUsersOwnPrompt(prompt)).toBe(false)
+    expect(isTypedByUser(prompt)).toBe(false)
   })
 })
 

@@ -2,16 +2,35 @@
 // hooks tool.call only when the option is on, so with it off no tool call
 // waits on the question.
 //
-// The flag itself lives in $.state (ask-state.ts), which survives a hot reload
-// and starts over on /clear. This module keeps a hint beside it so that a tool
+// The flag itself lives in $.state (the `ask` atom, declared here beside its
+// only reads and writes: the engine lists a module's state access from the
+// atoms each file declares), which survives a hot reload and starts over on
+// /clear. This module keeps a hint beside it so that a tool
 // call with nothing pending costs no engine call (each is a worker hop): once
 // the state was read as clear, calls run until a compaction arms it again. A
 // hint that says more than the state (after /clear) only costs one read.
-import type { EngineInterface } from 'claude-code'
+import { atom, update, type EngineInterface } from 'claude-code'
 import { ASK_HEADER, CONTINUE, RUN, STOP, askVerdictOf, questionOf, type ArmingTrigger, type AskVerdict } from './ask.js'
-import { armAsk, takeAsk } from './ask-state.js'
 
 type $ = EngineInterface
+
+/** Option askAfterCompaction's question, armed by a compaction that was not our swap. */
+type AskFlag = { kind: 'none' } | { kind: 'pending'; trigger: ArmingTrigger }
+
+const NO_ASK: AskFlag = { kind: 'none' }
+
+const askAtom = atom({ plugin: 'compact-handoff', key: 'ask' } as const, NO_ASK)
+
+/** Clears the flag and returns it as it was: the caller that gets 'pending'
+ * back is the one call that asks, however many race for it. */
+async function takeAsk($: $): Promise<AskFlag> {
+  let before: AskFlag = NO_ASK
+  await update($, askAtom, (flag) => {
+    before = flag
+    return NO_ASK
+  })
+  return before
+}
 
 type Gate =
   /** Just loaded: the state decides at the next call. */
@@ -37,7 +56,7 @@ export function startAskGate(isAskOn: boolean): void {
 /** After a compaction that was not our swap replaced the main loop's conversation. */
 export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<void> {
   gate = { kind: 'armed' }
-  await armAsk($, trigger)
+  await update($, askAtom, (): AskFlag => ({ kind: 'pending', trigger }))
 }
 
 /** Our swap replaced the conversation with its stub, which is no summary to
@@ -78,7 +97,6 @@ export async function verdictForToolCall($: $): Promise<AskVerdict> {
     case 'open':
       return RUN
     case 'stopped':
-      return gate.verdict
     case 'asking':
       return gate.verdict
     case 'unknown':

@@ -4,6 +4,7 @@
 // replaced the conversation. Which compactions arm it, what is asked and what
 // each answer does; pure and free of 'claude-code' so vitest can load it under
 // Node. ask-steps.ts applies it.
+import { headOf } from '../text/text-clip.js'
 
 /** The compactions that arm the question: something new replaced the main
  * loop's conversation. */
@@ -47,11 +48,7 @@ const MAX_QUOTED_CHARS = 2_000
 
 /** `text` cut to MAX_QUOTED_CHARS, never between the two halves of a pair. */
 function quotedOf(text: string): string {
-  if (text.length <= MAX_QUOTED_CHARS) return text
-  let end = MAX_QUOTED_CHARS
-  const code = text.charCodeAt(end - 1)
-  if (code >= 0xd800 && code <= 0xdbff) end--
-  return `${text.slice(0, end)} […]`
+  return text.length <= MAX_QUOTED_CHARS ? text : `${headOf(text, MAX_QUOTED_CHARS)} […]`
 }
 
 const WAIT =

@@ -43,11 +43,8 @@ export function withShellStarted(shells: readonly RunningShell[], shell: Running
   return [...shells.filter((s) => s.id !== shell.id), shell].slice(-MAX_RUNNING_SHELLS)
 }
 
-/** The recorded shells the engine still lists as in flight at a main-loop
- * turn's end; `undefined` (a payload that leaves the list out) says nothing,
- * so nothing is dropped on it. */
-export function shellsStillRunning(shells: readonly RunningShell[], inFlight: readonly { id: string }[] | undefined): readonly RunningShell[] {
-  if (inFlight === undefined) return shells
+/** The recorded shells the engine still lists as in flight at a main-loop turn's end. */
+export function shellsStillRunning(shells: readonly RunningShell[], inFlight: readonly { id: string }[]): readonly RunningShell[] {
   const ids = new Set(inFlight.map((t) => t.id))
   return shells.filter((s) => ids.has(s.id))
 }

@@ -40,10 +40,6 @@ import { readingOf, type HeadingReading } from './heading-reading.js'
  * being tried (handoffShapeOf). */
 export type FormatContext = { projectDir: string; sections?: readonly HandoffSection[] }
 
-/** A problem as data: `{ rule, line, message }`, rule names shared with
- * packages/handoff-tools where the validator has the same rule. */
-export type FormatDiagnostic = RuleProblem
-
 /** Values quoted back in a problem are cut here, so a runaway value does not
  * flood the repair prompt. */
 const MAX_SHOWN_CHARS = 80
@@ -55,23 +51,9 @@ function shown(value: string): string {
   return `${value.slice(0, last >= 0xd800 && last <= 0xdbff ? MAX_SHOWN_CHARS - 1 : MAX_SHOWN_CHARS)}…`
 }
 
-function utf8Bytes(text: string): number {
-  let bytes = 0
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 0x80) bytes += 1
-    else if (code < 0x800) bytes += 2
-    else if (code >= 0xd800 && code <= 0xdbff) {
-      bytes += 4
-      i++
-    } else bytes += 3
-  }
-  return bytes
-}
-
-function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
-  const problems: FormatDiagnostic[] = []
-  const field = (key: string, message: string): FormatDiagnostic => ({ rule: key === 'kind' ? 'kind-mismatch' : 'frontmatter-field', line: keyLines.get(key) ?? 1, message })
+function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, context: FormatContext): RuleProblem[] {
+  const problems: RuleProblem[] = []
+  const field = (key: string, message: string): RuleProblem => ({ rule: key === 'kind' ? 'kind-mismatch' : 'frontmatter-field', line: keyLines.get(key) ?? 1, message })
   const keys = kind === 'plan' ? PLAN_FRONTMATTER_KEYS : HANDOFF_FRONTMATTER_KEYS
   for (const key of keys) {
     if (!fields.has(key)) problems.push(field(key, `frontmatter lacks "${key}": add it (a ${kind} has ${keys.join(', ')})`))
@@ -107,8 +89,8 @@ function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, 
   return problems
 }
 
-function unclearProblems(body: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>): FormatDiagnostic[] {
-  const problems: FormatDiagnostic[] = []
+function unclearProblems(body: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>): RuleProblem[] {
+  const problems: RuleProblem[] = []
   for (const line of body) {
     if (line.kind !== 'heading' || readings.get(line)?.isUnclear !== true) continue
     problems.push({
@@ -135,8 +117,8 @@ function sectionsAt(blocks: readonly BodyLine[], depth: number): Section[] {
   return sections
 }
 
-function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
-  const problems: FormatDiagnostic[] = []
+function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): RuleProblem[] {
+  const problems: RuleProblem[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : handoffSections
   const indexesOf = new Map<SectionName, number[]>()
@@ -167,8 +149,8 @@ function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<Body
   return problems
 }
 
-function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingReading>): FormatDiagnostic[] {
-  const problems: FormatDiagnostic[] = []
+function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingReading>): RuleProblem[] {
+  const problems: RuleProblem[] = []
   let expected = 1
   for (const phase of sectionsAt(phases.content, 3)) {
     const number = readings.get(phase.heading)?.phase
@@ -182,11 +164,11 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingR
   return problems
 }
 
-function bodyProblems(lines: readonly string[], from: number, kind: FileKind, handoffSections: readonly HandoffSection[]): FormatDiagnostic[] {
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind, handoffSections: readonly HandoffSection[]): RuleProblem[] {
   const { body, refusals } = bodyLinesOf(lines, from)
   const readings = new Map<BodyLine, HeadingReading>()
   for (const line of body) if (line.kind === 'heading' && (line.depth === 2 || line.depth === 3)) readings.set(line, readingOf(line))
-  const refused = refusals.map(({ line, why }): FormatDiagnostic => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
+  const refused = refusals.map(({ line, why }): RuleProblem => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
   return [...refused, ...unclearProblems(body, readings), ...sectionProblems(body, readings, kind, handoffSections)]
 }
 
@@ -194,7 +176,7 @@ function bodyProblems(lines: readonly string[], from: number, kind: FileKind, ha
  * patched, and the list goes into the repair prompt. */
 const MAX_LISTED_PROBLEMS = 30
 
-function cappedProblems(problems: readonly FormatDiagnostic[]): FormatDiagnostic[] {
+function cappedProblems(problems: readonly RuleProblem[]): RuleProblem[] {
   if (problems.length <= MAX_LISTED_PROBLEMS) return [...problems]
   const more = { rule: 'too-many-problems', line: 1, message: `and ${problems.length - MAX_LISTED_PROBLEMS} more problems: rewrite the file in the documented shape` }
   return [...problems.slice(0, MAX_LISTED_PROBLEMS), more]
@@ -203,10 +185,10 @@ function cappedProblems(problems: readonly FormatDiagnostic[]): FormatDiagnostic
 /** Every problem that keeps `text` from replacing a conversation as a file
  * of `kind`, as data; empty when none. Each message says what is wrong and
  * how to fix it. */
-export function formatDiagnostics(text: string, kind: FileKind, context: FormatContext): FormatDiagnostic[] {
-  const bytes = utf8Bytes(text)
+export function formatDiagnostics(text: string, kind: FileKind, context: FormatContext): RuleProblem[] {
+  const bytes = new TextEncoder().encode(text).length
   if (bytes > MAX_HANDOFF_BYTES) return [{ rule: 'file-too-large', line: 1, message: `is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs` }]
-  const problems: FormatDiagnostic[] = []
+  const problems: RuleProblem[] = []
   const body = text.replace(/^\uFEFF/, '')
   const nonBlank = nonBlankCharsOf(text)
   if (nonBlank < MIN_NONBLANK_CHARS) problems.push({ rule: 'too-short', line: 1, message: `holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed` })

@@ -19,8 +19,8 @@ export type Watched = {
   commandsBefore: string[]
   reReads: string[]
   repeatedCommands: string[]
-  /** Calls of the recall tool; absent in a window opened before they were counted. */
-  recalls?: number
+  /** Calls of the recall tool. */
+  recalls: number
   /** Whether the handoff itself was read since, and whether the first turn ended. */
   handoffRead: boolean
   firstTurnEnded: boolean
@@ -61,7 +61,7 @@ export function meterWithCommand(meter: Meter, line: string): Meter {
 
 export function meterWithRecall(meter: Meter): Meter {
   if (meter.kind !== 'watching') return meter
-  return { ...meter, recalls: (meter.recalls ?? 0) + 1 }
+  return { ...meter, recalls: meter.recalls + 1 }
 }
 
 /** What a main-loop turn's end does to the window: counts it down, and says

@@ -55,12 +55,6 @@ export type OlderHandoffShape = { version: number; sections: readonly HandoffSec
  * Empty: version 1 is the first. */
 export const OLDER_HANDOFF_SHAPES: readonly OlderHandoffShape[] = []
 
-const COUNT_WORDS = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty']
-
-/** A count as prose writes it ("ten"); digits past twenty. */
-export function countWordOf(count: number): string {
-  return COUNT_WORDS[count] ?? String(count)
-}
-
-/** "ten": how many sections a handoff has, as the fork's prompt, the skills and the READMEs say it. */
-export const HANDOFF_SECTION_COUNT_WORD = countWordOf(HANDOFF_SPEC.length)
+/** "ten": how many sections a handoff has, as the fork's prompt, the skills
+ * and the READMEs say it (tests/compact-handoff/protocol holds it to the spec). */
+export const HANDOFF_SECTION_COUNT_WORD = 'ten'

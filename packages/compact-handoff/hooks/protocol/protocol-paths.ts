@@ -9,11 +9,9 @@ export const HANDOFF_DIRS = ['plans/handoffs', '.claude/handoffs'] as const
 
 export type FileKind = 'handoff' | 'plan'
 
-/** `HANDOFF_<slug>_<YYYY-MM-DD>.md`, with `_<n>` before `.md` when the name is
- * taken. The mod accepts any safe stem after the prefix; the skills write the
- * slug/date form, which tests/contract/contract.test.ts checks. */
+/** `HANDOFF_` or `PLAN_`, any safe stem, `.md`: the skills write the
+ * slug/date form (tests' skill-protocol.ts SKILL_FILE_NAME_RE). */
 const FILE_NAME_RE = /^(HANDOFF|PLAN)_[A-Za-z0-9][A-Za-z0-9._-]*\.md$/
-export const SKILL_FILE_NAME_RE = /^(HANDOFF|PLAN)_[a-z0-9]+(?:-[a-z0-9]+)*_\d{4}-\d{2}-\d{2}(?:_\d+)?\.md$/
 
 /** What a file name says the file is, or undefined when it is not one of ours. */
 export function fileKindOfName(name: string): FileKind | undefined {

@@ -53,27 +53,6 @@ export function formatSkillArgs(values: SkillValues, focus: string): string {
   return words === '' ? `${COMPACT_MODE_ARG} ${pairs}` : `${COMPACT_MODE_ARG} ${pairs} ${words}`
 }
 
-/** formatSkillArgs' inverse, for the contract test and the skills' examples:
- * the values and the focus, or undefined when the arguments are not compact mode
- * or a value is missing. Linear: one split into words. */
-export function parseSkillArgs(args: string): { values: SkillValues; focus: string } | undefined {
-  const words = args.trim().split(/\s+/)
-  if (words[0] !== COMPACT_MODE_ARG) return undefined
-  const found = new Map<string, string>()
-  let i = 1
-  for (; i < words.length; i++) {
-    const word = words[i] ?? ''
-    const eq = word.indexOf('=')
-    const key = word.slice(0, eq)
-    if (eq <= 0 || !(SKILL_VALUE_KEYS as readonly string[]).includes(key) || found.has(key)) break
-    found.set(key, word.slice(eq + 1))
-  }
-  const seq = Number(found.get('seq'))
-  const [run, created, chain, parent] = [found.get('run'), found.get('created'), found.get('chain'), found.get('parent')]
-  if (run === undefined || created === undefined || chain === undefined || parent === undefined || !Number.isInteger(seq) || seq < 1) return undefined
-  return { values: { run, created, chain, seq, parent }, focus: words.slice(i).join(' ') }
-}
-
 /** The two kinds of run, named by what they write: a handoff run writes a
  * handoff; a plan run writes a handoff and a phased plan (SKILL_OF_MODE
  * names the skill of each). Not "resume", which is
@@ -110,11 +89,9 @@ function trimRuns(s: string, char: string): string {
   return s.slice(start, end)
 }
 
+/** Models often wrap the line in backticks or a bullet; those only are tolerated. */
 function stripTicks(line: string): string {
-  let s = line.trim()
-  // Models often wrap the line in backticks or a bullet; tolerate those only.
-  s = s.replace(/^(?:[-*]\s+)?`{1,3}/, '').replace(/`{1,3}$/, '').trim()
-  return s
+  return line.trim().replace(/^(?:[-*]\s+)?`{1,3}/, '').replace(/`{1,3}$/, '').trim()
 }
 
 /** The skill's verdict: the last line of the answer that is a READY or FAILED
@@ -175,10 +152,4 @@ export function parseContinuePrompt(answer: string): string | undefined {
     }
   }
   return undefined
-}
-
-/** The continue-prompt block as the skills print it; parseContinuePrompt's inverse. */
-export function formatContinuePrompt(prompt: string): string {
-  const rule = '-'.repeat(40)
-  return `${CONTINUE_PROMPT_HEADER}\n${rule}\n${prompt.trim()}\n${rule}`
 }

@@ -12,7 +12,7 @@
 import { queryTextOf } from './recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
 import { callLineOf } from './transcript-entries.js'
-import { longestBacktickRunOf } from '../text/text-clip.js'
+import { isLowSurrogate, longestBacktickRunOf } from '../text/text-clip.js'
 
 /** How much of the transcript was searched: all of it, only its newest part
  * (a transcript past the size one search reads), or its start up to where the
@@ -40,11 +40,6 @@ function fenceOf(text: string): string {
   return '`'.repeat(Math.max(3, longestBacktickRunOf(text) + 1))
 }
 
-function isLowSurrogate(text: string, i: number): boolean {
-  const code = text.charCodeAt(i)
-  return code >= 0xdc00 && code <= 0xdfff
-}
-
 /** Where the window starts in the masked excerpt: centred on the needle the
  * search centred it on, found again there (masking shifts what follows a
  * credential); where masking took the needle, where the search put it, moved
@@ -60,9 +55,9 @@ function windowStartOf(hit: Hit, masked: string): number {
 /** The window of a masked excerpt, never half a character at either edge. */
 function windowOf(hit: Hit, masked: string): { text: string; from: number } {
   let from = Math.max(0, Math.min(windowStartOf(hit, masked), masked.length - WINDOW_CHARS))
-  if (from > 0 && isLowSurrogate(masked, from)) from++
+  if (from > 0 && isLowSurrogate(masked.charCodeAt(from))) from++
   let to = Math.min(masked.length, from + WINDOW_CHARS)
-  if (to < masked.length && isLowSurrogate(masked, to)) to--
+  if (to < masked.length && isLowSurrogate(masked.charCodeAt(to))) to--
   return { text: masked.slice(from, to), from }
 }
 
@@ -89,9 +84,9 @@ function coverageTextOf(coverage: Coverage): string | undefined {
 /** The answer for `found`, each hit's texts masked (`masked[i]` for `found.hits[i]`). */
 export function recallAnswerTextOf(found: RecallFound, masked: readonly MaskedHit[], coverage: Coverage = { kind: 'whole' }): string {
   const query = queryTextOf(found.query)
-  const where = found.scope === 'replaced' ? "what compact-handoff's handoffs and compactions took out of this session's conversation" : 'the transcript'
+  const where = "what compact-handoff's handoffs and compactions took out of this session's conversation"
   const covered = coverageTextOf(coverage)
-  if (found.scope === 'replaced' && found.boundaries === 0 && !found.isCut) {
+  if (found.boundaries === 0 && !found.isCut) {
     return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
   }
   if (found.hits.length === 0) {

@@ -9,11 +9,10 @@
 //
 // Scope: what a replacement took out, i.e. the lines before the newest
 // `compact_boundary`; the ones after it are in the conversation the model
-// holds now. (`all` searches every line: the fork-eval's session was never
-// compacted.)
+// holds now.
 import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
 import { needlesOf, type RecallQuery } from './recall-query.js'
-import { MAX_REDACT_CHARS } from '../text/text-clip.js'
+import { MAX_REDACT_CHARS, isLowSurrogate } from '../text/text-clip.js'
 
 /** The newest entries an answer shows; the rest are counted. */
 export const MAX_ENTRIES = 5
@@ -34,8 +33,6 @@ const MAX_OPEN_CALLS = 4_000
 /** The open calls' texts together (each up to MAX_CALL_KEPT_CHARS, kept to be
  * masked whole); past this the oldest go first too. */
 const MAX_OPEN_CALL_CHARS = 4 * 1_048_576
-
-export type RecallScope = 'replaced' | 'all'
 
 /** One entry found: how it is named, and its excerpt (the window and the
  * masking margin) with where the window lies in it and in the whole text. */
@@ -60,7 +57,6 @@ type Segment = { hits: Hit[]; count: number; searched: number; skipped: number }
 
 export type RecallScan = {
   query: RecallQuery
-  scope: RecallScope
   needles: readonly string[]
   /** The needles as they are spelled inside a JSON string (lower-cased), for the look before a parse. */
   rawNeedles: readonly string[]
@@ -80,7 +76,6 @@ export type RecallScan = {
  * many messages were searched and lines skipped, and how many replacements. */
 export type RecallFound = {
   query: RecallQuery
-  scope: RecallScope
   hits: Hit[]
   more: number
   searched: number
@@ -95,11 +90,10 @@ const emptySegment = (): Segment => ({ hits: [], count: 0, searched: 0, skipped:
 
 /** A new search for `query`; `startsMidLine` when the text fed starts inside
  * a line (a read from an offset), whose rest is then skipped. */
-export function recallScanOf(query: RecallQuery, options: { scope?: RecallScope; startsMidLine?: boolean } = {}): RecallScan {
+export function recallScanOf(query: RecallQuery, options: { startsMidLine?: boolean } = {}): RecallScan {
   const needles = needlesOf(query)
   return {
     query,
-    scope: options.scope ?? 'replaced',
     needles,
     rawNeedles: needles.map((n) => JSON.stringify(n).slice(1, -1).toLowerCase()),
     carry: '',
@@ -133,9 +127,9 @@ export function scanText(scan: RecallScan, text: string): void {
 export function scanEnd(scan: RecallScan, options: { isCut?: boolean } = {}): RecallFound {
   const isCut = options.isCut === true
   if (!isCut && (scan.carry !== '' || scan.isDropping)) lineEnded(scan, '')
-  if (scan.scope === 'all' || isCut) mergeCurrent(scan)
+  if (isCut) mergeCurrent(scan)
   const { hits, count, searched, skipped } = scan.replaced
-  return { query: scan.query, scope: scan.scope, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
+  return { query: scan.query, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
 }
 
 function carryOn(scan: RecallScan, piece: string): void {
@@ -266,19 +260,14 @@ function consider(scan: RecallScan, entry: Entry): void {
   if (segment.hits.length > MAX_ENTRIES) segment.hits.shift()
 }
 
-function isLowSurrogate(text: string, i: number): boolean {
-  const code = text.charCodeAt(i)
-  return code >= 0xdc00 && code <= 0xdfff
-}
-
 function hitOf(entry: Entry, label: string, focus: number, needle: string | undefined): Hit {
   const { text } = entry
   const windowFrom = Math.max(0, Math.min(focus + Math.floor((needle?.length ?? 0) / 2) - WINDOW_CHARS / 2, text.length - WINDOW_CHARS))
   let from = Math.max(0, windowFrom - MASK_MARGIN_CHARS)
   let to = Math.min(text.length, windowFrom + WINDOW_CHARS + MASK_MARGIN_CHARS)
   // Never half a character at either edge.
-  if (from > 0 && isLowSurrogate(text, from)) from--
-  if (to < text.length && isLowSurrogate(text, to)) to++
+  if (from > 0 && isLowSurrogate(text.charCodeAt(from))) from--
+  if (to < text.length && isLowSurrogate(text.charCodeAt(to))) to++
   return {
     kind: entry.kind,
     label,

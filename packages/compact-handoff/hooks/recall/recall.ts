@@ -1,17 +1,7 @@
 // The recall tool: what the model reads of it (its name, description and input
-// schema), the one line that tells a new context to use it, and the front door
-// for callers outside the engine.
-//
-// FRONT DOOR: `recallAnswerOf(transcript, query, options)` takes a transcript's
-// text (or its chunks, in order) and a query as the model would give it, and
-// returns the bounded answer text the tool would give. The fork-eval calls it
-// over an eval session's transcript with `scope: 'all'` (that session was never
-// compacted) and its own `mask`; the tool itself (recall-steps.ts) does the same
-// steps by range reads and masks with the engine's redact.
-import { recallQueryOf } from './recall-query.js'
-import { recallScanOf, scanEnd, scanText, type RecallScope } from './recall-search.js'
-import { recallAnswerTextOf, type MaskedHit } from './recall-answer.js'
-import { maskedWholeWith } from '../text/mask-pieces.js'
+// schema), whom it answers, and the one line that tells a new context to use
+// it. recall-steps.ts answers its calls; tests/support/recall-answer.ts runs
+// the same steps for callers outside the engine (the fork-eval).
 import { RECALL_TOOL } from './transcript-entries.js'
 
 export { RECALL_TOOL }
@@ -65,23 +55,4 @@ export function recallCallerRefusalOf(caller: RecallCaller): string | undefined 
 export function recallLineOf(transcriptPath?: string): string {
   const kept = transcriptPath === undefined ? '' : ` (the whole conversation is kept in ${transcriptPath}; never read or grep that file whole)`
   return `For a detail the handoff lacks (an exact error, a path seen in output, a value, an exit status), call the tool ${RECALL_TOOL} with a word you expect instead of guessing or running it again: it brings back the earlier tool output or message verbatim${kept}.`
-}
-
-/** The answer the tool gives for `query` over `transcript`; `mask` stands in
- * for the engine's redact (each hit's excerpt and call text go through it
- * whole, in pieces of at most MAX_REDACT_CHARS as mask-pieces.ts cuts them), `scope`
- * `all` searches every line instead of only what a compaction took out. */
-export function recallAnswerOf(transcript: string | Iterable<string>, query: string, options: { mask?: (text: string) => string; scope?: RecallScope } = {}): string {
-  const parsed = recallQueryOf({ query })
-  if ('refusal' in parsed) return parsed.refusal
-  const scan = recallScanOf(parsed.query, options.scope !== undefined ? { scope: options.scope } : {})
-  for (const chunk of typeof transcript === 'string' ? [transcript] : transcript) scanText(scan, chunk)
-  const found = scanEnd(scan)
-  const mask = options.mask ?? ((text: string) => text)
-  const masked = found.hits.map((hit): MaskedHit => {
-    const label = hit.kind === 'result' ? maskedWholeWith(hit.label, mask) : hit.label
-    const excerpt = maskedWholeWith(hit.excerpt, mask)
-    return label === undefined || excerpt === undefined ? undefined : { label, excerpt }
-  })
-  return recallAnswerTextOf(found, masked)
 }

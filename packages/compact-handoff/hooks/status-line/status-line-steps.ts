@@ -11,66 +11,60 @@ type $ = EngineInterface
 // state access by the literal refs in each file.
 const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as const
 
-/** Applies `change` to what the status line was told, in one compare-and-set,
- * and draws the line only when its text changed. A change that keeps what was
- * told writes nothing. It never rejects: its callers move a run or end a turn,
- * which a line not drawn must not stop. */
-async function tell($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
-  await tellOnce($, change).catch(() => undefined)
-}
-
-async function tellOnce($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
-  for (;;) {
-    const held = await $.state.get(STATUS_LINE_REF)
-    const found = held.value ?? NOTHING_TOLD
-    const told = change(found)
-    if (told === found) return
-    // A miss means another write landed since the read: the change is applied
-    // again to what stands now, never to this copy.
-    if (!(await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version })).isSet) continue
-    const line = statusLineOf(told)
-    if (line !== statusLineOf(found)) $.ui.status(line)
-    return
-  }
-}
-
-/** What the status line was told, as read: `applyEvent` reads it beside the
- * run's phase (one hop, not two). */
-export type HeldStatusLine = { told: StatusLineTold; version: number }
+/** What the status line was told, as read, with the version a write back
+ * must meet: `applyEvent` and a turn's end read it beside their own reads
+ * (one hop, not two). The shape of state/held.ts `Held`, spelled here: this
+ * folder imports nothing outside itself (tests/contract/status-line-owner). */
+export type HeldStatusLine = { value: StatusLineTold; version: number }
 
 export async function readStatusLine($: $): Promise<HeldStatusLine> {
   const held = await $.state.get(STATUS_LINE_REF)
-  return { told: held.value ?? NOTHING_TOLD, version: held.version }
+  return { value: held.value ?? NOTHING_TOLD, version: held.version }
+}
+
+/** Applies `change` to what the line was told, as `first` holds it, in one
+ * compare-and-set, and draws the line only when its text changed: at once
+ * with `isDrawnFirst` (a run's stage shows the moment the phase moved), else
+ * once written (a line drawn from a copy another write overtook would stay on
+ * screen). A change that keeps what was told writes nothing. A miss, or a
+ * first write refused, applies the change again to what stands now, read
+ * again. It never rejects: its callers move a run or end a turn, which a line
+ * not drawn must not stop. */
+async function tellHeld($: $, first: HeldStatusLine, change: (told: StatusLineTold) => StatusLineTold, isDrawnFirst = false): Promise<void> {
+  let held: HeldStatusLine | undefined = first
+  for (let isFirst = true; held !== undefined; isFirst = false) {
+    const told = change(held.value)
+    if (told === held.value) return
+    const line = statusLineOf(told)
+    const isNew = line !== statusLineOf(held.value)
+    const drawsNow = isDrawnFirst && isFirst
+    if (drawsNow && isNew) $.ui.status(line)
+    const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => (isFirst ? false : undefined))
+    if (isSet === undefined) return
+    if (isSet) {
+      if (!drawsNow && isNew) $.ui.status(line)
+      return
+    }
+    held = await readStatusLine($).catch(() => undefined)
+  }
+}
+
+function tell($: $, change: (told: StatusLineTold) => StatusLineTold): Promise<void> {
+  return readStatusLine($).then((held) => tellHeld($, held, change), () => undefined)
 }
 
 /** The run's stage text (undefined once no run is under way), with what was
- * read beside the phase: the line is drawn the moment the phase moved, then
- * kept; a write that landed since the read is met by applying the stage again
- * to what stands now. Never rejects. */
-export async function tellStage($: $, stage: string | undefined, held: HeldStatusLine): Promise<void> {
-  const told = withStage(held.told, stage)
-  if (told === held.told) return
-  const line = statusLineOf(told)
-  if (line !== statusLineOf(held.told)) $.ui.status(line)
-  const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => false)
-  if (!isSet) await tell($, (now) => withStage(now, stage))
+ * read beside the phase. Never rejects. */
+export function tellStage($: $, stage: string | undefined, held: HeldStatusLine): Promise<void> {
+  return tellHeld($, held, (told) => withStage(told, stage), true)
 }
 
 /** The context's use at an idle main-loop turn's end, from the usage read
  * beside what the line was told (one hop for both); `isAnswered`: the turn
- * ended with the model's answer (a full context stays full until one is). A
- * turn that leaves the figure as it was writes nothing. The line is drawn
- * once written: one drawn from a copy another write (a run's stage) has
- * overtaken would stay on screen; a miss applies the figure again to what
- * stands now. Never rejects. */
-export async function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean, held: HeldStatusLine): Promise<void> {
-  const change = (told: StatusLineTold): StatusLineTold => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered))
-  const told = change(held.told)
-  if (told === held.told) return
-  const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => false)
-  if (!isSet) return tell($, change)
-  const line = statusLineOf(told)
-  if (line !== statusLineOf(held.told)) $.ui.status(line)
+ * ended with the model's answer (a full context stays full until one is).
+ * Never rejects. */
+export function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean, held: HeldStatusLine): Promise<void> {
+  return tellHeld($, held, (told) => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered)))
 }
 
 /** The main loop's request was refused as too long: the context is full. */

@@ -12,9 +12,9 @@
 // A plan, not a loop over `$`: `maskPlanOf` yields each text it needs masked
 // and takes back the engine's answer, so the same cutting runs under the
 // engine's redact (mask-steps.ts `maskedWhole`) and under a plain function
-// (`maskedWholeWith`, for tests and callers outside the engine). Linear: each
+// (tests/support/recall-answer.ts `maskedWholeWith`). Linear: each
 // piece's seam is looked for in at most MAX_REDACT_CHARS of text, a few times.
-import { MAX_REDACT_CHARS } from './text-clip.js'
+import { MAX_REDACT_CHARS, isLowSurrogate } from './text-clip.js'
 
 /** The longest credential a seam is checked against, on each side: a PEM
  * private key of 4096 bits is about 3,300 characters, a key block with a
@@ -33,11 +33,6 @@ export type MaskPlan = Generator<string, string | undefined, string>
  * engine's redact runs once for each, over 2 × MASK_SEAM_REACH_CHARS. */
 export const MAX_SEAM_TRIES = 8
 
-function isLowSurrogate(text: string, i: number): boolean {
-  const code = text.charCodeAt(i)
-  return code >= 0xdc00 && code <= 0xdfff
-}
-
 /** The seam to try for the piece that starts at `from`, at `limit` or before:
  * the last line start in the room between MIN_PIECE_CHARS after `from` and
  * `limit` (a credential rarely spans lines, a PEM block aside), or `limit`
@@ -49,7 +44,7 @@ export function seamBefore(text: string, from: number, limit: number): number | 
   // Looked for in the room alone: a search from `limit` back over one long line would not be linear.
   const newline = text.slice(lowest, limit).lastIndexOf('\n')
   const seam = newline >= 0 ? lowest + newline + 1 : limit
-  return isLowSurrogate(text, seam) ? seam - 1 : seam
+  return isLowSurrogate(text.charCodeAt(seam)) ? seam - 1 : seam
 }
 
 /** The text around `seam` whose masking tells whether a credential lies across it. */
@@ -91,14 +86,4 @@ export function* maskPlanOf(text: string): MaskPlan {
   }
   masked.push(yield text.slice(from))
   return masked.join('')
-}
-
-/** `text` masked by `mask` (a plain stand-in for the engine's redact, which
- * takes at most MAX_REDACT_CHARS) as `mask` would mask it whole; undefined
- * when no clean seam was found. */
-export function maskedWholeWith(text: string, mask: (piece: string) => string): string | undefined {
-  const plan = maskPlanOf(text)
-  let step = plan.next()
-  while (step.done !== true) step = plan.next(mask(step.value))
-  return step.value
 }

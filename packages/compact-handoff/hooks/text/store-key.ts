@@ -7,15 +7,7 @@
 /** The engine's longest `$.store` key (2.1.332). */
 export const STORE_KEY_LIMIT_CHARS = 256
 
-/** SHA-256 of the text's UTF-8 bytes, lowercase hex: 64 characters. Computed
- * here, in code, not by `crypto.subtle.digest`: that one settles outside every
- * `$` call, where the engine's test host cannot wait for it (its clock's
- * settle() returned before a swap whose key or stub row was being digested had
- * compacted), and the keys are short, so the code costs nothing measurable. */
-export async function sha256HexOf(text: string): Promise<string> {
-  return sha256Hex(new TextEncoder().encode(text))
-}
-
+/** FIPS 180-4's round constants. */
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
   0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -25,8 +17,13 @@ const K = new Uint32Array([
   0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ])
 
-/** FIPS 180-4 SHA-256 of `bytes`, lowercase hex. */
-function sha256Hex(bytes: Uint8Array): string {
+/** SHA-256 of the text's UTF-8 bytes, lowercase hex: 64 characters. Computed
+ * here, in code, not by `crypto.subtle.digest`: that one settles outside every
+ * `$` call, where the engine's test host cannot wait for it (its clock's
+ * settle() returned before a swap whose key or stub row was being digested had
+ * compacted), and the keys are short, so the code costs nothing measurable. */
+export async function sha256HexOf(text: string): Promise<string> {
+  const bytes = new TextEncoder().encode(text)
   const bitLength = bytes.length * 8
   const padded = new Uint8Array((((bytes.length + 9 + 63) >> 6) << 6))
   padded.set(bytes)
@@ -62,18 +59,9 @@ function sha256Hex(bytes: Uint8Array): string {
       b = a
       a = (t1 + t2) >>> 0
     }
-    h[0] = (h[0]! + a) >>> 0
-    h[1] = (h[1]! + b) >>> 0
-    h[2] = (h[2]! + c) >>> 0
-    h[3] = (h[3]! + d) >>> 0
-    h[4] = (h[4]! + e) >>> 0
-    h[5] = (h[5]! + f) >>> 0
-    h[6] = (h[6]! + g) >>> 0
-    h[7] = (h[7]! + hh) >>> 0
+    for (const [i, word] of [a, b, c, d, e, f, g, hh].entries()) h[i] = (h[i]! + word) >>> 0
   }
-  let hex = ''
-  for (const word of h) hex += word.toString(16).padStart(8, '0')
-  return hex
+  return Array.from(h, (word) => word.toString(16).padStart(8, '0')).join('')
 }
 
 /** `prefix` and the digest of each part, joined by colons: a fixed length for a

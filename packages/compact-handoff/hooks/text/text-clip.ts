@@ -9,12 +9,19 @@ export const MAX_COMMAND_CHARS = 200
 /** The engine's `$.session.redact` rejects a longer text (its declarations). */
 export const MAX_REDACT_CHARS = 100_000
 
+export function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+export function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff
+}
+
 /** The first `maxChars` code units of `text`, one fewer when the cut would
  * split a surrogate pair (half a character is no character). */
 export function headOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
-  const code = text.charCodeAt(maxChars - 1)
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars)
+  return text.slice(0, isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars)
 }
 
 /** `text` as `$.session.redact` takes it: whole, or the head of a longer one.
@@ -25,12 +32,11 @@ export function redactableOf(text: string): string {
 }
 
 /** `head` and then as many whole `lines` as fit in `maxChars` (newlines
- * counted), with `moreMark` after the last one kept when any is left out: a
- * stub's section never grows past its bound and the mark's, and says what it
- * cut. A mark that is a function is told how many lines (the last ones) it
+ * counted), with the mark `moreMarkOf` gives after the last one kept when any
+ * is left out: a stub's section never grows past its bound and the mark's,
+ * and says what it cut. The mark is told how many lines (the last ones) it
  * stands for, so it can name what they held. */
-export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMark: string | ((leftOut: number) => string)): string {
-  const moreMarkOf = typeof moreMark === 'string' ? () => moreMark : moreMark
+export function boundedSectionOf(head: string, lines: readonly string[], maxChars: number, moreMarkOf: (leftOut: number) => string): string {
   const kept = [head]
   let size = head.length
   for (const [i, line] of lines.entries()) {
@@ -66,8 +72,7 @@ export function tailOf(path: string, maxChars: number): string {
   if (path.length <= maxChars) return path
   const room = Math.max(0, maxChars - LEFT_CUT_MARK.length)
   let tail = path.slice(path.length - room)
-  const code = tail.charCodeAt(0)
-  if (code >= 0xdc00 && code <= 0xdfff) tail = tail.slice(1)
+  if (isLowSurrogate(tail.charCodeAt(0))) tail = tail.slice(1)
   const slash = tail.search(/[\\/]/)
   return `${LEFT_CUT_MARK}${slash > 0 ? tail.slice(slash) : tail}`
 }

@@ -1,5 +1,6 @@
 // The person's own words, recorded by code at prompt.submit rather than left to
 // what the model remembers to write, and carried verbatim into every stub.
+import { isHighSurrogate, isLowSurrogate } from '../text/text-clip.js'
 
 /** One message is kept up to this many characters; the rest is cut, visibly. */
 export const MAX_MESSAGE_CHARS = 2_000
@@ -27,19 +28,7 @@ export function isTypedByUser(prompt: PromptInput): boolean {
   return USERS_OWN_ORIGINS.has(prompt.origin.kind) && prompt.isMeta !== true
 }
 
-export function isUsersOwnPrompt(prompt: PromptInput): boolean {
-  return isTypedByUser(prompt) && prompt.command === undefined
-}
-
 const CUT_MARK = ' […cut: the rest of this message was longer than 2,000 characters]'
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff
-}
 
 /** `text` with every lone surrogate (half of a pair, from a broken paste)
  * replaced by U+FFFD: a string holding one has no UTF-8 form, so a request

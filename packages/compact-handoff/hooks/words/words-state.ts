@@ -4,6 +4,7 @@
 // here, beside the folder that owns them (types/index.d.ts spells their shapes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { NO_WORDS, type UserWords } from './user-words.js'
+import { changeHeld, heldOf, type Held } from '../state/held.js'
 
 type $ = EngineInterface
 
@@ -13,18 +14,12 @@ const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_
 // goes on, not two.
 const WORDS_REF = { plugin: 'compact-handoff', key: 'words' } as const
 
-/** The words as read, with the version a write back must meet. */
-export type HeldWords = { words: UserWords; version: number }
-
-export async function readHeldWords($: $): Promise<HeldWords> {
-  const held = await $.state.get(WORDS_REF)
-  return { words: held.value ?? NO_WORDS, version: held.version }
+export async function readHeldWords($: $): Promise<Held<UserWords>> {
+  return heldOf(await $.state.get(WORDS_REF), NO_WORDS)
 }
 
-/** Writes `change` of the words as read; a miss means another write landed
- * since the read: the change is applied again to the words that stand now. */
-export async function changeHeldWords($: $, held: HeldWords, change: (words: UserWords) => UserWords): Promise<void> {
-  if (!(await $.state.set(WORDS_REF, change(held.words), { ifVersion: held.version })).isSet) await updateWords($, change)
+export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<void> {
+  return changeHeld(held, change, (words, ifVersion) => $.state.set(WORDS_REF, words, { ifVersion }), () => updateWords($, change))
 }
 
 export function readWords($: $): Promise<UserWords> {

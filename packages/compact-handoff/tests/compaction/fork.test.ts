@@ -1,6 +1,7 @@
 // The engine's automatic compaction answered with a handoff a fork writes:
 // the file, the one message the conversation becomes, and the handoff's place
 // in the chain afterwards.
+import { parseSkillArgs } from '../support/skill-protocol.js'
 import { describe, expect } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
@@ -9,7 +10,7 @@ import { endTurn, typeCommand } from '../support/engine-calls.js'
 import { LAUNCH_DELAY_MS, skillWritesHandoff, typeAndLaunch } from '../support/flow.js'
 import { LAUNCH_RETRY_MS } from '../../hooks/run/run-steps.js'
 import { AT_PROMPT, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, TYPED, compactAuto, checkedHandoffOf, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
-import { FORK_HANDOFF_OPENING, parseSkillArgs } from '../../hooks/protocol/protocol.js'
+import { FORK_HANDOFF_OPENING } from '../../hooks/protocol/protocol.js'
 import { STUB_OPENING } from '../../hooks/stub/swap-text.js'
 import { MAX_LATEST_RESULT_CHARS } from '../../hooks/compaction/latest-step.js'
 import type { SessionMessage } from 'claude-code'

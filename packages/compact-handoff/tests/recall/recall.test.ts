@@ -187,6 +187,18 @@ describe('a call', () => {
     expect(answer.length).toBeLessThan(WINDOW_CHARS + 600)
   })
 
+  test("a character cut by a range's edge is read whole, never as two broken ones", { timeoutMs: BOUND_MS }, async ($, on) => {
+    const bytes = (lines: readonly string[]) => new TextEncoder().encode(transcriptOf(lines))
+    const linesOf = (pad: string) => [...commandLines('toolu_1', 'cat wide.log', `${pad}${'é'.repeat(READ_CHUNK_BYTES / 2)}needle-edge`), ...boundaryLines()]
+    // One of the two pads puts the first range's end inside a two-byte character.
+    const pad = ['', 'a'].find((p) => (bytes(linesOf(p))[READ_CHUNK_BYTES]! & 0xc0) === 0x80)!
+    world(on, { files: transcriptFiles(linesOf(pad)) })
+    await startSession($)
+    const answer = await recall($, { query: 'needle-edge' })
+    expect(answer, 'the entry as long as written: a broken character would count twice').toContain(` of ${pad.length + READ_CHUNK_BYTES / 2 + 'needle-edge'.length}:`)
+    expect(answer).not.toContain('\ufffd')
+  })
+
   test('a 50 MB transcript: read in ranges under the 4 MiB limit, answered in bounded time', { timeoutMs: 2 * BOUND_MS }, async ($, on) => {
     const text = bigTranscriptOf(50 * 1_048_576, 'E_NEEDLE_42')
     const w = world(on, { files: { [TRANSCRIPT_PATH]: { text, mtimeMs: 0 } } })

@@ -2,8 +2,9 @@
 // ownership record, through every hop: a plan found by its chain value alone
 // (a pull, a PR can bring one carrying the chain of the person's handoff), and
 // a chain and parent taken from a stranger's handoff the person chose to look at.
+import { parseSkillArgs } from '../support/skill-protocol.js'
 import { describe, expect, test } from 'claude-code/testing'
-import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+
 import { CWD, world } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { planText } from '../support/texts.js'

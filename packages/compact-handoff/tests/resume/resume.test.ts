@@ -2,10 +2,11 @@
 // Write the mod heard, it is chosen, resumed with no question and a
 // continue-prompt in the person's voice, its fields read by the format
 // check's own Markdown reader.
+import { parseSkillArgs } from '../support/skill-protocol.js'
 import { describe, expect } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
-import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+
 import { CWD, swapLogText, world, type World } from '../support/world.js'
 import { typeCommand } from '../support/engine-calls.js'
 import { planText } from '../support/texts.js'

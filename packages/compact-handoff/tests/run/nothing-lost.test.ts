@@ -2,6 +2,7 @@
 // swap, text goes back into the prompt box after what is there, a prompt with
 // attachments is let through and said so, and a session ending during a run
 // gives back (or keeps) what it held and logs the run.
+import { parseSkillArgs } from '../support/skill-protocol.js'
 import { describe, expect, type Engine } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
@@ -9,7 +10,7 @@ import { CWD, HANDOFF, swapLogEntries, world, type World } from '../support/worl
 import { endTurn, submitPrompt, typeCommand } from '../support/engine-calls.js'
 import { handoffText, readyAnswer } from '../support/texts.js'
 import { skillWritesFile, skillWritesHandoff, startSession, typeAndLaunch } from '../support/flow.js'
-import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+
 import { heldKeyOf } from '../../hooks/run/held-messages.js'
 
 /** This session's entry's key in the store. */

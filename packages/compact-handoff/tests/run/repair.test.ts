@@ -1,9 +1,10 @@
 // Repair, don't abort: files that fail the format check are sent back to the
 // skill with every problem and its fix, at most twice; safety refusals are not.
+import { parseSkillArgs } from '../support/skill-protocol.js'
 import { describe, expect } from 'claude-code/testing'
 // Every test here carries a loaded machine's timeout (support/loaded-test.ts says why).
 import { test } from '../support/loaded-test.js'
-import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+
 import { EXACT_VALUES_RULE } from '../../hooks/protocol/protocol-contents.js'
 import { HANDOFF, world, swapLogEntries } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'

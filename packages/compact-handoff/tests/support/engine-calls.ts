@@ -1,6 +1,7 @@
 // The test's own calls into the engine, raised as Claude Code raises them.
+import { parseSkillArgs } from './skill-protocol.js'
 import type { Engine } from 'claude-code/testing'
-import { parseSkillArgs } from '../../hooks/protocol/protocol.js'
+
 import { CWD } from './world.js'
 
 const PRESENTATION = { isFullscreen: false, columns: 80 }
