@@ -117,7 +117,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
   if (typeof file === 'string') return file
   const input = await fileInputOnDisk($, { cwd, ...folder }, file)
-  const { stat, text } = input
+  const { text } = input
   const problems = resumeProblemsOf(input, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
 
