@@ -279,9 +279,14 @@ export type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions'
 export async function startSession(options: StartOptions = {}): Promise<Session> {
   const run = options.run ?? createRunDir(options.name ?? 'session', options.runRoot)
   if (options.install !== undefined) await installFromMarketplace(run, options.install)
+  // Staged once a run: a second session of the run (two at once, or one after a
+  // restart) loads the same copy, which a fresh copy would rewrite under the first's load
+  // (seen: an empty hooks.json read, "JSON Parse error: Unexpected EOF").
   const pluginDirs = (options.plugins ?? []).map((p) => {
     const abs = resolve(p)
-    return abs.startsWith(run.plugins + sep) ? abs : stageCopy(abs, join(run.plugins, basename(abs)))
+    if (abs.startsWith(run.plugins + sep)) return abs
+    const staged = join(run.plugins, basename(abs))
+    return existsSync(staged) ? staged : stageCopy(abs, staged)
   })
 
   let n = 1
