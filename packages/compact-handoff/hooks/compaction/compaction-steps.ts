@@ -92,8 +92,7 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
   showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
-  const reason = `${failed.why}; the conversation was kept`
-  await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-kept', files: [], contextPercentBefore: percent, reason, repairs: failed.repairs })
+  await logCompaction($, trigger, 'compaction-kept', `${failed.why}; the conversation was kept`, failed.repairs, percent)
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
@@ -128,14 +127,13 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   return observed($, e, { messages }, isAskOn)
 }
 
-/** One line of the swap log for a compaction; a log that cannot be written
- * costs the line, never the answer. */
+/** One line of the swap log for a compaction (`appendSwapLog` never rejects);
+ * a folder that cannot be read costs the line, never the answer. */
 async function logCompaction($: $, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
-  try {
-    await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs })
-  } catch (error) {
-    $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' })
-  }
+  await $.session.cwd().then(
+    (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
+    (error: unknown) => $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' }),
+  )
 }
 
 /** The conversation is too long for one more request: its digest, masked,
