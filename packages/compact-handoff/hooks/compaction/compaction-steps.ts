@@ -91,8 +91,7 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * conversation stays), so none is asked for, the compaction is skipped, and
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
-  await logCompaction($, trigger, 'compaction-kept', `${failed.why}; the conversation was kept`, failed.repairs, percent)
+  await toldAndLogged($, TOASTS.compactionKept(failed.why), trigger, 'compaction-kept', `${failed.why}; the conversation was kept`, failed.repairs, percent)
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
@@ -105,8 +104,7 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   try {
     const compacted = await summarised($, e, next)
     if (compacted.skip === undefined) {
-      showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
-      await logCompaction($, trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
+      await toldAndLogged($, TOASTS.compactionSummarized(failed.why), trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
       return observed($, e, compacted, isAskOn)
     }
     summaryFailure = `Claude Code's summary was skipped (${compacted.skip})`
@@ -115,21 +113,21 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   }
   const why = `${failed.why}; ${summaryFailure}`
   if (digest === undefined) {
-    showToast($, TOASTS.compactionNothing(why), COMPACTION_TOAST_MS)
-    await logCompaction($, trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
+    await toldAndLogged($, TOASTS.compactionNothing(why), trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
     return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
   // A quarter of the window, it too is drawn as one line.
   const messages = await stubAnswerOf($, e, trigger, stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length)
-  showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
-  await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
+  await toldAndLogged($, TOASTS.compactionDigest(why), trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)
 }
 
-/** One line of the swap log for a compaction (`appendSwapLog` never rejects);
- * a folder that cannot be read costs the line, never the answer. */
-async function logCompaction($: $, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+/** The toast that says what replaced the conversation, once it has, and one
+ * line of the swap log (`appendSwapLog` never rejects); a folder that cannot
+ * be read costs the line, never the answer. */
+async function toldAndLogged($: $, toast: string, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+  showToast($, toast, COMPACTION_TOAST_MS)
   await $.session.cwd().then(
     (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
     (error: unknown) => $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' }),
