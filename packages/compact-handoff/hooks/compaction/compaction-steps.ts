@@ -13,7 +13,7 @@
 // stage, what replaced the conversation is recorded on the run, so no later
 // failure says the conversation is unchanged.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
-import { TOASTS } from '../text/toasts.js'
+import { TOASTS, type Toast } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
@@ -126,7 +126,7 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
 /** The toast that says what replaced the conversation, once it has, and one
  * line of the swap log (`appendSwapLog` never rejects); a folder that cannot
  * be read costs the line, never the answer. */
-async function toldAndLogged($: $, toast: string, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+async function toldAndLogged($: $, toast: Toast, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
   showToast($, toast, COMPACTION_TOAST_MS)
   await $.session.cwd().then(
     (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
