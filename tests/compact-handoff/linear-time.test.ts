@@ -21,7 +21,7 @@ import { clippedMessageOf, NO_WORDS, userWordsSectionOf, withUserMessage } from 
 import { classifyHandoffPath, inFolder, isInHandoffFolder, mayBeHandoffPath, relativeToCwd } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { logLineOf, logLinesOf, logTextWith, quotedOf, reportLinesOf, type LogEntry } from '../../packages/compact-handoff/hooks/swap-log/swap-log.js'
 import { clippedCommandOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
-import { summaryAdditionsOf, summaryInstructionsOf } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
+import { summaryInstructionsOf } from '../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { forkReplyOf } from '../../packages/compact-handoff/hooks/compaction/fork-reply.js'
 import { composedHandoffOf, focusValueOf, freeHandoffNameOf, slugOf } from '../../packages/compact-handoff/hooks/compaction/fork-handoff.js'
 import { forkPromptOf, forkRepairPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
@@ -182,7 +182,7 @@ describe.each(SHAPES)('a 250,000-character line of $name', ({ line }) => {
       'line as a changed path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, changed: [{ path: `/srv/app/${line}`, count: 2 }] } }),
       'line as a read path': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: [line] } }),
       'line as a command': () => summaryInstructionsOf('x', { ...state, facts: { ...none, commands: [{ line, exitCode: 1 }] } }),
-      'line as the handoff': () => summaryAdditionsOf(undefined, { ...state, lastHandoff: { kind: 'handoff', handoff: { relPath: line, isOwn: true } } }),
+      'line as the handoff': () => summaryInstructionsOf(undefined, { ...state, lastHandoff: { kind: 'handoff', handoff: { relPath: line, isOwn: true } } }),
       'line as the folder': () => summaryInstructionsOf('x', { ...state, facts: { ...none, read: ['/srv/app/a.ts'] }, cwd: line }),
     })
   })

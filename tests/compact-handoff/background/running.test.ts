@@ -6,13 +6,13 @@ import {
   MAX_RUNNING_AGENTS,
   MAX_RUNNING_SECTION_CHARS,
   MAX_RUNNING_SHELLS,
-  NOTHING_RUNNING,
   backgroundTaskIdOf,
   runningAgentsOf,
   runningSectionOf,
   shellsStillRunning,
   withRunningSection,
   withShellStarted,
+  type Running,
   type RunningShell,
 } from '../../../packages/compact-handoff/hooks/background/running.js'
 import { NO_FACTS, factsSectionOf, withCommand } from '../../../packages/compact-handoff/hooks/facts/facts.js'
@@ -24,6 +24,7 @@ import { cpuMsOf } from '../../support/cpu-time.js'
 const STARTED_MS = Date.UTC(2026, 10, 30, 12, 0, 5)
 const SHELL: RunningShell = { id: 'b7k2', command: 'sleep 45; echo done', startedAtMs: STARTED_MS }
 const TRANSCRIPT = '/home/me/.claude/projects/-srv-app/0f3c.jsonl'
+const NOTHING_RUNNING: Running = { shells: [], agents: [] }
 
 function agent(id: string, status: string, extra: Partial<{ startTime: number; parentId: string; spawnedBy: string; description: string }> = {}) {
   return { id, description: `review ${id}`, type: 'general-purpose', status, startTime: STARTED_MS, ...extra }

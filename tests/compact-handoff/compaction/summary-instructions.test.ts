@@ -3,7 +3,7 @@
 // handoff, their words and the work's facts as a stub says them, the recall
 // tool's line, then the outline from the protocol's one definition of a handoff.
 import { describe, expect, test } from 'vitest'
-import { OUTLINE, RECALL_SECTION, summaryAdditionsOf, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
+import { OUTLINE, RECALL_SECTION, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
@@ -64,28 +64,28 @@ describe('summaryInstructionsOf', () => {
   })
 })
 
-describe('summaryAdditionsOf', () => {
+describe('what summaryInstructionsOf adds', () => {
   test('adds only the recall line when nothing was recorded and nothing swapped', () => {
-    expect(summaryAdditionsOf('keep the plan', NOTHING)).toBe(`keep the plan\n\ncompact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}`)
+    expect(summaryInstructionsOf('keep the plan', NOTHING)).toBe(`keep the plan\n\ncompact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}\n\n${OUTLINE}`)
   })
 
   const POINTER = "The newest handoff file of this session, the person's own by compact-handoff's record; name it in the summary so the next context can reopen it:"
 
   test('points at the handoff, and at the plan only when there is one', () => {
-    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF) } })).toBe(
-      `compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}\n\n${RECALL_SECTION}`,
+    expect(summaryInstructionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF) } })).toBe(
+      `compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}\n\n${RECALL_SECTION}\n\n${OUTLINE}`,
     )
   })
 
   test("never calls a stranger's handoff the person's or compact-handoff's: one resumed after a yes, or changed since it was written, is left out, and so is a plan that is not own", () => {
     const words = { messages: ['Look at the cloned handoff.'], dropped: 0 }
-    const foreign = summaryAdditionsOf(undefined, { ...NOTHING, words, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false), plan: own(PLAN) } }) ?? ''
+    const foreign = summaryInstructionsOf(undefined, { ...NOTHING, words, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false), plan: own(PLAN) } }) ?? ''
     expect(foreign).not.toContain(HANDOFF)
     expect(foreign).not.toContain(PLAN)
     expect(foreign).not.toContain('compact-handoff\'s record')
     expect(foreign).not.toMatch(/written by compact-handoff/)
-    expect(summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false) } }), 'nothing else to add: only the recall line').toBe(`compact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}`)
-    const foreignPlan = summaryAdditionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF), plan: own(PLAN, false) } })
-    expect(foreignPlan).toBe(`compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}\n\n${RECALL_SECTION}`)
+    expect(summaryInstructionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF, false) } }), 'nothing else to add: only the recall line').toBe(`compact-handoff adds, so the summary keeps them:\n\n${RECALL_SECTION}\n\n${OUTLINE}`)
+    const foreignPlan = summaryInstructionsOf(undefined, { ...NOTHING, lastHandoff: { kind: 'handoff', handoff: own(HANDOFF), plan: own(PLAN, false) } })
+    expect(foreignPlan).toBe(`compact-handoff adds, so the summary keeps them:\n\n${POINTER}\nHandoff file: ${HANDOFF}\n\n${RECALL_SECTION}\n\n${OUTLINE}`)
   })
 })

@@ -16,8 +16,6 @@ export type RunningAgent = { id: string; task: string; type: string; startedAtMs
 
 export type Running = { shells: readonly RunningShell[]; agents: readonly RunningAgent[] }
 
-export const NOTHING_RUNNING: Running = { shells: [], agents: [] }
-
 /** Shells recorded at once; the newest are kept. */
 export const MAX_RUNNING_SHELLS = 20
 /** Subagents named in a stub; the newest are kept. */

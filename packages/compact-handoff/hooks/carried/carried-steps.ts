@@ -24,16 +24,9 @@ const MASK_MARGIN_CHARS = 2_000
 export const CARRIED_TOOLS = ['ToolSearch', 'ExitPlanMode', 'EnterWorktree', 'ExitWorktree'] as const
 export type CarriedTool = (typeof CARRIED_TOOLS)[number]
 
-export function readLoadedTools($: $): Promise<readonly string[]> {
-  return read($, loadedToolsAtom)
-}
-
-export function readPlan($: $): Promise<CarriedPlan | null> {
-  return read($, planAtom)
-}
-
-export function readWorktree($: $): Promise<CarriedWorktree | null> {
-  return read($, worktreeAtom)
+/** The three records, each read on its own: a failed read costs its section. */
+export function carriedNow($: $): Promise<[readonly string[], CarriedPlan | null, CarriedWorktree | null]> {
+  return Promise.all([read($, loadedToolsAtom).catch(() => []), read($, planAtom).catch(() => null), read($, worktreeAtom).catch(() => null)])
 }
 
 /** A refused or failed call changed nothing. The newest approved plan or

@@ -8,6 +8,7 @@ import { atom, read, update, type EngineInterface } from 'claude-code'
 import { isOwnSkill, MAX_SKILL_CHARS, NO_SKILLS, skillsInMessages, withRecovered, withSkillsLoaded, type InvokedSkills } from './skills.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
+import { changeHeld, heldOf } from '../state/held.js'
 
 type $ = EngineInterface
 
@@ -28,14 +29,12 @@ function maskedSkillText($: $, text: string): Promise<string> {
 }
 
 /** A skill's text as the model reads it (`skill.prompt`'s result), masked
- * before it is kept; compact-handoff's own handoff runs are never recorded.
- * A missed compare-and-set means another write landed since the read: the
- * change is applied again to the skills that stand now. */
+ * before it is kept; compact-handoff's own handoff runs are never recorded. */
 export async function recordSkill($: $, load: { skill: string; pluginName?: string }, text: string): Promise<void> {
   if (isOwnSkill(load)) return
-  const [masked, held] = await Promise.all([maskedSkillText($, text), $.state.get(SKILLS_REF)])
+  const [masked, read] = await Promise.all([maskedSkillText($, text), $.state.get(SKILLS_REF)])
   const change = (skills: InvokedSkills): InvokedSkills => withSkillsLoaded(skills, [{ name: load.skill, text: masked }])
-  if (!(await $.state.set(SKILLS_REF, change(held.value ?? NO_SKILLS), { ifVersion: held.version })).isSet) await update($, skillsAtom, change)
+  await changeHeld(heldOf(read, NO_SKILLS), change, (skills, ifVersion) => $.state.set(SKILLS_REF, skills, { ifVersion }), () => update($, skillsAtom, change))
 }
 
 /** The skills a stub carries now. Costs one transcript read; the recovered

@@ -13,7 +13,7 @@
 // stage, what replaced the conversation is recorded on the run, so no later
 // failure says the conversation is unchanged.
 import type { EngineInterface, SessionCompactInput, SessionCompactResult } from 'claude-code'
-import { TOASTS } from '../text/toasts.js'
+import { TOASTS, type Toast } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
@@ -91,9 +91,7 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
  * conversation stays), so none is asked for, the compaction is skipped, and
  * the person and the log are told the conversation was kept. */
 async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  showToast($, TOASTS.compactionKept(failed.why), COMPACTION_TOAST_MS)
-  const reason = `${failed.why}; the conversation was kept`
-  await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome: 'compaction-kept', files: [], contextPercentBefore: percent, reason, repairs: failed.repairs })
+  await toldAndLogged($, TOASTS.compactionKept(failed.why), trigger, 'compaction-kept', `${failed.why}; the conversation was kept`, failed.repairs, percent)
   return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
 }
 
@@ -106,8 +104,7 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   try {
     const compacted = await summarised($, e, next)
     if (compacted.skip === undefined) {
-      showToast($, TOASTS.compactionSummarized(failed.why), COMPACTION_TOAST_MS)
-      await logCompaction($, trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
+      await toldAndLogged($, TOASTS.compactionSummarized(failed.why), trigger, 'compaction-summarized', failed.why, failed.repairs, percent)
       return observed($, e, compacted, isAskOn)
     }
     summaryFailure = `Claude Code's summary was skipped (${compacted.skip})`
@@ -116,26 +113,25 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   }
   const why = `${failed.why}; ${summaryFailure}`
   if (digest === undefined) {
-    showToast($, TOASTS.compactionNothing(why), COMPACTION_TOAST_MS)
-    await logCompaction($, trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
+    await toldAndLogged($, TOASTS.compactionNothing(why), trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
     return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
   // A quarter of the window, it too is drawn as one line.
   const messages = await stubAnswerOf($, e, trigger, stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length)
-  showToast($, TOASTS.compactionDigest(why), COMPACTION_TOAST_MS)
-  await logCompaction($, trigger, 'compaction-digest', why, failed.repairs, percent)
+  await toldAndLogged($, TOASTS.compactionDigest(why), trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)
 }
 
-/** One line of the swap log for a compaction; a log that cannot be written
- * costs the line, never the answer. */
-async function logCompaction($: $, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
-  try {
-    await appendSwapLog($, await $.session.cwd(), { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs })
-  } catch (error) {
-    $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' })
-  }
+/** The toast that says what replaced the conversation, once it has, and one
+ * line of the swap log (`appendSwapLog` never rejects); a folder that cannot
+ * be read costs the line, never the answer. */
+async function toldAndLogged($: $, toast: Toast, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+  showToast($, toast, COMPACTION_TOAST_MS)
+  await $.session.cwd().then(
+    (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
+    (error: unknown) => $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' }),
+  )
 }
 
 /** The conversation is too long for one more request: its digest, masked,

@@ -311,7 +311,7 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   const windows: string[] = []
   const total = countsOf(messages)
   const { leading, leftOut: leadingLeftOut } = leadingOf(input.leading, Math.floor(budgetChars * LEADING_SHARE))
-  const parts = [openingOf(), ...leading, ...(leadingLeftOut > 0 ? [leadingLeftOutLineOf(leadingLeftOut)] : []), ENTRIES_HEAD]
+  const parts = [OPENING, ...leading, ...(leadingLeftOut > 0 ? [leadingLeftOutLineOf(leadingLeftOut)] : []), ENTRIES_HEAD]
   const fixed = parts.reduce((sum, part) => sum + part.length + PART_GAP.length, 0) + closingBoundOf(total, input.recallLine)
   let room = Math.max(0, budgetChars - fixed)
 
@@ -379,9 +379,7 @@ export function digestPlanOf(input: DigestInput, budgetChars: number): DigestPla
   }
 }
 
-function openingOf(): string {
-  return `${DIGEST_OPENING}, not written by a model: the conversation had grown too long for one request to the model, so code took its newest parts verbatim, newest first, and left the oldest out.`
-}
+const OPENING = `${DIGEST_OPENING}, not written by a model: the conversation had grown too long for one request to the model, so code took its newest parts verbatim, newest first, and left the oldest out.`
 
 const ENTRIES_HEAD =
   'The conversation itself, newest first. "The user wrote" is the user\'s own message, verbatim; "The assistant wrote" is the assistant\'s own text; "The assistant called" is a tool call with its outcome and its output. Each text is verbatim, cut only where a line says so:'
@@ -514,7 +512,6 @@ export function maskedPiecesOf(joined: string, count: number): string[] | undefi
 
 /** Phase 2: the digest from the plan and the masked texts (in the order of the plan's windows), each cut to its kept size; never longer than the budget. */
 export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Digest {
-  const opening = openingOf()
   const closingRoom = closingBoundOf({ prompts: 0, assistant: 0, calls: leftOutCountOf(plan.leftOut) + plan.entries.length }, plan.recallLine)
   const parts: string[] = []
   let size = 0
@@ -524,7 +521,7 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
     size += part.length + PART_GAP.length
     return true
   }
-  if (!take(opening)) return { text: '', shownEntries: 0, leftOutEntries: leftOutCountOf(plan.leftOut) + plan.entries.length, chars: 0 }
+  if (!take(OPENING)) return { text: '', shownEntries: 0, leftOutEntries: leftOutCountOf(plan.leftOut) + plan.entries.length, chars: 0 }
   let leadingLeftOut = plan.leadingLeftOut
   for (const section of plan.leading) {
     if (!take(section)) leadingLeftOut++

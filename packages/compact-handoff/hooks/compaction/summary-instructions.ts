@@ -44,23 +44,17 @@ function handoffPointerOf(lastHandoff: CheckedLastHandoff): string | undefined {
 export const RECALL_SECTION = `End the summary with this line, as written:\n${recallLineOf()}`
 
 /**
- * The person's instructions followed by what the state adds (the handoff
- * pointer, their words, the work's facts) and the recall line. The person's
- * own instructions come first and unchanged: what they typed after /compact
- * is theirs to lead with.
+ * The whole instructions of a main-loop compaction the engine summarises: the
+ * person's instructions, then what the state adds (the handoff pointer, their
+ * words, the work's facts) and the recall line, then the outline, which always
+ * goes. The person's own instructions come first and unchanged: what they
+ * typed after /compact is theirs to lead with.
  */
-export function summaryAdditionsOf(own: string | undefined, state: SummaryState): string {
+export function summaryInstructionsOf(own: string | undefined, state: SummaryState): string {
   const handoffPaths = state.lastHandoff.kind === 'handoff' ? [state.lastHandoff.handoff.relPath, ...(state.lastHandoff.plan !== undefined ? [state.lastHandoff.plan.relPath] : [])] : []
   const sections = [handoffPointerOf(state.lastHandoff), userWordsSectionOf(state.words), factsSectionOf(shownFactsOf(state.facts, state.cwd, handoffPaths)), RECALL_SECTION].filter(
     (section): section is string => section !== undefined,
   )
-  const added = ['compact-handoff adds, so the summary keeps them:', ...sections].join('\n\n')
+  const added = ['compact-handoff adds, so the summary keeps them:', ...sections, OUTLINE].join('\n\n')
   return own !== undefined && own.trim() !== '' ? `${own}\n\n${added}` : added
-}
-
-/** The whole instructions of a main-loop compaction the engine summarises:
- * the person's own first, then what the state adds, then the outline, which
- * always goes. */
-export function summaryInstructionsOf(own: string | undefined, state: SummaryState): string {
-  return `${summaryAdditionsOf(own, state)}\n\n${OUTLINE}`
 }

@@ -5,6 +5,7 @@
 // here, beside the folder that owns them (types/index.d.ts spells their shapes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { NO_WORK, type WorkRecord } from './work.js'
+import { changeHeld, heldOf, type Held } from '../state/held.js'
 
 type $ = EngineInterface
 
@@ -14,21 +15,12 @@ const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WO
 // the masking together, not two).
 const WORK_REF = { plugin: 'compact-handoff', key: 'work' } as const
 
-/** The work record as read, with the version a write back must meet. */
-export type HeldWork = { work: WorkRecord; version: number }
-
-export async function readHeldWork($: $): Promise<HeldWork> {
-  const held = await $.state.get(WORK_REF)
-  return { work: held.value ?? NO_WORK, version: held.version }
+export async function readHeldWork($: $): Promise<Held<WorkRecord>> {
+  return heldOf(await $.state.get(WORK_REF), NO_WORK)
 }
 
-/** Writes `change` of the record as read; a change that keeps it as it was
- * writes nothing. A miss means another write landed since the read: the change
- * is applied again to the record that stands now, never to this copy. */
-export async function changeHeldWork($: $, held: HeldWork, change: (work: WorkRecord) => WorkRecord): Promise<void> {
-  const work = change(held.work)
-  if (work === held.work) return
-  if (!(await $.state.set(WORK_REF, work, { ifVersion: held.version })).isSet) await updateWork($, change)
+export function changeHeldWork($: $, held: Held<WorkRecord>, change: (work: WorkRecord) => WorkRecord): Promise<void> {
+  return changeHeld(held, change, (work, ifVersion) => $.state.set(WORK_REF, work, { ifVersion }), () => updateWork($, change))
 }
 
 export function readWork($: $): Promise<WorkRecord> {

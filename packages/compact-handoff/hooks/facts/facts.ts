@@ -92,9 +92,7 @@ export function withRead(facts: Facts, path: string): Facts {
 /** Cuts a command line to MAX_COMMAND_CHARS, never inside a surrogate pair.
  * Given a masked line: cut first, a token could lose the part its mask finds. */
 export function clippedCommandOf(line: string): string {
-  const flat = line.trim()
-  if (flat.length <= MAX_COMMAND_CHARS) return flat
-  return `${headOf(flat, MAX_COMMAND_CHARS)} […]`
+  return clippedTo(line.trim(), MAX_COMMAND_CHARS)
 }
 
 /** `line` as clippedCommandOf left it: the meter compares that same text. */
@@ -156,16 +154,12 @@ function leftOutLineOf(newestFirst: readonly Command[], leftOut: number, dropped
   const total = leftOut + dropped.commands
   const parts = [`- and ${total} older ${total === 1 ? 'command' : 'commands'} not shown`]
   const named = (commands: readonly Command[]) => commands.slice(0, NAMED_DROPPED).map((c) => `${clippedTo(c.line, DROPPED_COMMAND_CHARS)} → ${outcomeText(c)}`)
-  const failedCount = failed.length + dropped.failed
-  if (failedCount > 0) {
-    const more = failedCount - Math.min(failed.length, NAMED_DROPPED)
-    parts.push(`${failedCount} of them failed${failed.length > 0 ? `: ${named(failed).join('; ')}` : ''}${more > 0 && failed.length > 0 ? `; and ${more} more` : ''}`)
+  const partOf = (listed: readonly Command[], count: number, what: string) => {
+    const more = count - Math.min(listed.length, NAMED_DROPPED)
+    if (count > 0) parts.push(`${count} ${what}${listed.length > 0 ? `: ${named(listed).join('; ')}` : ''}${more > 0 && listed.length > 0 ? `; and ${more} more` : ''}`)
   }
-  const startedCount = started.length + dropped.background
-  if (startedCount > 0) {
-    const more = startedCount - Math.min(started.length, NAMED_DROPPED)
-    parts.push(`${startedCount} started in the background${started.length > 0 ? `: ${named(started).join('; ')}` : ''}${more > 0 && started.length > 0 ? `; and ${more} more` : ''}`)
-  }
+  partOf(failed, failed.length + dropped.failed, 'of them failed')
+  partOf(started, started.length + dropped.background, 'started in the background')
   return parts.join(', ')
 }
 

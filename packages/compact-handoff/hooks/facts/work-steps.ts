@@ -52,7 +52,7 @@ export async function recordRecallCall($: $): Promise<void> {
 /** Starts the meter after a swap or a resume of `handoff` (relative to `cwd`);
  * a window still open is closed and logged first. */
 export async function watchAfter($: $, cwd: string, kind: 'swapped' | 'resumed', handoff: string): Promise<void> {
-  await watch($, cwd, await afterOf($, cwd, kind, handoff))
+  await logClosed($, cwd, await startWatching($, await afterOf($, cwd, kind, handoff)))
 }
 
 /** What a window after a swap or resume of `handoff` follows, as of now. The
@@ -78,11 +78,7 @@ export async function logClosed($: $, cwd: string, closed: Watched | undefined):
 
 /** Starts the meter after a compaction that was not ours, measured like a swap. */
 export async function watchAfterCompaction($: $): Promise<void> {
-  await watch($, await $.session.cwd(), { kind: 'compacted' })
-}
-
-async function watch($: $, cwd: string, after: After): Promise<void> {
-  await logClosed($, cwd, await startWatching($, after))
+  await logClosed($, await $.session.cwd(), await startWatching($, { kind: 'compacted' }))
 }
 
 /** Closes the meter's window now (a new run starts, or the person asked for

@@ -1,15 +1,24 @@
-// The last handoff read where it is named (last-handoff.ts decides what may be
+// The handoff this session continues from, in `$.state` (swap-text.ts
+// LastHandoff), and read where it is named (last-handoff.ts decides what may be
 // taken from it): each file through the one rule for project files, then its
-// text held to the ownership record.
-import type { EngineInterface, FsStat } from 'claude-code'
+// text held to the ownership record. The engine lists what a module reads and
+// writes by scanning each read/update for an atom declared in the same file, so
+// every access to this atom lives here (types/index.d.ts spells its shape).
+import { atom, read, update, type EngineInterface, type FsStat } from 'claude-code'
 import { MAX_HANDOFF_BYTES } from '../protocol/protocol-contents.js'
 import { readProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { ownershipOnDisk } from '../ownership/ownership-steps.js'
-import { readLastHandoff } from './stub-state.js'
+import { NO_HANDOFF, type LastHandoff } from './swap-text.js'
 import type { CheckedFile, CheckedLastHandoff } from './last-handoff.js'
 
 type $ = EngineInterface
+
+const lastHandoffAtom = atom({ plugin: 'compact-handoff', key: 'lastHandoff' } as const, NO_HANDOFF)
+
+export async function setLastHandoff($: $, lastHandoff: LastHandoff): Promise<void> {
+  await update($, lastHandoffAtom, () => lastHandoff)
+}
 
 /** A file over the cap is never swapped in, resumed or recorded: never own. */
 function isWithinCap(stat: FsStat): boolean {
@@ -25,7 +34,7 @@ export async function checkedFileOf($: $, folder: ProjectFolder, relPath: string
 }
 
 export async function lastHandoffNow($: $, folder: ProjectFolder): Promise<CheckedLastHandoff> {
-  const lastHandoff = await readLastHandoff($)
+  const lastHandoff = await read($, lastHandoffAtom)
   if (lastHandoff.kind !== 'handoff') return { kind: 'none' }
   const [handoff, plan] = await Promise.all([
     checkedFileOf($, folder, lastHandoff.handoff),

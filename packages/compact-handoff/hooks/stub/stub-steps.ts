@@ -4,7 +4,7 @@ import type { EngineInterface } from 'claude-code'
 import { STUB_OPENING, type StubContext } from './swap-text.js'
 import { runningNow } from '../background/running-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
-import { readLoadedTools, readPlan, readWorktree } from '../carried/carried-steps.js'
+import { carriedNow } from '../carried/carried-steps.js'
 
 type $ = EngineInterface
 
@@ -12,13 +12,11 @@ type $ = EngineInterface
  * before the compaction: what runs, the transcript file it replaces, the
  * deferred tools loaded, the plan approved, the worktree entered and the skills invoked (a failed read costs the stub that section, never the swap). */
 export async function stubContextNow($: $): Promise<StubContext> {
-  const [running, info, skills, loadedTools, plan, worktree] = await Promise.all([
+  const [running, info, skills, [loadedTools, plan, worktree]] = await Promise.all([
     runningNow($),
     $.session.info().catch(() => undefined),
     skillsNow($, STUB_OPENING).catch(() => undefined),
-    readLoadedTools($).catch(() => []),
-    readPlan($).catch(() => null),
-    readWorktree($).catch(() => null),
+    carriedNow($),
   ])
   return {
     running,

@@ -1,15 +1,19 @@
 // A main-loop turn's end: the skill's turn ending moves the run; any other
 // turn, with no run under way, feeds the meter and may start the auto handoff
 // (a run started as /compact-handoff starts one, so this sits above commands/)
-// or show the nudge; the status line is told the context's use.
+// or show the nudge; the status line is told the context's use. A session's
+// start and end, as they concern a run: whether a person is at the prompt, and
+// what a run under way held when the session ends.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_HANDOFF_OFF, isAutoHandoffDue, isNudgeSuperseded } from '../thresholds/auto-handoff.js'
 import { nudgeIfDue, turnEndReadsNow, type SessionUsage } from '../thresholds/nudge-steps.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { readInteractive } from '../run/run-state.js'
-import { phaseAtTurnEnd } from '../run/run-steps.js'
+import { readInteractive, readPhase, setInteractive } from '../run/run-state.js'
+import { dispatch, phaseAtTurnEnd } from '../run/run-steps.js'
+import { restoreKept, resumeBeat } from '../run/held-steps.js'
+import { clearContextUse } from '../status-line/status-line-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { startRun } from '../commands/command-steps.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
@@ -56,4 +60,26 @@ async function autoHandoffIfDue($: $, end: TurnEnd, autoHandoffPercent: number, 
  * fit. Every other error changes nothing here. */
 export async function mainTurnFailed($: $, error: string, details: string | undefined): Promise<void> {
   if (isTooLongFailureOf(error, details)) await windowRefused($)
+}
+
+/** At every session.start (a hot reload runs it again). */
+export async function noteSessionStart($: $, isInteractive: boolean): Promise<void> {
+  await Promise.all([setInteractive($, isInteractive), resumeBeat($)])
+  if (isInteractive) $.clock.after(0, () => void restoreKept($).catch(() => undefined))
+}
+
+/** Before the engine's end step: /clear starts the session's state over (seen
+ * live, 2.1.332), so a run under way would be lost with what it held. Returns
+ * whether a person is at the prompt, read before the state is gone. */
+export async function endSession($: $, reason: string): Promise<boolean> {
+  const isNewConversation = reason === 'clear' || reason === 'resume'
+  // The engine keeps a plugin's status line across /clear (seen live, 2.1.332):
+  // the old conversation's figure goes before the run's stage can uncover it.
+  const [phase, isInteractive] = await Promise.all([readPhase($), readInteractive($), isNewConversation ? clearContextUse($) : undefined])
+  if (phase.kind !== 'idle') await dispatch($, { kind: 'session-ended', reason })
+  // The process goes on after /clear (or /resume) under a fresh state, with no
+  // session.start: the flag is put back once that state is in place (checked
+  // live for /clear in an SDK session).
+  if (isNewConversation) $.clock.after(0, () => void setInteractive($, isInteractive).catch(() => undefined))
+  return isInteractive
 }

@@ -9,7 +9,7 @@ import { world } from '../support/world.js'
 import { ANSWER_STAND_IN } from '../support/answer-stand-in.js'
 import { typeAndLaunch } from '../support/flow.js'
 import { AT_PROMPT, ENGINE_SUMMARY, FIRST_WORDS, FORK_FILE, MID_TURN, REPLY, compactAuto, compactSlash, checkedHandoffOf, fileText, handoffFiles, sessionWithWork } from '../support/fork-support.js'
-import { OUTLINE, summaryAdditionsOf } from '../../hooks/compaction/summary-instructions.js'
+import { OUTLINE, summaryInstructionsOf } from '../../hooks/compaction/summary-instructions.js'
 import { PRECOMPUTE_SKIP } from '../../hooks/compaction/engine-compaction.js'
 
 const SLOW = { timeoutMs: 30_000 }
@@ -137,6 +137,6 @@ describe('the summary instructions', () => {
     const instructions = w.seen.compactions[0]?.instructions ?? ''
     const words = { messages: [FIRST_WORDS], dropped: 0 }
     const facts = { changed: [], read: [`${w.cwd}/src/parser.ts`], commands: [{ line: 'fail pnpm vitest run parser', exitCode: 1 }] }
-    expect(instructions).toBe(`${summaryAdditionsOf(undefined, { words, lastHandoff: { kind: 'none' }, facts, cwd: w.cwd })}\n\n${OUTLINE}`)
+    expect(instructions).toBe(summaryInstructionsOf(undefined, { words, lastHandoff: { kind: 'none' }, facts, cwd: w.cwd }))
   })
 })
