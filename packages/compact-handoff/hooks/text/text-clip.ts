@@ -1,5 +1,5 @@
 // Cutting a text to a length, for what a record keeps and for what the engine's
-// masking takes. Counted in UTF-16 code units (`text.length`), the unit the
+// masking takes, and the text of a failure. Counted in UTF-16 code units (`text.length`), the unit the
 // engine's own limits use.
 
 /** A command line longer than this is cut (its head kept), visibly: in the
@@ -87,4 +87,9 @@ export function longestBacktickRunOf(text: string): number {
     if (run > longest) longest = run
   }
   return longest
+}
+
+/** What a rejection says: the engine rejects with an Error, a caller's throw may be anything. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }
