@@ -13,7 +13,6 @@
 import { readFrontmatter, readFrontmatterOf, type Frontmatter } from './frontmatter.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
-  HANDOFF_SECTIONS,
   HANDOFF_STATUSES,
   MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
@@ -29,6 +28,7 @@ import {
   type RuleProblem,
   type SectionName,
 } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../protocol/handoff-spec.js'
 import type { FileKind } from '../protocol/protocol-paths.js'
 import { bodyLinesOf, linesOf, type BodyLine, type Heading } from './handoff-markdown.js'
 import { readingOf, type HeadingReading } from './heading-reading.js'
