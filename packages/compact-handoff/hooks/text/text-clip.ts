@@ -24,6 +24,11 @@ export function headOf(text: string, maxChars: number): string {
   return text.slice(0, isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars)
 }
 
+/** `text`, or its head and a mark of the cut when it is longer than `maxChars`. */
+export function clippedOf(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${headOf(text, maxChars)} […]` : text
+}
+
 /** `text` as `$.session.redact` takes it: whole, or the head of a longer one.
  * Every record keeps far less than this of a text's head, and masks before it
  * clips, so a credential is never cut short of the masking. */
@@ -57,7 +62,7 @@ export function boundedListOf(label: string, items: readonly string[], maxChars:
   for (const [i, item] of items.entries()) {
     const next = `${line}${i === 0 ? '' : ', '}${item}`
     if (next.length > maxChars && i > 0) return `${line}, and ${items.length - i} more`
-    line = next.length > maxChars ? `${headOf(next, maxChars)} […]` : next
+    line = clippedOf(next, maxChars)
   }
   return line
 }
