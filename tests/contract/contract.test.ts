@@ -9,12 +9,8 @@ import { basename, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { COMPACT_MODE_ARG, CONTINUE_PROMPT_HEADER, FAILED_PREFIX, formatSentinel, formatSkillArgs, NEW_CHAIN, SKILL_VALUE_KEYS, type SkillValues, parseContinuePrompt, parseSentinel, READY_PREFIX, SKILL_OF_MODE } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
 import type { Mode } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
-import {
-  HANDOFF_FRONTMATTER_KEYS,
-  HANDOFF_SECTIONS,
-  PLAN_FRONTMATTER_KEYS,
-  PLAN_SECTIONS,
-} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_FRONTMATTER_KEYS, PLAN_FRONTMATTER_KEYS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { classifyHandoffPath, HANDOFF_DIRS, type FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { SKILL_PACK_PLUGIN } from '../../packages/compact-handoff/hooks/run/skill-command.js'

@@ -7,11 +7,8 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { formatDiagnostics, formatProblems } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { MAX_HANDOFF_BYTES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
-import {
-  HANDOFF_SECTIONS,
-  PLAN_SECTIONS,
-  sectionNameOf,
-} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { PLAN_SECTIONS, sectionNameOf } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import type { FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { comparableRules } from '../support/handoff-text.js'

@@ -7,11 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import {
-  HANDOFF_FRONTMATTER_KEYS,
-  HANDOFF_SECTIONS,
-  PLAN_FRONTMATTER_KEYS,
-} from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_FRONTMATTER_KEYS, PLAN_FRONTMATTER_KEYS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { runCli } from '../../packages/handoff-tools/src/cli.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema } from '../../packages/handoff-tools/src/schemas.js'
 import * as validate from '../../packages/handoff-tools/src/validate.js'

@@ -1,17 +1,15 @@
 /**
  * The files built from the handoff spec (packages/compact-handoff/hooks/protocol/handoff-spec.ts)
  * and kept in the repository because a tool other than ours reads them: the eval cases' section
- * grader (the eval runner reads case.yaml), the format fixtures (the remark validator and the
- * corpus read input.md), the fork eval's prompts and writer inputs (a stand-in model reads them).
+ * grader (the eval runner reads case.yaml) and the fork eval's prompts and writer inputs (a
+ * stand-in model reads them).
  * `pnpm gen` writes them; tests/contract/generated.test.ts fails while any is out of date. So a
  * section added to the spec reaches them all by `pnpm gen`, none edited by hand.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { forkPromptOf } from '../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
-import { bodyLinesOf } from '../../packages/compact-handoff/hooks/format/handoff-markdown.js'
-import { readingOf } from '../../packages/compact-handoff/hooks/format/heading-reading.js'
-import { HANDOFF_SECTIONS, OLDER_HANDOFF_SHAPES, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { EXACT_VALUES_RULE, HANDOFF_WRITING_RULES } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { CONDITIONED_EXACT_VALUES_RULE, VARIANTS, writerInputOf } from '../fork-eval/method.js'
 
@@ -57,47 +55,11 @@ export function withSectionsGrader(yaml: string): string {
   return lines.join('\n')
 }
 
-/** The sections the current shape added to the one before it: what a fixture written in
- * that shape lacks through no fault of its own. */
-function sectionsNewInCurrentShape(): HandoffSection[] {
-  const before = OLDER_HANDOFF_SHAPES[0]
-  return before === undefined ? [] : HANDOFF_SECTIONS.filter((name) => !before.sections.includes(name))
-}
-
-/** A fixture with each section new in the current shape put in as a section with nothing to
- * say ("None"), after the nearest earlier section it holds, in its own line endings. A fixture
- * that holds no section of the spec (a plan, a file with no headings) is left as it is, and so
- * is every heading it holds on purpose: out of order, missing or inside a fence. */
-export function withNewSections(text: string, added: readonly HandoffSection[] = sectionsNewInCurrentShape()): string {
-  const withEnds = text.split(/(?<=\n)/)
-  const eol = text.includes('\r\n') ? '\r\n' : '\n'
-  const lines = withEnds.map((line) => line.replace(/\r?\n$/, '').replace(/^\uFEFF/, ''))
-  const { body } = bodyLinesOf(lines, 0)
-  const headings = body.flatMap((b) => (b.kind === 'heading' && b.depth <= 2 ? [{ line: b.line, section: b.depth === 2 ? readingOf(b).section : undefined }] : []))
-  const held = new Map<string, number>()
-  for (const h of headings) if (h.section !== undefined && !held.has(h.section)) held.set(h.section, h.line)
-  if (!HANDOFF_SECTIONS.some((name) => held.has(name))) return text
-  /** Inserts before a 1-based line (lines.length + 1: at the end), latest first. */
-  const inserts: { before: number; name: HandoffSection }[] = []
-  for (const name of added) {
-    if (held.has(name)) continue
-    const earlier = HANDOFF_SECTIONS.slice(0, HANDOFF_SECTIONS.indexOf(name)).filter((s) => held.has(s)).at(-1)
-    const later = HANDOFF_SECTIONS.slice(HANDOFF_SECTIONS.indexOf(name) + 1).find((s) => held.has(s))
-    const anchor = earlier === undefined ? held.get(later!)! : (headings.find((h) => h.line > held.get(earlier)!)?.line ?? lines.length + 1)
-    inserts.push({ before: anchor, name })
-  }
-  const out = [...withEnds]
-  if (out.length > 0 && !/\n$/.test(out.at(-1)!)) out[out.length - 1] += eol
-  for (const { before, name } of inserts.sort((a, b) => b.before - a.before)) out.splice(before - 1, 0, `## ${name}${eol}`, `None${eol}`, eol)
-  return out.join('')
-}
-
 /** Every generated file, as the spec makes it now. */
 export function generatedFilesOf(root: string): GeneratedFile[] {
   const read = (path: string) => readFileSync(join(root, path), 'utf8')
   const dirsOf = (path: string) => readdirSync(join(root, path), { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('_')).map((d) => d.name).sort()
   const cases = dirsOf('skills/evals').map((name) => `skills/evals/${name}/case.yaml`)
-  const fixtures = dirsOf('tests/fixtures/handoffs').map((name) => `tests/fixtures/handoffs/${name}/input.md`)
   // every: the current prompt; after: the same with the exact-values rule runs 1 and 2 had;
   // before: after less the writing rules (tests/fork-eval/method.ts names the three).
   const every = forkPromptOf({ focus: '', isMidTurn: true })
@@ -106,7 +68,6 @@ export function generatedFilesOf(root: string): GeneratedFile[] {
   const prompts: Record<(typeof VARIANTS)[number], string> = { every, after, before: after.split('\n').filter((line) => !ruleLines.has(line)).join('\n') }
   return [
     ...cases.map((path) => ({ path, text: withSectionsGrader(read(path)) })),
-    ...fixtures.map((path) => ({ path, text: withNewSections(read(path)) })),
     ...VARIANTS.flatMap((variant) => [
       { path: `tests/fork-eval/prompts/${variant}.txt`, text: prompts[variant] },
       { path: `tests/fork-eval/inputs/writer-${variant}.md`, text: writerInputOf(prompts[variant]) },

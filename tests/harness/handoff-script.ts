@@ -4,14 +4,15 @@
  * handoff file (and optionally a plan), then a final answer that ends with the
  * continue-prompt block and the sentinel line. The block and the sentinel are built with
  * the mod's own formatContinuePrompt/formatSentinel, and the file texts use the section
- * lists of protocol-contents.ts, so a protocol change shows up here rather than as a silent mismatch.
+ * lists of handoff-spec.ts and protocol-contents.ts, so a protocol change shows up here rather than as a silent mismatch.
  *
  * Pure apart from path joins: no file system, no `$`.
  */
 import { formatContinuePrompt, parseSkillArgs } from '../../packages/compact-handoff/tests/support/skill-protocol.js'
 import { join } from 'node:path'
 import { formatSentinel } from '../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { HANDOFF_SECTIONS, PLAN_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, type HandoffSection } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { skillFallbackPromptOf } from '../../packages/compact-handoff/hooks/run/skill-command.js'
 import type { ScriptedReply } from './mock-api.js'
 import { carriesToolResult } from './request-messages.js'

@@ -2,7 +2,8 @@
 // plan drawn from a seed. Each part is kept as its own lines so that a
 // mutation can bend one heading or one frontmatter key and render again,
 // instead of editing text it would have to parse first.
-import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import type { FileKind } from '../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import type { Rand } from './property.js'
 

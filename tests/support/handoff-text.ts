@@ -1,7 +1,8 @@
 // Builds handoff and plan file texts that pass the mod's format check, for the
 // suites that need a good file (file-check) without testing the format itself.
-// Section names come from protocol-contents.ts, so a renamed section updates them here.
-import { HANDOFF_SECTIONS, PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+// Section names come from handoff-spec.ts and protocol-contents.ts, so a renamed section updates them here.
+import { PLAN_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 
 const CREATED = '2026-11-29T14:05:00Z'
 const CHAIN = 'HANDOFF_parser-rewrite_2026-11-29'

@@ -8,7 +8,6 @@ import remarkFrontmatter from 'remark-frontmatter'
 import { parseDocument } from 'yaml'
 import type { z } from 'zod'
 import {
-  HANDOFF_SECTIONS,
   MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
   PLAN_SECTIONS,
@@ -16,6 +15,7 @@ import {
   phaseNumberOf,
   sectionNameOf,
 } from '../../compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../../compact-handoff/hooks/protocol/handoff-spec.js'
 import type { FileKind } from '../../compact-handoff/hooks/protocol/protocol-paths.js'
 import { diagnostic, START, type Diagnostic, type Position } from './diagnostics.js'
 import { handoffFrontmatterSchema, planFrontmatterSchema, skillFrontmatterSchema, type ValidateContext } from './schemas.js'

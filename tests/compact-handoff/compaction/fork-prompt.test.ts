@@ -3,8 +3,7 @@
 import { describe, expect, test } from 'vitest'
 import { forkPromptOf, forkRepairPromptOf } from '../../../packages/compact-handoff/hooks/compaction/fork-prompt.js'
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../../../packages/compact-handoff/hooks/protocol/protocol.js'
-import { HANDOFF_SECTION_COUNT_WORD } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTION_COUNT_WORD, HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { STUB_OPENING, buildForkStub } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 

@@ -4,7 +4,8 @@
 // tool's line, then the outline from the protocol's one definition of a handoff.
 import { describe, expect, test } from 'vitest'
 import { OUTLINE, RECALL_SECTION, summaryInstructionsOf, type SummaryState } from '../../../packages/compact-handoff/hooks/compaction/summary-instructions.js'
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_WRITING_RULES } from '../../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../../../packages/compact-handoff/hooks/protocol/handoff-spec.js'
 import { userWordsSectionOf } from '../../../packages/compact-handoff/hooks/words/user-words.js'
 import { NO_FACTS, factsSectionOf } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 

@@ -65,6 +65,7 @@ describe('the resume texts', () => {
   test('quote every line of the file, so none can speak after the quote', () => {
     expect(quotedBlockOf('one\r\n\ntwo\rthree')).toBe('> one\n> \n> two\n> three')
     expect(quotedBlockOf('x'.repeat(700))).toBe(`> ${'x'.repeat(600)} […]`)
+    expect(quotedBlockOf(`${'x'.repeat(599)}😀 and more`), 'a cut never leaves half a character').toBe(`> ${'x'.repeat(599)} […]`)
   })
 
   test('speak in the person\'s voice only for their own file', () => {

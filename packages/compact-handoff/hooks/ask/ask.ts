@@ -4,7 +4,7 @@
 // replaced the conversation. Which compactions arm it, what is asked and what
 // each answer does; pure and free of 'claude-code' so vitest can load it under
 // Node. ask-steps.ts applies it.
-import { headOf } from '../text/text-clip.js'
+import { clippedOf } from '../text/text-clip.js'
 
 /** The compactions that arm the question: something new replaced the main
  * loop's conversation. */
@@ -46,11 +46,6 @@ export const RUN: AskVerdict = { kind: 'run' }
 /** A typed answer is quoted back to the model up to this many characters. */
 const MAX_QUOTED_CHARS = 2_000
 
-/** `text` cut to MAX_QUOTED_CHARS, never between the two halves of a pair. */
-function quotedOf(text: string): string {
-  return text.length <= MAX_QUOTED_CHARS ? text : `${headOf(text, MAX_QUOTED_CHARS)} […]`
-}
-
 const WAIT =
   'Do not run this or any other tool now. Stop here: say in a line or two where things stand according to the summary, then wait for their next message.'
 
@@ -67,7 +62,7 @@ export function askVerdictOf(answer: string | undefined): AskVerdict {
       ? 'The person dismissed the question'
       : answer === STOP
         ? `The person chose "${STOP}"`
-        : `The person answered in their own words: "${quotedOf(answer)}"`
+        : `The person answered in their own words: "${clippedOf(answer, MAX_QUOTED_CHARS)}"`
   return {
     kind: 'deny',
     text: `compact-handoff: the conversation was just compacted into a summary, and the person was asked whether you may carry on from it. ${why}. ${WAIT}`,

@@ -13,7 +13,7 @@ import { problemLinesOf } from '../run/file-check.js'
 import { shownPath } from '../facts/facts.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
 import { readWords } from '../words/words-state.js'
-import { redactableOf } from '../text/text-clip.js'
+import { messageOf, redactableOf } from '../text/text-clip.js'
 import { dispatch, fileReportOnDisk, handoffPathsOf } from '../run/run-steps.js'
 import { recentSwapLog } from '../swap-log/swap-log-steps.js'
 import type { Options } from '../options/options.js'
@@ -52,7 +52,7 @@ async function maskedFocusOf($: $, focus: string): Promise<string> {
   try {
     return await $.session.redact(redactableOf(focus))
   } catch (error) {
-    throw new Error(`your focus words could not be masked, so no run started (${error instanceof Error ? error.message : String(error)}); run it again, or without them`)
+    throw new Error(`your focus words could not be masked, so no run started (${messageOf(error)}); run it again, or without them`)
   }
 }
 

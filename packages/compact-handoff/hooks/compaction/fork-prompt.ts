@@ -9,8 +9,8 @@
 // transcript is refused (2.1.332: 400 "prompt is too long"). The same shape
 // and rules, so its reply goes through the same check, repair and file.
 import { FORK_HANDOFF_OPENING, FORK_REPAIR_OPENING } from '../protocol/protocol.js'
-import { HANDOFF_SECTION_COUNT_WORD } from '../protocol/handoff-spec.js'
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTION_COUNT_WORD, HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/handoff-spec.js'
+import { HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 
 export type ForkAsk = {
   /** The person's /compact words; '' when there are none. */

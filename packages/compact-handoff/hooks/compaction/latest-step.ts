@@ -4,7 +4,7 @@
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
-import { headOf, longestBacktickRunOf } from '../text/text-clip.js'
+import { clippedOf, headOf, longestBacktickRunOf } from '../text/text-clip.js'
 import { callTextOf, endOf, outcomeOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
@@ -93,8 +93,7 @@ function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut:
 
 /** `text` on one line of at most MAX_LATEST_CALL_CHARS, a cut marked. */
 function oneLineOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > MAX_LATEST_CALL_CHARS ? `${headOf(flat, MAX_LATEST_CALL_CHARS)} […]` : flat
+  return clippedOf(text.replace(/\s+/g, ' ').trim(), MAX_LATEST_CALL_CHARS)
 }
 
 /** The stub's section for the latest step, its call and result texts already

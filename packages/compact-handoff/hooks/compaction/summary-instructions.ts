@@ -5,7 +5,8 @@
 // paraphrase or drop, worded as a stub words them, the line that names the
 // recall tool, and the handoff's section
 // outline, so the summary comes out in the shape the next context knows.
-import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
+import { HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/handoff-spec.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
 import type { CheckedLastHandoff } from '../stub/last-handoff.js'

@@ -6,6 +6,7 @@
 import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
 import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
 import { inFolder } from '../protocol/protocol-paths.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
@@ -24,7 +25,7 @@ export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: st
         stat = found
         return { kind: found.kind, isLink: found.isLink, ...(found.realPath !== undefined ? { realPath: found.realPath } : {}) }
       },
-      (error: unknown) => (ENOENT_RE.test(error instanceof Error ? error.message : String(error)) ? 'missing' : 'unknown'),
+      (error: unknown) => (ENOENT_RE.test(messageOf(error)) ? 'missing' : 'unknown'),
     )
     answers.push(answer)
     if (isSettledBy(answer, part, folder)) break
@@ -45,7 +46,7 @@ export async function writeProjectFile($: $, folder: ProjectFolder, relPath: str
     await $.fs.write(inFolder(folder.cwd, relPath), text)
   } catch (error) {
     const left = expected === 'absent' ? await leftoverOfFailedWrite($, folder, relPath) : 'kept'
-    return { isWritten: false, why: failedWriteWhyOf(relPath, error instanceof Error ? error.message : String(error), left, expected) }
+    return { isWritten: false, why: failedWriteWhyOf(relPath, messageOf(error), left, expected) }
   }
   return { isWritten: true }
 }

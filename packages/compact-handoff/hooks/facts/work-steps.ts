@@ -1,5 +1,5 @@
 // Records the work's facts from the main loop's tool calls and runs the
-// rediscovery meter (facts.ts and follow-up.ts decide; this applies).
+// rediscovery meter (facts.ts and meter/meter.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'

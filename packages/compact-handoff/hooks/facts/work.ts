@@ -1,5 +1,5 @@
 // The work record: the work's facts (facts.ts) and the rediscovery meter
-// (follow-up.ts), which work-steps.ts records from the same tool calls.
+// (meter/meter.ts), which work-steps.ts records from the same tool calls.
 import { NO_FACTS, type Facts } from './facts.js'
 import { NOT_WATCHING, type Meter } from '../meter/meter.js'
 

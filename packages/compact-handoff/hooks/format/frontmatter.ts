@@ -132,7 +132,7 @@ function isFrontmatterFence(line: string | undefined): boolean {
 /** `keyLines`: the 1-based line each key is first on. */
 export type Frontmatter = { fields: Map<string, string>; keyLines: Map<string, number>; bodyStart: number }
 
-/** The frontmatter of a file split by markdown-lines.ts' linesOf (byte-order
+/** The frontmatter of a file split by handoff-markdown.ts' linesOf (byte-order
  * mark already dropped): its one-line `key: value` fields and the line the
  * body starts on, or undefined when there is none. What it cannot read is
  * pushed onto `problems`. The one frontmatter reader of the mod, the CLI and

@@ -13,7 +13,6 @@
 import { readFrontmatter, readFrontmatterOf, type Frontmatter } from './frontmatter.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
-  HANDOFF_SECTIONS,
   HANDOFF_STATUSES,
   MAX_HANDOFF_BYTES,
   MIN_NONBLANK_CHARS,
@@ -29,16 +28,14 @@ import {
   type RuleProblem,
   type SectionName,
 } from '../protocol/protocol-contents.js'
+import { HANDOFF_SECTIONS } from '../protocol/handoff-spec.js'
 import type { FileKind } from '../protocol/protocol-paths.js'
-import { HANDOFF_SHAPE_VERSION, OLDER_HANDOFF_SHAPES, type HandoffSection, type OlderHandoffShape } from '../protocol/handoff-spec.js'
 import { bodyLinesOf, linesOf, type BodyLine, type Heading } from './handoff-markdown.js'
 import { readingOf, type HeadingReading } from './heading-reading.js'
 
 /** What the check knows beyond the text: the project (the absolute path of
- * the folder the session runs in), against which `parent` is read, and the
- * sections a handoff must hold: the current spec's unless an older shape's is
- * being tried (handoffShapeOf). */
-export type FormatContext = { projectDir: string; sections?: readonly HandoffSection[] }
+ * the folder the session runs in), against which `parent` is read. */
+export type FormatContext = { projectDir: string }
 
 /** Values quoted back in a problem are cut here, so a runaway value does not
  * flood the repair prompt. */
@@ -117,10 +114,10 @@ function sectionsAt(blocks: readonly BodyLine[], depth: number): Section[] {
   return sections
 }
 
-function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>, kind: FileKind, handoffSections: readonly HandoffSection[]): RuleProblem[] {
+function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>, kind: FileKind): RuleProblem[] {
   const problems: RuleProblem[] = []
   const sections = sectionsAt(blocks, 2)
-  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : handoffSections
+  const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
   const indexesOf = new Map<SectionName, number[]>()
   sections.forEach((section, i) => {
     const name = readings.get(section.heading)?.section
@@ -164,12 +161,12 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingR
   return problems
 }
 
-function bodyProblems(lines: readonly string[], from: number, kind: FileKind, handoffSections: readonly HandoffSection[]): RuleProblem[] {
+function bodyProblems(lines: readonly string[], from: number, kind: FileKind): RuleProblem[] {
   const { body, refusals } = bodyLinesOf(lines, from)
   const readings = new Map<BodyLine, HeadingReading>()
   for (const line of body) if (line.kind === 'heading' && (line.depth === 2 || line.depth === 3)) readings.set(line, readingOf(line))
   const refused = refusals.map(({ line, why }): RuleProblem => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
-  return [...refused, ...unclearProblems(body, readings), ...sectionProblems(body, readings, kind, handoffSections)]
+  return [...refused, ...unclearProblems(body, readings), ...sectionProblems(body, readings, kind)]
 }
 
 /** At most this many problems are listed; a file with more is rewritten, not
@@ -195,28 +192,13 @@ export function formatDiagnostics(text: string, kind: FileKind, context: FormatC
   const lines = linesOf(body)
   const frontmatter = readFrontmatter(lines, problems)
   if (frontmatter) problems.push(...frontmatterProblems(frontmatter, kind, context))
-  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind, context.sections ?? HANDOFF_SECTIONS))
+  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
   return cappedProblems(problems)
 }
 
 /** formatDiagnostics' messages, one line each: what the repair prompt lists. */
 export function formatProblems(text: string, kind: FileKind, context: FormatContext): string[] {
   return formatDiagnostics(text, kind, context).map((d) => d.message)
-}
-
-/** The version of the shape a handoff is written in, and the current
- * sections that version lacks (none for the current one). */
-export type HandoffShape = { version: number; lacks: readonly HandoffSection[] }
-
-/** Which version of the handoff shape `text` passes the check in: the current
- * one, else the newest of `older` whose sections it holds in order with no
- * other problem; undefined when it passes none (the current check's problems
- * stand). Its headings are its version (handoff-spec.ts says why). Each try is
- * one linear check, and there are as many tries as versions. */
-export function handoffShapeOf(text: string, context: FormatContext, older: readonly OlderHandoffShape[] = OLDER_HANDOFF_SHAPES): HandoffShape | undefined {
-  if (formatDiagnostics(text, 'handoff', { projectDir: context.projectDir }).length === 0) return { version: HANDOFF_SHAPE_VERSION, lacks: [] }
-  const shape = older.find(({ sections }) => formatDiagnostics(text, 'handoff', { projectDir: context.projectDir, sections }).length === 0)
-  return shape && { version: shape.version, lacks: HANDOFF_SECTIONS.filter((name) => !shape.sections.includes(name)) }
 }
 
 /** Each level-2 section's text, keyed by the section it names (the first of a

@@ -26,6 +26,7 @@ import {
   type OwnRecord,
   type Ownership,
 } from './ownership.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
@@ -111,7 +112,7 @@ export async function recordWrittenFile($: $, filePath: string, write: MainLoopW
     await recordOwnFile($, cwd, file.relPath, text)
   } catch (error) {
     // A record that cannot be kept costs the person only a question at resume.
-    $.ui.log(`could not record ${filePath} as written here (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+    $.ui.log(`could not record ${filePath} as written here (${messageOf(error)})`, { to: 'debug' })
   }
 }
 

@@ -1,24 +1,11 @@
 // The handoff spec: the one definition of a handoff's shape. Its sections, in
-// their order, what each holds, how many there are, and the version of the
-// shape. Everything that can is built from it (the fork's prompt, the
-// summariser's outline, both format checks, the scripted good handoffs of the
-// tests); the files other tools read (the fixtures, the eval cases' section
-// grader, the fork eval's prompts) are written from it by `pnpm gen`
-// (tests/harness/generated.ts); what is prose (the skills' Markdown, the eval
-// histories, the READMEs' counts) is held to it by tests/contract/handoff-spec.test.ts,
-// which names the file to change.
-//
-// A handoff carries its version in its sections, not in a field: each version
-// is a list of sections, so the headings a handoff holds say which version it
-// was written in. A field the model had to copy would be one more thing a
-// writer forgets, and every handoff written before versions existed would lack
-// it; the headings are checked anyway, in order, so they tell versions apart
-// with nothing new to write.
-
-/** The current shape's version: raised by one whenever a section is added,
- * dropped, renamed or moved, with the shape it replaces kept in
- * OLDER_HANDOFF_SHAPES. */
-export const HANDOFF_SHAPE_VERSION = 1
+// their order, what each holds, and how many there are. Everything that can is
+// built from it (the fork's prompt, the summariser's outline, both format
+// checks, the scripted good handoffs of the tests); the files other tools read
+// (the fixtures, the eval cases' section grader, the fork eval's prompts) are
+// written from it by `pnpm gen` (tests/harness/generated.ts); what is prose
+// (the skills' Markdown, the eval histories, the READMEs' counts) is held to it
+// by tests/contract/handoff-spec.test.ts, which names the file to change.
 
 /** Section headings (level 2, in this order) every handoff has, each with what
  * it holds in a phrase: the wording the fork's prompt and the summariser's
@@ -43,17 +30,6 @@ export const HANDOFF_SECTIONS: readonly HandoffSection[] = HANDOFF_SPEC.map((sec
 export const HANDOFF_SECTION_HOLDS: Readonly<Record<HandoffSection, string>> = Object.fromEntries(
   HANDOFF_SPEC.map((section) => [section.name, section.holds]),
 ) as Record<HandoffSection, string>
-
-/** An earlier version of the shape: its sections in their order. Its names
- * are the current spec's (the type holds them to it), so a version that
- * renames or drops a section must keep the old name readable first. */
-export type OlderHandoffShape = { version: number; sections: readonly HandoffSection[] }
-
-/** Every earlier version, newest first. A handoff on disk written in one of
- * them is still resumed (checked by its own version's sections, the person
- * told); a handoff a run or a fork writes now must be in the current shape.
- * Empty: version 1 is the first. */
-export const OLDER_HANDOFF_SHAPES: readonly OlderHandoffShape[] = []
 
 /** "ten": how many sections a handoff has, as the fork's prompt, the skills
  * and the READMEs say it (tests/compact-handoff/protocol holds it to the spec). */

@@ -16,10 +16,6 @@ export function nonBlankCharsOf(text: string): number {
   return text.replace(/\s+/g, '').length
 }
 
-// The handoff's sections live in the handoff spec; restated here for the
-// files that read the rest of the contents from this one.
-export { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS, type HandoffSection } from './handoff-spec.js'
-
 /** How a handoff is written, whoever writes it (the skills, a fork, the
  * engine's summariser): the values the next context cannot look up again. Its
  * reader starts without the tool output they were seen in, so a value put in

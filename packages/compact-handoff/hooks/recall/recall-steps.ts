@@ -22,6 +22,7 @@ import { projectFileOnDisk } from '../disk/disk-steps.js'
 import { folderIgnoresCase } from '../protocol/protocol-paths.js'
 import { maskedWhole } from '../text/mask-steps.js'
 import { recordRecallCall } from '../facts/work-steps.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
@@ -32,7 +33,7 @@ export async function listRecall($: $): Promise<void> {
   try {
     await $.tool.register({ name: RECALL_TOOL_NAME, description: RECALL_DESCRIPTION, inputSchema: { ...RECALL_INPUT_SCHEMA }, isDeferred: false })
   } catch (error) {
-    $.ui.log(`the recall tool could not be listed (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+    $.ui.log(`the recall tool could not be listed (${messageOf(error)})`, { to: 'debug' })
   }
 }
 

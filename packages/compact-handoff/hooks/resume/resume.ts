@@ -6,6 +6,7 @@ import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
 import { ownershipKeyOf, type OwnRecord } from '../ownership/ownership.js'
 import type { CheckedFile } from '../stub/last-handoff.js'
+import { clippedOf } from '../text/text-clip.js'
 
 /** Handoff statuses a resume picks up; a `done` handoff has nothing left to do. */
 export const RESUMABLE_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES.filter((s) => s !== 'done')
@@ -37,14 +38,10 @@ export function newestResumable(candidates: readonly Candidate[], nowMs: number)
 const MAX_QUOTED_CHARS = 600
 export const WAIT_FOR_USER_PREFIX = 'Wait for the user:'
 
-function cut(text: string): string {
-  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)} […]` : text
-}
-
 /** `text` as a quoted block: every line carries the quote mark, so no line of
  * the file can end the quote and speak after it. */
 export function quotedBlockOf(text: string): string {
-  return cut(text)
+  return clippedOf(text, MAX_QUOTED_CHARS)
     .split(/\r\n|\r|\n/)
     .map((line) => `> ${line}`)
     .join('\n')
@@ -54,7 +51,7 @@ export type ResumeInput = { handoff: string; plan?: string; status: string; crea
 
 /** Sent as the person's words. */
 export function resumePromptOf(input: ResumeInput): string {
-  const next = cut(input.nextStep)
+  const next = clippedOf(input.nextStep, MAX_QUOTED_CHARS)
   const isWaiting = next.startsWith(WAIT_FOR_USER_PREFIX)
   return [
     `Resume the work from the handoff ${input.handoff} (status ${input.status}, written ${input.created}). Read it whole first.${input.plan !== undefined ? ` Then read the plan ${input.plan}.` : ''}`,
@@ -99,7 +96,7 @@ export function foreignQuestionOf(handoff: string, reasons: readonly string[], v
     `${handoff}: ${reasons.join('; ')}. Someone else may have written it.`,
     ...(plan !== undefined ? [`Claude would also be pointed at ${plan}, a plan that carries its chain, as a claim to check too.`] : []),
     'If you resume, Claude is told to treat it as a claim to check, not as your instruction, and to run none of its commands until you say so. Its Verify section names these commands:',
-    verify === '' ? '(none)' : cut(verify),
+    verify === '' ? '(none)' : clippedOf(verify, MAX_QUOTED_CHARS),
     'Resume from it?',
   ].join('\n')
 }

@@ -9,6 +9,7 @@ import type { Phase, Run } from './run.js'
 import type { GiveBack } from './run-machine.js'
 import { readPhase } from './run-state.js'
 import { HEARTBEAT_MS, byHeldAt, heldBeatKeyOf, heldBeatKeyOfEntryKey, heldBeatOf, heldCharsOf, heldEntryOf, heldFolderPrefixOf, heldKeyOf, heldKeysToDrop, isHeldKey, isInBox, orphanedInMsOf, restoredToastOf, type HeldEntry } from './held-messages.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
@@ -87,10 +88,6 @@ function heldNow(phase: Phase): string[] {
   return phase.kind === 'idle' ? [] : [...phase.run.held, ...phase.run.heldCommands]
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
-
 /** First drops the oldest entries of other sessions the budget has no room for. */
 async function setEntry($: $, key: string, entry: HeldEntry): Promise<boolean> {
   const chars = heldCharsOf(key, entry)
@@ -126,7 +123,7 @@ export async function keepHeldNow($: $): Promise<void> {
     if (isSet) startBeat($)
     return isSet
   }).catch((error: unknown) => {
-    $.ui.log(`could not keep the held messages in compact-handoff's store (${errorText(error)})`, { to: 'debug' })
+    $.ui.log(`could not keep the held messages in compact-handoff's store (${messageOf(error)})`, { to: 'debug' })
     return false
   })
   if (!isKept) showToast($, TOASTS.notKept(), NOT_KEPT_TOAST_MS)
@@ -139,7 +136,7 @@ export async function forgetHeld($: $, cwd: string): Promise<void> {
     keptUnder.delete(cwd)
     for (const key of keys) await $.store.delete(key)
     await stopBeat($)
-  }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${errorText(error)})`, { to: 'debug' }))
+  }).catch((error: unknown) => $.ui.log(`could not clear the held messages from compact-handoff's store (${messageOf(error)})`, { to: 'debug' }))
 }
 
 /** At a session's end with no prompt box: the entry, marked ended, stays for
@@ -158,7 +155,7 @@ async function keepHeld($: $, cwd: string, messages: readonly string[]): Promise
   } catch (error) {
     const kept = heldEntryOf(await $.store.get(key).catch(() => undefined))
     if (kept !== undefined && messages.every((m) => kept.messages.includes(m))) return true
-    $.ui.log(`could not keep the held messages (${errorText(error)}): ${messages.join(' / ')}`, { to: 'debug' })
+    $.ui.log(`could not keep the held messages (${messageOf(error)}): ${messages.join(' / ')}`, { to: 'debug' })
     return false
   }
 }

@@ -33,15 +33,12 @@ import { stubContextNow } from '../stub/stub-steps.js'
 import { projectFileOnDisk, readProjectFile } from '../disk/disk-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
 const LONG_TOAST_MS = 10_000
 const HOLD_TOAST_MS = 6_000
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
 
 /** Applies `event` and performs what it set off. Returns what the person
  * should hear of their held messages when the run was dropped ('' otherwise),

@@ -43,7 +43,7 @@ export type Run = {
 
 /** What an automatic compaction in the middle of a run replaced the
  * conversation with: a digest this mod builds when the skill's own turn does
- * not fit the window (compaction/run-edge-steps.ts), or the engine's summary.
+ * not fit the window (compaction/compaction-steps.ts), or the engine's summary.
  * From then on no failure may say the conversation is unchanged. */
 export type Replaced = 'digest' | 'summary'
 

@@ -3,8 +3,7 @@
 // plugin's skill is listed as `<plugin>:<skill>` (never bare), and the pack's
 // plugin name depends on how it was installed, so the name is looked up in
 // `$.command.list()`, not guessed.
-import { SKILL_OF_MODE } from '../protocol/protocol.js'
-import type { Mode } from '../protocol/protocol.js'
+import { SKILL_OF_MODE, type Mode } from '../protocol/protocol.js'
 
 /** The skill pack this repository ships; preferred when several plugins offer the skill. */
 export const SKILL_PACK_PLUGIN = 'compact-handoff-skills'

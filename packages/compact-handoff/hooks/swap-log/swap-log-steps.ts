@@ -8,6 +8,7 @@ import { maskedText } from '../text/mask-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
+import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
@@ -56,7 +57,7 @@ export function appendSwapLog($: $, cwd: string, entry: Omit<LogEntry, 'time' | 
       const written = await writeProjectFile($, folder, relPath, logTextWith(log.lines, stamped), log.kind)
       if (!written.isWritten) skipped(written.why)
     } catch (error) {
-      $.ui.log(`could not write the swap log (${error instanceof Error ? error.message : String(error)})`, { to: 'debug' })
+      $.ui.log(`could not write the swap log (${messageOf(error)})`, { to: 'debug' })
     }
   })
   return appending

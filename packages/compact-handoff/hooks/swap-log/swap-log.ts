@@ -36,7 +36,7 @@ export const MAX_LOG_LIST_ITEMS = 10
  * from the conversation's digest; `compaction-summarized`: the engine's
  * summary replaced the conversation instead; `compaction-digest`: the digest
  * itself did; `compaction-kept`: nothing was compacted. `meter`: what the new
- * context did again after a swap, resume or compaction (follow-up.ts);
+ * context did again after a swap, resume or compaction (meter/meter.ts);
  * `handoff-unread`: its first turn ended without reading the handoff. */
 export type Outcome =
   | ('swapped' | 'engine-summarized' | 'aborted' | 'resumed')

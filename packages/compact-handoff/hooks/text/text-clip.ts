@@ -1,5 +1,5 @@
 // Cutting a text to a length, for what a record keeps and for what the engine's
-// masking takes. Counted in UTF-16 code units (`text.length`), the unit the
+// masking takes, and the text of a failure. Counted in UTF-16 code units (`text.length`), the unit the
 // engine's own limits use.
 
 /** A command line longer than this is cut (its head kept), visibly: in the
@@ -22,6 +22,11 @@ export function isLowSurrogate(code: number): boolean {
 export function headOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   return text.slice(0, isHighSurrogate(text.charCodeAt(maxChars - 1)) ? maxChars - 1 : maxChars)
+}
+
+/** `text`, or its head and a mark of the cut when it is longer than `maxChars`. */
+export function clippedOf(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${headOf(text, maxChars)} […]` : text
 }
 
 /** `text` as `$.session.redact` takes it: whole, or the head of a longer one.
@@ -57,7 +62,7 @@ export function boundedListOf(label: string, items: readonly string[], maxChars:
   for (const [i, item] of items.entries()) {
     const next = `${line}${i === 0 ? '' : ', '}${item}`
     if (next.length > maxChars && i > 0) return `${line}, and ${items.length - i} more`
-    line = next.length > maxChars ? `${headOf(next, maxChars)} […]` : next
+    line = clippedOf(next, maxChars)
   }
   return line
 }
@@ -87,4 +92,9 @@ export function longestBacktickRunOf(text: string): number {
     if (run > longest) longest = run
   }
   return longest
+}
+
+/** What a rejection says: the engine rejects with an Error, a caller's throw may be anything. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
 }

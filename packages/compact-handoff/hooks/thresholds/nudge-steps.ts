@@ -1,11 +1,10 @@
 // The context nudge's effects; the decision is in nudge.ts.
 import type { EngineInterface } from 'claude-code'
-import { nudgeDueAt } from './nudge.js'
+import { nudgeDueAt, type Nudge } from './nudge.js'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { readNudge, setNudge } from './thresholds-state.js'
 import { readStatusLine, tellContextUse, type HeldStatusLine } from '../status-line/status-line-steps.js'
-import type { Nudge } from './nudge.js'
 
 type $ = EngineInterface
 
