@@ -13,8 +13,7 @@ export type HooksModule = {
   specifiers: string[]
 }
 
-/** An import or re-export's specifier (group 1), one per match. */
-export const SPECIFIER_RE = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm
+const SPECIFIER_RE = /^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm
 
 /** Every `.ts` module (declaration files left out) under `<mod>/hooks`, sorted by path. */
 export function hooksModulesOf(mod: string): HooksModule[] {

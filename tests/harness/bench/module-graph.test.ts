@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { emptiedGraphFiles, FLAT_TAIL_MARK, moduleGraphOf, reachedFromRegister, withEveryModuleImported, withoutFlatTail } from './module-graph.js'
+import { emptiedGraphFiles, moduleGraphOf, reachedFromRegister, withEveryModuleImported } from './module-graph.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -64,19 +64,8 @@ describe('withEveryModuleImported', () => {
     expect(reachedFromRegister(graph)).toEqual(['a.ts', 'parts/c.ts', 'b.ts', 'parts/d.ts'])
   })
 
-  it("appends, after a marked comment, a bare import of each module register.ts reaches but does not import itself", () => {
-    const own = "import { a } from './a.js'\nexport const register = a\n"
-    const text = withEveryModuleImported(own, graph)
-    expect(text.startsWith(`${own}\n${FLAT_TAIL_MARK}\n`)).toBe(true)
-    expect(text.split('\n').filter((line) => line.startsWith('import '))).toEqual(["import { a } from './a.js'", "import './parts/c.js'", "import './b.js'", "import './parts/d.js'"])
-  })
-
-  it('is a fixed point: the tail is made anew from the imports above it, never from itself', () => {
-    const once = withEveryModuleImported("import { a } from './a.js'\nexport const register = a\n", graph)
-    expect(withEveryModuleImported(once, graph)).toBe(once)
-    expect(withoutFlatTail(once)).toBe("import { a } from './a.js'\nexport const register = a\n")
-    // An import dropped above drops what only it reached from the tail.
-    const graphWithB = new Map([...graph, ['register.ts', ['b.ts']], ['b.ts', []]])
-    expect(withEveryModuleImported(once.replace("import { a } from './a.js'", "import { b } from './b.js'"), graphWithB)).toBe("import { b } from './b.js'\nexport const register = a\n")
+  it("appends a bare import of each after register.ts's own imports, so that the walk is one level deep", () => {
+    const text = withEveryModuleImported("import { a } from './a.js'\nexport const register = a\n", graph)
+    expect(text).toBe("import { a } from './a.js'\nexport const register = a\nimport './a.js'\nimport './parts/c.js'\nimport './b.js'\nimport './parts/d.js'\n")
   })
 })
