@@ -47,9 +47,9 @@ const SPAWN_NAMES: Readonly<Record<StartVariant, string>> = {
   mods: 'for the two mods',
 }
 
-/** The goal the start is held to, against the same run's other variants. */
-const BOX_GOAL_MS = 30
-const READY_GOAL_RATIO = 1.5
+/** The goal the start is held to (issue 40), against the same run's one-module do-nothing mod. */
+const BOX_GOAL_MS = 50
+const READY_GOAL_RATIO = 2
 
 function valuesOf(start: StartTimes, variant: StartVariant, pick: Pick): number[] {
   return start[variant].flatMap((s) => {
@@ -63,12 +63,12 @@ function med(start: StartTimes, variant: StartVariant, pick: Pick): number {
   return median(valuesOf(start, variant, pick))
 }
 
-/** The two figures of the goal, for `variant` against the same run: its prompt box behind nothing loaded, and its ready-after-the-box against the one-module do-nothing mod's. */
+/** The two figures of the goal, for `variant` against the same run's one-module do-nothing mod: its prompt box behind that mod's, and its ready-after-the-box against that mod's. */
 function goalLine(start: StartTimes, variant: 'mods' | 'bundled'): string {
-  const box = med(start, variant, (s) => s.box) - med(start, 'bare', (s) => s.box)
+  const box = med(start, variant, (s) => s.box) - med(start, 'trivial', (s) => s.box)
   const ratio = med(start, variant, (s) => s.ready - s.box) / med(start, 'trivial', (s) => s.ready - s.box)
   const met = (ok: boolean): string => (ok ? 'met' : 'not met')
-  return `${START_VARIANT_LABELS[variant]}: prompt box ${signed(box)} behind nothing loaded (goal: at most +${BOX_GOAL_MS} ms, ${met(box <= BOX_GOAL_MS)}); ready ${ratio.toFixed(2)}× the do-nothing mod's time after the prompt box (goal: at most ${READY_GOAL_RATIO}×, ${met(ratio <= READY_GOAL_RATIO)}).`
+  return `${START_VARIANT_LABELS[variant]}: prompt box ${signed(box)} behind the do-nothing mod's (goal: at most +${BOX_GOAL_MS} ms, ${met(box <= BOX_GOAL_MS)}); ready ${ratio.toFixed(2)}× the do-nothing mod's time after the prompt box (goal: at most ${READY_GOAL_RATIO}×, ${met(ratio <= READY_GOAL_RATIO)}).`
 }
 
 export function startTable(start: StartTimes): string[] {
