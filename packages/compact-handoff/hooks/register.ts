@@ -63,9 +63,10 @@ export const register: Register = (on, userConfig) => {
   on('prompt.submit', async ($, e, next) => {
     const taken = await takePrompt($, e)
     if (taken.kind === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
-    // The words are written beside the prompt's way to its request; the hook settles once they are kept.
-    const [submitted] = await Promise.all([next(e), taken.recorded])
-    return submitted
+    // The request waits on this hook: the words are kept with the tool path's
+    // records, which every hook that reads them waits for (facts/tool-records.ts).
+    recordLater(() => taken.recorded)
+    return next(e)
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
   // Only with askAfterCompaction on: with it off no tool call waits on this.

@@ -157,6 +157,21 @@ describe('every turn', () => {
     expect(writes).toEqual(['work', 'work', 'work'])
   })
 
+  test('a typed prompt with no run under way goes on before its words are written; they are written after', async ($, on) => {
+    const held = heldCalls(on)
+    const { writes } = held
+    const w = world(on)
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    await w.clock.settle()
+    writes.length = 0
+    held.arm()
+    expect(await roundTripsBefore(() => w.clock.settle(), held, submitPrompt($, 'fix the lexer too')), 'a typed prompt').toBe(0)
+    held.disarm()
+    await w.clock.settle()
+    expect(writes, 'the words still written').toEqual(['words'])
+  })
+
   test("a tool call's outcome comes back before any engine call of its records; they are all written after", async ($, on) => {
     const held = heldCalls(on)
     const { writes } = held
