@@ -11,7 +11,7 @@ import { endSession, mainTurnEnded, mainTurnFailed, noteSessionStart } from './t
 import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
 import { recordToolCall } from './facts/work-steps.js'
-import { recordLater, recordsWritten } from './facts/tool-records.js'
+import { recordLater, recordsWritten } from './state/record-queue.js'
 import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './permission/own-write.js'
 import { isRunOwnWrite } from './permission/permission-steps.js'
@@ -64,7 +64,7 @@ export const register: Register = (on, userConfig) => {
     const taken = await takePrompt($, e)
     if (taken.kind === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
     // The request waits on this hook: the words are kept with the tool path's
-    // records, which every hook that reads them waits for (facts/tool-records.ts).
+    // records, which every hook that reads them waits for (state/record-queue.ts).
     recordLater(() => taken.recorded)
     return next(e)
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
@@ -81,7 +81,7 @@ export const register: Register = (on, userConfig) => {
   }
 
   // The model's next request waits on these hooks: the facts are written after
-  // the outcome goes back (facts/tool-records.ts). A write of a handoff alone is
+  // the outcome goes back (state/record-queue.ts). A write of a handoff alone is
   // noted first (an ordinary one costs recordWrite no `$` call): the record
   // reads the file as the write left it, and a run's phase moves with it.
   on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {

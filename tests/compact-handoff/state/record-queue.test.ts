@@ -1,9 +1,9 @@
-// A tool call's records, written after its outcome went back: one at a time,
+// The hot path's records, written after the outcome or the prompt went on: one at a time,
 // in the order queued, a failed one costing only itself.
 import { describe, expect, test } from 'vitest'
-import { recordLater, recordsWritten } from '../../../packages/compact-handoff/hooks/facts/tool-records.js'
+import { recordLater, recordsWritten } from '../../../packages/compact-handoff/hooks/state/record-queue.js'
 
-describe('tool records', () => {
+describe('the record queue', () => {
   test('run one at a time in the order queued, and recordsWritten waits for every one', async () => {
     const seen: string[] = []
     let release = (): void => undefined
