@@ -17,7 +17,7 @@ import { TOASTS, type Toast } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
-import { COMPACTION_TOAST_MS, FORK_WRITER, forkHandoff, stubAnswerOf } from './fork-steps.js'
+import { COMPACTION_TOAST_MS, forkHandoff, stubAnswerOf } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/last-handoff-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
@@ -87,15 +87,6 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
   return compacted
 }
 
-/** The person stopped the turn (Escape) while the fork ran: the engine's
- * summary would be cut short too (seen live, 2.1.332: its call rejects and the
- * conversation stays), so none is asked for, the compaction is skipped, and
- * the person and the log are told the conversation was kept. */
-async function keptAfterInterrupt($: $, e: SessionCompactInput, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean): Promise<SessionCompactResult> {
-  await toldAndLogged($, TOASTS.compactionKept(failed.why), trigger, 'compaction-kept', `${failed.why}; the conversation was kept`, failed.repairs, percent)
-  return observed($, e, { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }, isAskOn)
-}
-
 /** No handoff was written: the engine's summary, with our instructions.
  * Where it fails too (a skip, or its request rejected) and a digest is at
  * hand, the digest itself replaces the conversation; with none, nothing
@@ -115,7 +106,7 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   const why = `${failed.why}; ${summaryFailure}`
   if (digest === undefined) {
     await toldAndLogged($, TOASTS.compactionNothing(why), trigger, 'compaction-kept', `${why}; the conversation was kept`, failed.repairs, percent)
-    return observed($, e, { skip: `compact-handoff: ${why}; the conversation is kept` }, isAskOn)
+    return { skip: `compact-handoff: ${why}; the conversation is kept` }
   }
   const stub = buildDigestStub({ digest: digest.text, trigger, isMidTurn: turnPositionOf(e.messages, trigger).kind === 'mid-turn' })
   // A quarter of the window, it too is drawn as one line.
@@ -143,10 +134,9 @@ async function fromDigest($: $, e: SessionCompactInput, next: Next, route: { tri
   let digest: Digest | undefined
   let failed: { why: string; repairs: number }
   try {
-    const built = await maskedDigestNow($, e.messages, reading.windowTokens)
-    digest = built
-    const model = await $.session.model()
-    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, { kind: 'digest', digest: built.text, model }))
+    digest = await maskedDigestNow($, e.messages, reading.windowTokens)
+    const writer = { kind: 'digest', digest: digest.text, model: await $.session.model() } as const
+    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, writer))
     if (written.kind === 'answered') return observed($, e, { messages: written.messages }, isAskOn)
     failed = written
   } catch (error) {
@@ -182,9 +172,13 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return fromDigest($, e, next, route, reading, isAskOn, { why: KNOWN_NOT_TO_FIT, repairs: 0 })
     case 'fork': {
       const { percent } = reading
-      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent, FORK_WRITER))
+      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent, { kind: 'fork' }))
       if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
-      if (forked.isInterrupted === true) return keptAfterInterrupt($, e, route.trigger, forked, percent, isAskOn)
+      if (forked.isInterrupted === true) {
+        // The person stopped the turn (Escape): the engine's summary would be cut short too (seen live, 2.1.332: its call rejects and the conversation stays).
+        await toldAndLogged($, TOASTS.compactionKept(forked.why), route.trigger, 'compaction-kept', `${forked.why}; the conversation was kept`, forked.repairs, percent)
+        return { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }
+      }
       if (forked.isTooLong === true) {
         // Known from now on, should nothing replace the conversation: the next compaction spends no fork.
         await windowRefused($).catch((error: unknown) => $.ui.log(`the refusal could not be recorded (${messageOf(error)})`, { to: 'debug' }))

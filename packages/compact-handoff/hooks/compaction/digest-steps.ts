@@ -39,7 +39,7 @@ async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
 
 /** The stub's section for the latest step of `messages`, masked, or undefined
  * when that step called no tool. */
-export async function latestStepSectionNow($: $, messages: Parameters<typeof latestStepOf>[0]): Promise<string | undefined> {
+async function latestStepSectionNow($: $, messages: Parameters<typeof latestStepOf>[0]): Promise<string | undefined> {
   const step = latestStepOf(messages)
   if (step === undefined) return undefined
   const calls = await Promise.all(
@@ -64,20 +64,17 @@ export async function recordsNow($: $, messages: readonly DigestMessage[], isMid
   return { words, work, context, latestStep }
 }
 
-/** The sections code composed, in the digest's order, and the recall line. */
-async function leadingNow($: $, messages: readonly DigestMessage[]): Promise<{ leading: string[]; recallLine?: string }> {
+/** The digest of `messages` for a window of `windowTokens` tokens, every
+ * shown text masked by the engine's rules: the sections code composed first,
+ * in the digest's order, and the recall line. */
+export async function maskedDigestNow($: $, messages: readonly DigestMessage[], windowTokens: number): Promise<Digest> {
   const [{ words, work, context, latestStep }, cwd] = await Promise.all([recordsNow($, messages, turnPositionOf(messages, 'auto').kind === 'mid-turn'), $.session.cwd().catch(() => undefined)])
   const facts = cwd === undefined ? undefined : factsSectionOf(shownFactsOf(work.facts, cwd, []))
   // Each carried section on its own, in the stub's order, so one too long for the digest costs only itself.
   const { running, worktree, tools, plan, skills } = carriedSectionsOf(context)
   const leading = [userWordsSectionOf(words), facts, latestStep, running, worktree, tools, plan, skills].filter((section): section is string => section !== undefined)
   const { transcriptPath } = context
-  return { leading, ...(transcriptPath !== undefined && transcriptPath !== '' ? { recallLine: recallLineOf(transcriptPath) } : {}) }
-}
-
-/** The digest of `messages` for a window of `windowTokens` tokens, every shown text masked by the engine's rules. */
-export async function maskedDigestNow($: $, messages: readonly DigestMessage[], windowTokens: number): Promise<Digest> {
-  const input = await leadingNow($, messages)
-  const plan = digestPlanOf({ messages, ...input }, digestBudgetCharsOf(windowTokens))
-  return digestTextOf(plan, await maskedTexts($, plan.windows))
+  const recall = transcriptPath !== undefined && transcriptPath !== '' ? { recallLine: recallLineOf(transcriptPath) } : {}
+  const digestPlan = digestPlanOf({ messages, leading, ...recall }, digestBudgetCharsOf(windowTokens))
+  return digestTextOf(digestPlan, await maskedTexts($, digestPlan.windows))
 }

@@ -141,7 +141,7 @@ export function callTextOf(input: Record<string, unknown>): string {
   const pattern = textOf(input.pattern)
   const sought = pattern !== undefined && path !== undefined ? `${pattern} in ${path}` : (pattern ?? path)
   // JSON of an object the engine parsed is linear in its size, taken once per shown call.
-  return textOf(input.command) ?? textOf(input.file_path) ?? sought ?? textOf(input.url) ?? JSON.stringify(input) ?? ''
+  return textOf(input.command) ?? textOf(input.file_path) ?? sought ?? textOf(input.url) ?? JSON.stringify(input)
 }
 
 /**
@@ -445,7 +445,7 @@ function fencedOf(kept: Kept, fenceChars: number): string {
 }
 
 /** `text` on one line: each run of white space one space, linear. */
-function oneLineOf(text: string): string {
+export function oneLineOf(text: string): string {
   return text.replace(/\s+/g, ' ').trim()
 }
 
@@ -527,20 +527,13 @@ export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Diges
     if (!take(section)) leadingLeftOut++
   }
   if (leadingLeftOut > 0) take(leadingLeftOutLineOf(leadingLeftOut))
-  const leftOut = { ...plan.leftOut }
   let shown = 0
   if (plan.entries.length > 0 && take(ENTRIES_HEAD)) {
-    for (const [i, entry] of plan.entries.entries()) {
-      // Masking can lengthen a text a little ("[REDACTED]"): what no longer fits is left out, the oldest first.
-      if (!take(entryTextOf(entry, masked, plan.messageCount))) {
-        for (const dropped of plan.entries.slice(i)) leftOut[KIND_COUNT[dropped.kind]]++
-        break
-      }
-      shown++
-    }
-  } else {
-    for (const dropped of plan.entries) leftOut[KIND_COUNT[dropped.kind]]++
+    // Masking can lengthen a text a little ("[REDACTED]"): what no longer fits is left out, the oldest first.
+    while (shown < plan.entries.length && take(entryTextOf(plan.entries[shown]!, masked, plan.messageCount))) shown++
   }
+  const leftOut = { ...plan.leftOut }
+  for (const dropped of plan.entries.slice(shown)) leftOut[KIND_COUNT[dropped.kind]]++
   if (plan.messageCount === 0) take('The conversation held no messages yet.')
   const closing = closingOf(leftOut, plan.recallLine)
   const text = [...parts, closing].join(PART_GAP)

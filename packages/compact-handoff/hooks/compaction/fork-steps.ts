@@ -39,8 +39,6 @@ const SHOWN_PROBLEMS = 3
  * session's model. */
 export type HandoffWriter = { kind: 'fork' } | { kind: 'digest'; digest: string; model: string }
 
-export const FORK_WRITER: HandoffWriter = { kind: 'fork' }
-
 /** `isInterrupted`: the person stopped the turn (Escape) while a fork ran;
  * `isTooLong`: the API refused a request as too long. */
 export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 'failed'; why: string; repairs: number; isInterrupted?: true; isTooLong?: true }

@@ -5,7 +5,7 @@
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { clippedOf, headOf, longestBacktickRunOf } from '../text/text-clip.js'
-import { callTextOf, endOf, outcomeOf, type DigestMessage } from './digest.js'
+import { callTextOf, endOf, oneLineOf, outcomeOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -91,11 +91,6 @@ function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut:
   return { kept, leftOut: Math.max(0, wholeChars - kept.length) }
 }
 
-/** `text` on one line of at most MAX_LATEST_CALL_CHARS, a cut marked. */
-function oneLineOf(text: string): string {
-  return clippedOf(text.replace(/\s+/g, ' ').trim(), MAX_LATEST_CALL_CHARS)
-}
-
 /** The stub's section for the latest step, its call and result texts already
  * masked: each call on one line with its outcome, then the end of its result
  * verbatim in a fence, what was left out said. */
@@ -104,7 +99,7 @@ export function latestStepSectionOf(step: LatestStep): string {
     "The turn's latest step, which the handoff's writer did not see (it came after the transcript the writer was given), recorded by code from the transcript verbatim:",
   ]
   for (const call of step.calls) {
-    lines.push(`- ${call.tool}: ${oneLineOf(call.call)}  → ${call.outcome}`)
+    lines.push(`- ${call.tool}: ${clippedOf(oneLineOf(call.call), MAX_LATEST_CALL_CHARS)}  → ${call.outcome}`)
     if (!call.hasResult) continue
     const { kept, leftOut } = keptEndOf(call.resultEnd, call.resultChars)
     if (kept.trim() === '') {
