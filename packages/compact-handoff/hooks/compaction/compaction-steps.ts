@@ -87,11 +87,52 @@ async function observed($: $, e: SessionCompactInput, compacted: SessionCompactR
   return compacted
 }
 
-/** No handoff was written: the engine's summary, with our instructions.
- * Where it fails too (a skip, or its request rejected) and a digest is at
- * hand, the digest itself replaces the conversation; with none, nothing
- * does. The toast and the log say which, once it has happened. */
-async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger: ForkTrigger, failed: { why: string; repairs: number }, percent: number | null, isAskOn: boolean, digest: Digest | undefined): Promise<SessionCompactResult> {
+/** The toast that says what replaced the conversation, once it has, and one
+ * line of the swap log (`appendSwapLog` never rejects); a folder that cannot
+ * be read costs the line, never the answer. */
+async function toldAndLogged($: $, toast: Toast, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
+  showToast($, toast, COMPACTION_TOAST_MS)
+  await $.session.cwd().then(
+    (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
+    (error: unknown) => $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' }),
+  )
+}
+
+/** A handoff a writer writes: a fork, or, where the conversation is too long
+ * for one more request (a fork refused as too long, or known before), a
+ * request carrying its digest, masked (fork-steps.ts with the digest writer).
+ * With none, the engine's summary with our instructions; where it fails too
+ * (a skip, or its request rejected), the digest itself, by code, when one is
+ * at hand; with none, nothing replaces the conversation. The toast and the
+ * log say which, once it has happened. */
+async function handedOff($: $, e: SessionCompactInput, next: Next, route: { kind: 'fork' | 'digest'; trigger: ForkTrigger; focus: string }, reading: EdgeReading, isAskOn: boolean): Promise<SessionCompactResult> {
+  const { trigger, focus } = route
+  const { percent } = reading
+  let failed: { why: string; repairs: number; isTooLong?: true } = { why: KNOWN_NOT_TO_FIT, repairs: 0, isTooLong: true }
+  if (route.kind === 'fork') {
+    const forked = await whileForkAnswers(() => forkHandoff($, e, trigger, focus, percent, { kind: 'fork' }))
+    if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
+    if (forked.isInterrupted === true) {
+      // The person stopped the turn (Escape): the engine's summary would be cut short too (seen live, 2.1.332: its call rejects and the conversation stays).
+      await toldAndLogged($, TOASTS.compactionKept(forked.why), trigger, 'compaction-kept', `${forked.why}; the conversation was kept`, forked.repairs, percent)
+      return { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }
+    }
+    // Known from now on, should nothing replace the conversation: the next compaction spends no fork.
+    if (forked.isTooLong === true) await windowRefused($).catch((error: unknown) => $.ui.log(`the refusal could not be recorded (${messageOf(error)})`, { to: 'debug' }))
+    failed = forked
+  }
+  let digest: Digest | undefined
+  if (failed.isTooLong === true) {
+    try {
+      digest = await maskedDigestNow($, e.messages, reading.windowTokens)
+      const writer = { kind: 'digest', digest: digest.text, model: await $.session.model() } as const
+      const written = await whileForkAnswers(() => forkHandoff($, e, trigger, focus, percent, writer))
+      if (written.kind === 'answered') return observed($, e, { messages: written.messages }, isAskOn)
+      failed = { why: `${failed.why}; ${written.why}`, repairs: failed.repairs + written.repairs }
+    } catch (error) {
+      failed = { why: `${failed.why}; ${digest === undefined ? 'the digest could not be built' : "the session's model could not be read"} (${messageOf(error)})`, repairs: failed.repairs }
+    }
+  }
   let summaryFailure: string
   try {
     const compacted = await summarised($, e, next)
@@ -113,36 +154,6 @@ async function summaryOrDigest($: $, e: SessionCompactInput, next: Next, trigger
   const messages = await stubAnswerOf($, e, trigger, stub, DIGEST_ROW_NAME, new TextEncoder().encode(stub).length)
   await toldAndLogged($, TOASTS.compactionDigest(why), trigger, 'compaction-digest', why, failed.repairs, percent)
   return observed($, e, { messages }, isAskOn)
-}
-
-/** The toast that says what replaced the conversation, once it has, and one
- * line of the swap log (`appendSwapLog` never rejects); a folder that cannot
- * be read costs the line, never the answer. */
-async function toldAndLogged($: $, toast: Toast, trigger: ForkTrigger, outcome: 'compaction-summarized' | 'compaction-digest' | 'compaction-kept', reason: string, repairs: number, percent: number | null): Promise<void> {
-  showToast($, toast, COMPACTION_TOAST_MS)
-  await $.session.cwd().then(
-    (cwd) => appendSwapLog($, cwd, { trigger: compactionLogTriggerOf(trigger), outcome, files: [], contextPercentBefore: percent, reason, repairs }),
-    (error: unknown) => $.ui.log(`the compaction could not be logged (${messageOf(error)})`, { to: 'debug' }),
-  )
-}
-
-/** The conversation is too long for one more request: its digest, masked,
- * and a request carrying it writes the handoff (fork-steps.ts with the digest
- * writer). `before` says why no fork's handoff stands. A digest that cannot be
- * built or a writer that gives none goes on to the engine's summary. */
-async function fromDigest($: $, e: SessionCompactInput, next: Next, route: { trigger: ForkTrigger; focus: string }, reading: EdgeReading, isAskOn: boolean, before: { why: string; repairs: number }): Promise<SessionCompactResult> {
-  let digest: Digest | undefined
-  let failed: { why: string; repairs: number }
-  try {
-    digest = await maskedDigestNow($, e.messages, reading.windowTokens)
-    const writer = { kind: 'digest', digest: digest.text, model: await $.session.model() } as const
-    const written = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, reading.percent, writer))
-    if (written.kind === 'answered') return observed($, e, { messages: written.messages }, isAskOn)
-    failed = written
-  } catch (error) {
-    failed = { why: `${digest === undefined ? 'the digest could not be built' : "the session's model could not be read"} (${messageOf(error)})`, repairs: 0 }
-  }
-  return summaryOrDigest($, e, next, route.trigger, { why: `${before.why}; ${failed.why}`, repairs: before.repairs + failed.repairs }, reading.percent, isAskOn, digest)
 }
 
 /** `raisedBy` is the host's `next.origin.plugin`: our own swap goes on, before
@@ -169,23 +180,8 @@ export async function answerCompaction($: $, e: SessionCompactInput, next: Next,
       return observed($, e, compacted, isAskOn)
     }
     case 'digest':
-      return fromDigest($, e, next, route, reading, isAskOn, { why: KNOWN_NOT_TO_FIT, repairs: 0 })
-    case 'fork': {
-      const { percent } = reading
-      const forked = await whileForkAnswers(() => forkHandoff($, e, route.trigger, route.focus, percent, { kind: 'fork' }))
-      if (forked.kind === 'answered') return observed($, e, { messages: forked.messages }, isAskOn)
-      if (forked.isInterrupted === true) {
-        // The person stopped the turn (Escape): the engine's summary would be cut short too (seen live, 2.1.332: its call rejects and the conversation stays).
-        await toldAndLogged($, TOASTS.compactionKept(forked.why), route.trigger, 'compaction-kept', `${forked.why}; the conversation was kept`, forked.repairs, percent)
-        return { skip: 'the turn was interrupted while a fork wrote the handoff; the conversation is kept' }
-      }
-      if (forked.isTooLong === true) {
-        // Known from now on, should nothing replace the conversation: the next compaction spends no fork.
-        await windowRefused($).catch((error: unknown) => $.ui.log(`the refusal could not be recorded (${messageOf(error)})`, { to: 'debug' }))
-        return fromDigest($, e, next, route, reading, isAskOn, forked)
-      }
-      return summaryOrDigest($, e, next, route.trigger, forked, percent, isAskOn, undefined)
-    }
+    case 'fork':
+      return handedOff($, e, next, route, reading, isAskOn)
   }
 }
 

@@ -46,27 +46,20 @@ export type Forked = { kind: 'answered'; messages: SessionMessage[] } | { kind: 
 /** What the whole attempt knows before the first fork. */
 type Context = { cwd: string; folder: ProjectFolder; ask: ForkAsk; values: ForkFileValues; taken: string[] }
 
-type Failed = Extract<Forked, { kind: 'failed' }>
-type Passed = { kind: 'passed'; text: string; name: string }
-type Draft = Passed | { kind: 'problems'; problems: string[]; body: string } | Omit<Failed, 'repairs'>
+type Failure = Omit<Extract<Forked, { kind: 'failed' }>, 'repairs'>
+type Draft = { kind: 'passed'; text: string; name: string } | { kind: 'problems'; problems: string[]; body: string } | Failure
 
-type Asked = ForkOutcome | { isAnswered: false; rejected: string }
-type Unanswered = Exclude<Asked, { isAnswered: true }>
-
-/** One request of the writer's; a request the engine rejects is a failure too. */
-async function askOnce($: $, writer: HandoffWriter, prompt: string): Promise<Asked> {
+/** One request of the writer's: its text, or why it gave none, `before` that.
+ * The engine may reject the request; a fork is cut short by the turn's
+ * Escape, a completion only by its own time limit. */
+async function askOnce($: $, writer: HandoffWriter, prompt: string, before = ''): Promise<string | Failure> {
+  let outcome: ForkOutcome
   try {
-    if (writer.kind === 'fork') return await $.model.fork({ prompt })
-    return await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS })
+    outcome = writer.kind === 'fork' ? await $.model.fork({ prompt }) : await $.model.complete({ model: writer.model, prompt, maxTokens: DIGEST_HANDOFF_MAX_TOKENS, timeoutMs: DIGEST_HANDOFF_TIMEOUT_MS })
   } catch (error) {
-    return { isAnswered: false, rejected: `${writer.kind === 'fork' ? 'the fork' : "the digest's request"} was refused (${messageOf(error)})` }
+    return { kind: 'failed', why: `${before}${writer.kind === 'fork' ? 'the fork' : "the digest's request"} was refused (${messageOf(error)})` }
   }
-}
-
-/** Why a request gave no text. A fork is cut short by the turn's Escape; a
- * completion only by its own time limit. */
-function failedOf(writer: HandoffWriter, outcome: Unanswered, before = ''): Omit<Failed, 'repairs'> {
-  if ('rejected' in outcome) return { kind: 'failed', why: `${before}${outcome.rejected}` }
+  if (outcome.isAnswered) return outcome.text
   const why = `${before}${writer.kind === 'fork' ? forkFailureOf(outcome) : digestFailureOf(outcome, DIGEST_HANDOFF_TIMEOUT_MS)}`
   if (writer.kind === 'fork' && outcome.reason === 'aborted') return { kind: 'failed', why, isInterrupted: true }
   return isTooLongOf(outcome) ? { kind: 'failed', why, isTooLong: true } : { kind: 'failed', why }
@@ -102,13 +95,14 @@ function problemsReasonOf(problems: readonly string[]): string {
 async function passedDraft($: $, context: Context, writer: HandoffWriter): Promise<{ draft: Exclude<Draft, { kind: 'problems' }>; repairs: number }> {
   const { ask } = context
   const first = await askOnce($, writer, writer.kind === 'fork' ? forkPromptOf(ask) : digestPromptOf(ask, writer.digest))
-  if (!first.isAnswered) return { draft: failedOf(writer, first), repairs: 0 }
-  const draft = await draftOf($, first.text, context)
+  if (typeof first !== 'string') return { draft: first, repairs: 0 }
+  const draft = await draftOf($, first, context)
   if (draft.kind !== 'problems') return { draft, repairs: 0 }
   const { problems, body } = draft
-  const second = await askOnce($, writer, writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body))
-  if (!second.isAnswered) return { draft: failedOf(writer, second, `${writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"} gave no handoff: `), repairs: 1 }
-  const repaired = await draftOf($, second.text, context)
+  const repairPrompt = writer.kind === 'fork' ? forkRepairPromptOf(ask, problems, body) : digestRepairPromptOf(ask, writer.digest, problems, body)
+  const second = await askOnce($, writer, repairPrompt, `${writer.kind === 'fork' ? 'the repair fork' : "the digest writer's repair"} gave no handoff: `)
+  if (typeof second !== 'string') return { draft: second, repairs: 1 }
+  const repaired = await draftOf($, second, context)
   return { draft: repaired.kind === 'problems' ? { kind: 'failed', why: problemsReasonOf(repaired.problems) } : repaired, repairs: 1 }
 }
 
