@@ -19,7 +19,7 @@ import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-co
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff, stubAnswerOf } from './fork-steps.js'
 import { whileForkAnswers } from '../run/fork-answering.js'
-import { lastHandoffNow } from '../stub/last-handoff-steps.js'
+import { lastHandoffNow } from '../stub/stub-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { readPhase } from '../run/run-state.js'
 import { readWork } from '../facts/facts-state.js'

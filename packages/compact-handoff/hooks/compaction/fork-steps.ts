@@ -17,7 +17,7 @@ import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
 import { buildForkStub } from '../stub/swap-text.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { messageOf, redactableOf } from '../text/text-clip.js'
-import { lastHandoffNow, setLastHandoff } from '../stub/last-handoff-steps.js'
+import { lastHandoffNow, setLastHandoff } from '../stub/stub-steps.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
@@ -110,8 +110,7 @@ async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Conte
   const [cwd, nowMs] = await Promise.all([$.session.cwd(), $.clock.now()])
   const folder = { cwd, ...(await folderInputOf($, cwd)) }
   const [lastHandoff, listed] = await Promise.all([lastHandoffNow($, folder), listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => [])])
-  const chain = chainValuesOf(lastHandoff)
-  return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chain, focus }, taken: listed.map((entry) => entry.name) }
+  return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff), focus }, taken: listed.map((entry) => entry.name) }
 }
 
 /** The bookkeeping of a handoff that now stands: each step on its own, since
@@ -126,11 +125,11 @@ async function recordForkHandoff($: $, cwd: string, relPath: string, text: strin
 /** Answers the compaction `e` with a handoff `writer` wrote, or says why it
  * could not; `contextPercentBefore` is the context's use as the compaction began. */
 export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTrigger, focus: string, contextPercentBefore: number | null, writer: HandoffWriter): Promise<Forked> {
-  const position = turnPositionOf(e.messages, trigger)
+  const isMidTurn = turnPositionOf(e.messages, trigger).kind === 'mid-turn'
   let context: Context
   let passed: Awaited<ReturnType<typeof passedDraft>>
   try {
-    context = await contextOf($, focus, position.kind === 'mid-turn')
+    context = await contextOf($, focus, isMidTurn)
     // A folder the one rule refuses would refuse the file too: no request is spent on it.
     const place = await projectFileOnDisk($, context.folder, FORK_HANDOFF_DIR, 'folder')
     if (place.verdict.kind === 'refused') return { kind: 'failed', why: `no handoff can be saved in ${FORK_HANDOFF_DIR}: ${place.verdict.why}`, repairs: 0 }
@@ -150,24 +149,22 @@ export async function forkHandoff($: $, e: SessionCompactInput, trigger: ForkTri
     return { kind: 'failed', why: `${relPath} could not be saved (${messageOf(error)})`, repairs }
   }
   if (!written.isWritten) return { kind: 'failed', why: `${relPath} was not written: ${written.why}`, repairs }
-  const bytes = new TextEncoder().encode(draft.text).length
   const outcome = writer.kind === 'fork' ? 'compaction-handoff' : 'compaction-digest-handoff'
   await recordForkHandoff($, context.cwd, relPath, draft.text, { trigger: compactionLogTriggerOf(trigger), outcome, files: [relPath], contextPercentBefore, repairs })
   // The file stands and the answer follows: a state that cannot be read costs the stub a section, never the answer.
-  const { words, work, context: stubContext, latestStep } = await recordsNow($, e.messages, position.kind === 'mid-turn')
-  const factsSection = stubFactsOf(work.facts, context.cwd, [relPath], draft.text)
+  const { words, work, context: stubContext, latestStep } = await recordsNow($, e.messages, isMidTurn)
   const stub = buildForkStub({
     handoff: relPath,
     handoffText: draft.text,
     words,
     trigger,
     writtenFrom: writer.kind,
-    isMidTurn: position.kind === 'mid-turn',
+    isMidTurn,
     context: stubContext,
-    factsSection,
+    factsSection: stubFactsOf(work.facts, context.cwd, [relPath], draft.text),
     latestStep,
   })
-  const messages = await stubAnswerOf($, e, trigger, stub, relPath, bytes)
+  const messages = await stubAnswerOf($, e, trigger, stub, relPath, new TextEncoder().encode(draft.text).length)
   showToast($, writer.kind === 'fork' ? TOASTS.forkHandoff(trigger, relPath) : TOASTS.digestHandoff(trigger, relPath), COMPACTION_TOAST_MS)
   return { kind: 'answered', messages }
 }

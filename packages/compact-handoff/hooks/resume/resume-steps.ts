@@ -22,7 +22,7 @@ import { watchAfter } from '../facts/work-steps.js'
 import { folderInputOf } from '../ownership/folder-steps.js'
 import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
 import { withRunningSection } from '../background/running.js'
-import { checkedFileOf, setLastHandoff } from '../stub/last-handoff-steps.js'
+import { checkedFileOf, setLastHandoff } from '../stub/stub-steps.js'
 import type { CheckedFile } from '../stub/last-handoff.js'
 import { runningNow } from '../background/running-steps.js'
 

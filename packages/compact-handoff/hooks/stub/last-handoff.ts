@@ -3,7 +3,7 @@
 // own now. A resume of a stranger's file sets the last handoff too (the person
 // chose to look at it), and a file swapped in may be replaced on disk later (a
 // pull): its chain, its parent and the summary's pointer come only from a file
-// that is the person's own when they are named. Pure: last-handoff-steps.ts reads.
+// that is the person's own when they are named. Pure: stub-steps.ts reads.
 export type CheckedFile = {
   relPath: string
   /** The ownership record matches the text read now. */
