@@ -75,9 +75,8 @@ describe('turnPositionOf', () => {
     expect(turnPositionOf([user('Fix it.'), assistant('Reading.')], 'auto')).toEqual({ kind: 'mid-turn' })
   })
 
-  test('an empty transcript, or none at all, is between turns', () => {
+  test('an empty transcript is between turns', () => {
     expect(turnPositionOf([], 'auto')).toEqual({ kind: 'between-turns' })
-    expect(turnPositionOf(undefined, 'auto')).toEqual({ kind: 'between-turns' })
   })
 
   test('a /compact runs between turns, whatever the last message is', () => {

@@ -82,9 +82,9 @@ type MessageInput = { role: 'user' | 'assistant'; toolResults?: readonly unknown
  * the hook keeps it), or inside a turn (the last message is the model's, or
  * the user message carrying tool results). A /compact runs between turns.
  */
-export function turnPositionOf(messages: readonly MessageInput[] | undefined, trigger: ForkTrigger): TurnPosition {
-  const last = messages?.at(-1)
-  if (trigger !== 'auto' || messages === undefined || last === undefined) return { kind: 'between-turns' }
+export function turnPositionOf(messages: readonly MessageInput[], trigger: ForkTrigger): TurnPosition {
+  const last = messages.at(-1)
+  if (trigger !== 'auto' || last === undefined) return { kind: 'between-turns' }
   if (last.role === 'assistant' || (last.toolResults?.length ?? 0) > 0) return { kind: 'mid-turn' }
   return { kind: 'typed-prompt', index: messages.length - 1 }
 }
