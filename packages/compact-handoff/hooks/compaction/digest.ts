@@ -241,16 +241,16 @@ function orphanResultsOf(messages: readonly DigestMessage[], index: number): Too
 /** Every entry of the message at `index`, newest first, as `visit` is handed
  * them, until it answers false: the user's prompt or the assistant's text
  * and its calls, in the order the message holds them, reversed. */
-function entriesOfMessage(messages: readonly DigestMessage[], index: number, windows: string[], visit: (entry: () => PlannedEntry, kind: PlannedEntry['kind']) => boolean): boolean {
+function entriesOfMessage(messages: readonly DigestMessage[], index: number, windows: string[], visit: (entry: () => PlannedEntry, kind: PlannedEntry['kind']) => boolean): void {
   const message = messages[index]!
   if (message.role === 'user') {
-    if (hasText(message.text) && !visit(() => ({ kind: 'prompt', index, text: planText(windows, message.text, MAX_PROMPT_CHARS, PROMPT_HEAD_SHARE) }), 'prompt')) return false
+    if (hasText(message.text) && !visit(() => ({ kind: 'prompt', index, text: planText(windows, message.text, MAX_PROMPT_CHARS, PROMPT_HEAD_SHARE) }), 'prompt')) return
     const orphans = orphanResultsOf(messages, index)
     for (let i = orphans.length - 1; i >= 0; i--) {
       const result = orphans[i]!
-      if (!visit(() => callEntryOf(windows, index, 'a tool', `call ${result.tool_use_id}`, result.text, result.isError), 'call')) return false
+      if (!visit(() => callEntryOf(windows, index, 'a tool', `call ${result.tool_use_id}`, result.text, result.isError), 'call')) return
     }
-    return true
+    return
   }
   const uses = message.toolUses ?? []
   const results = uses.length > 0 ? resultsFor(messages[index + 1]) : new Map<string, ToolResult>()
@@ -259,10 +259,9 @@ function entriesOfMessage(messages: readonly DigestMessage[], index: number, win
     const result = results.get(use.tool_use_id)
     const text = result?.text ?? use.text
     const isError = result?.isError ?? use.isError === true
-    if (!visit(() => callEntryOf(windows, index, use.tool, callTextOf(use.input), text, isError), 'call')) return false
+    if (!visit(() => callEntryOf(windows, index, use.tool, callTextOf(use.input), text, isError), 'call')) return
   }
-  if (hasText(message.text) && !visit(() => ({ kind: 'assistant', index, text: planText(windows, message.text, MAX_ASSISTANT_CHARS, ASSISTANT_HEAD_SHARE) }), 'assistant')) return false
-  return true
+  if (hasText(message.text)) visit(() => ({ kind: 'assistant', index, text: planText(windows, message.text, MAX_ASSISTANT_CHARS, ASSISTANT_HEAD_SHARE) }), 'assistant')
 }
 
 /** How many entries of each kind the messages hold, counted without reading their texts beyond a first non-blank character. */
