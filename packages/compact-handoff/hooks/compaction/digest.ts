@@ -67,7 +67,6 @@ const LABEL_FRAME_CHARS = 40
 const OUTPUT_LABEL_CHARS = 70
 /** A cut's notice inside a fence, beyond the count it names, at most. */
 const NOTICE_FRAME_CHARS = 40
-/** Between two parts of the digest: a blank line. */
 const PART_GAP = '\n\n'
 /** A tool's name as shown; names are short, a longer one is cut. */
 const MAX_TOOL_NAME_CHARS = 100
@@ -95,15 +94,12 @@ export type PlannedEntry =
   | { kind: 'assistant'; index: number; text: PlannedText }
   | { kind: 'call'; index: number; tool: string; call: PlannedText; outcome: string; output?: PlannedText }
 
-/** How many entries of each kind were left out. */
 export type LeftOut = { prompts: number; assistant: number; calls: number }
 
 /** Phase 1: what the digest shows, newest first within the budget; each text a window wider than it keeps (line starts), unmasked. */
 export type DigestPlan = {
   budgetChars: number
-  /** The leading sections that fit their share, in order. */
   leading: readonly string[]
-  /** How many leading sections did not fit their share. */
   leadingLeftOut: number
   recallLine?: string
   messageCount: number
@@ -199,7 +195,6 @@ function whereOf(index: number, messageCount: number): string {
   return `message ${index + 1} of ${messageCount}`
 }
 
-/** After a call's text when it was cut. */
 const CALL_CUT_MARK = ' […]'
 
 type ToolUse = NonNullable<DigestMessage['toolUses']>[number]

@@ -97,7 +97,6 @@ export function unmaskableProblemOf(body: string): string | undefined {
   return `is ${body.length} characters, over the ${MAX_REDACT_CHARS} compact-handoff can check: keep to what the next session needs`
 }
 
-/** The fork's result as far as a handoff goes. */
 export type ForkOutcome =
   | { isAnswered: true; text: string }
   | { isAnswered: false; reason: 'api-error'; status: number | null; error: string }
