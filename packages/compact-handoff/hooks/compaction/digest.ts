@@ -10,7 +10,7 @@
 // window, wider than it keeps so the masking sees whole lines and never a
 // credential cut short, then the text cuts each masked window to its size.
 import { exitCodeOf } from '../facts/facts.js'
-import { MAX_REDACT_CHARS, headOf, longestBacktickRunOf } from '../text/text-clip.js'
+import { MAX_REDACT_CHARS, headOf, isLowSurrogate, longestBacktickRunOf } from '../text/text-clip.js'
 
 /** A message as session.compact's e.messages holds it (SessionMessage subset). */
 export type DigestMessage = {
@@ -125,8 +125,7 @@ function hasText(text: string): boolean {
 export function endOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const end = text.slice(text.length - maxChars)
-  const code = end.charCodeAt(0)
-  return code >= 0xdc00 && code <= 0xdfff ? end.slice(1) : end
+  return isLowSurrogate(end.charCodeAt(0)) ? end.slice(1) : end
 }
 
 /** What a tool call was asked: a Bash command, a file's path, a pattern and
