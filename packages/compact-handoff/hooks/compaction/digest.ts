@@ -216,15 +216,13 @@ function callEntryOf(windows: string[], index: number, tool: string, call: strin
   return { kind: 'call', index, tool: shownTool, call: planned, outcome: outcomeOf(tool, text, isError), ...output }
 }
 
-function resultsFor(next: DigestMessage | undefined): Map<string, ToolResult> {
-  const results = new Map<string, ToolResult>()
-  if (next?.role !== 'user') return results
-  for (const result of next.toolResults ?? []) results.set(result.tool_use_id, result)
-  return results
+/** The results `message` carries when it is a user message, by their call's id. */
+export function resultsByIdOf(message: Omit<DigestMessage, 'text'> | undefined): Map<string, ToolResult> {
+  return new Map(message?.role === 'user' ? (message.toolResults ?? []).map((result) => [result.tool_use_id, result] as const) : [])
 }
 
 /** The results in the user message at `index` whose call is not in the assistant message before it. */
-function orphanResultsOf(messages: readonly DigestMessage[], index: number): ToolResult[] {
+export function orphanResultsOf(messages: readonly Omit<DigestMessage, 'text'>[], index: number): ToolResult[] {
   const results = messages[index]?.toolResults ?? []
   if (results.length === 0) return []
   const before = messages[index - 1]
@@ -247,7 +245,7 @@ function entriesOfMessage(messages: readonly DigestMessage[], index: number, win
     return
   }
   const uses = message.toolUses ?? []
-  const results = uses.length > 0 ? resultsFor(messages[index + 1]) : new Map<string, ToolResult>()
+  const results = resultsByIdOf(uses.length > 0 ? messages[index + 1] : undefined)
   for (let i = uses.length - 1; i >= 0; i--) {
     const use = uses[i]!
     const result = results.get(use.tool_use_id)

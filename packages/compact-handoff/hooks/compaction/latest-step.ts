@@ -5,7 +5,7 @@
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
 import { clippedOf, headOf, longestBacktickRunOf } from '../text/text-clip.js'
-import { callTextOf, endOf, oneLineOf, outcomeOf, type DigestMessage } from './digest.js'
+import { callTextOf, endOf, oneLineOf, orphanResultsOf, outcomeOf, resultsByIdOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -60,16 +60,13 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
   if (last === undefined) return undefined
   const before = last.role === 'assistant' ? last : messages.at(-2)
   const uses = before?.role === 'assistant' ? (before.toolUses ?? []) : []
-  const results = last.role === 'user' ? (last.toolResults ?? []) : []
-  const useIds = new Set(uses.map((use) => use.tool_use_id))
+  const results = resultsByIdOf(last)
   const calls = [
     ...uses.map((use) => {
-      const result = results.find((r) => r.tool_use_id === use.tool_use_id)
-      const text = result?.text ?? use.text
-      const isError = result?.isError ?? use.isError === true
-      return callOf(use.tool, headOf(callTextOf(use.input), WINDOW_FACTOR * MAX_LATEST_CALL_CHARS), text, isError)
+      const result = results.get(use.tool_use_id)
+      return callOf(use.tool, headOf(callTextOf(use.input), WINDOW_FACTOR * MAX_LATEST_CALL_CHARS), result?.text ?? use.text, result?.isError ?? use.isError === true)
     }),
-    ...results.filter((r) => !useIds.has(r.tool_use_id)).map((r) => callOf('a tool', `call ${headOf(r.tool_use_id, MAX_LATEST_CALL_CHARS)}`, r.text, r.isError)),
+    ...orphanResultsOf(messages, messages.length - 1).map((r) => callOf('a tool', `call ${headOf(r.tool_use_id, MAX_LATEST_CALL_CHARS)}`, r.text, r.isError)),
   ]
   if (calls.length === 0) return undefined
   return { calls: calls.slice(-MAX_LATEST_CALLS), moreCalls: Math.max(0, calls.length - MAX_LATEST_CALLS) }
