@@ -8,9 +8,10 @@ import { GO_COMMAND, GO_REFUSED_TEXT, IDLE, isAt, isOwnGo, replacedNoteOf, type 
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import type { TurnEnd } from './turn-verdict.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
-import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import { mayBeHandoffPath, relativeToCwd, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, type FileInput, type FileReport } from './file-check.js'
+import { isOwnWrite, ownWriteTargetOf } from './own-write.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
 import { applyEvent, isForkAnswering, isRunPossible, readPhase } from './run-state.js'
@@ -198,6 +199,20 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   if (isRunPossible()) await dispatch($, { kind: 'file-written', path: call.file_path, tool: call.tool })
   // In a run or not: the normal-mode skill's handoffs are the person's own too.
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
+}
+
+/** The `tool.check` step for the skill's write of its own file (own-write.ts
+ * decides): reads the run and looks at the target's path on disk by the one
+ * rule for project files, in the spelling the call uses. */
+export async function isRunOwnWrite($: $, path: string): Promise<boolean> {
+  const phase = await readPhase($)
+  const file = ownWriteTargetOf(phase, path)
+  if (file === undefined || phase.kind !== 'writing') return false
+  const { run } = phase
+  // classifyHandoffPath names the folder as HANDOFF_DIRS spells it; the disk is looked at as the call spells it.
+  const spelled = relativeToCwd(path, run.cwd, run.ignoresCase)
+  if (spelled === undefined) return false
+  return isOwnWrite(run, file, (await projectFileOnDisk($, run, spelled)).verdict)
 }
 
 /** With no run under way, idle, and nothing read. */
