@@ -66,29 +66,17 @@ export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<
 export async function disarmAfterSwap($: $): Promise<void> {
   if (gate.kind !== 'unknown' && gate.kind !== 'armed') return
   gate = { kind: 'open' }
-  try {
-    await takeAsk($)
-  } catch {
-    // The flag stays in the state, where only a reload of this mod reads it again.
-  }
+  // A flag that cannot be taken stays in the state, where only a reload of this mod reads it again.
+  await takeAsk($).catch(() => undefined)
 }
 
 /** Asks, if the state says a question is pending; takes it either way. A state
  * that cannot be read lets the call run: the option must never wedge the tools. */
 async function askIfPending($: $): Promise<AskVerdict> {
-  let flag
-  try {
-    flag = await takeAsk($)
-  } catch {
-    return RUN
-  }
+  const flag = await takeAsk($).catch(() => NO_ASK)
   if (flag.kind !== 'pending') return RUN
-  try {
-    return askVerdictOf(await $.ui.ask(questionOf(flag.trigger), { options: [CONTINUE, STOP], header: ASK_HEADER }))
-  } catch {
-    // Dismissed, or no one to ask (-p): not a yes.
-    return askVerdictOf(undefined)
-  }
+  // Dismissed, or no one to ask (-p): the ask rejects, which is not a yes.
+  return askVerdictOf(await $.ui.ask(questionOf(flag.trigger), { options: [CONTINUE, STOP], header: ASK_HEADER }).catch(() => undefined))
 }
 
 /** What a main-loop tool call does: run, or be refused with the verdict's text. */
