@@ -348,9 +348,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),
   ])
-  if (isSummarized) {
-    showToast($, TOASTS.answerModMissing(), LONG_TOAST_MS)
-  }
+  if (isSummarized) showToast($, TOASTS.answerModMissing(), LONG_TOAST_MS)
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
     await giveToBox($, [run.heldCommands.join('\n')])
