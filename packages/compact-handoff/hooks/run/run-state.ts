@@ -9,7 +9,8 @@ import { readStatusLine, tellStage } from '../status-line/status-line-steps.js'
 
 type $ = EngineInterface
 
-// Written only by applyEvent, with a compare-and-set.
+const phaseAtom = atom({ plugin: 'compact-handoff', key: 'run' } as const, IDLE)
+// The same value, written only by applyEvent with a compare-and-set.
 const RUN_REF = { plugin: 'compact-handoff', key: 'run' } as const
 // Written at every session.start (a hot reload runs it again), and put back
 // after /clear, which starts the session's state over with no session.start
@@ -86,8 +87,8 @@ export function isForkAnswering(): boolean {
   return forksAnswering > 0
 }
 
-export async function readPhase($: $): Promise<Phase> {
-  return (await $.state.get(RUN_REF)).value ?? IDLE
+export function readPhase($: $): Promise<Phase> {
+  return read($, phaseAtom)
 }
 
 /** Plugin compaction is refused in a `-p` or SDK session: no swap can finish there. */
