@@ -46,10 +46,12 @@ async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined>
   return storedRecordOf(storeKey, await $.store.get(storeKey))
 }
 
-/** The records under `storeKeys` that are records; `record` is undefined for a value out of shape. */
+/** What is kept under each record key among `storeKeys`: undefined for a value out of shape. */
 async function storedRecordsAt($: $, storeKeys: readonly string[]): Promise<{ storeKey: string; record: OwnRecord | undefined }[]> {
-  const stored = []
-  for (const storeKey of storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX))) stored.push({ storeKey, record: await storedRecordOf(storeKey, await $.store.get(storeKey)) })
+  const stored: { storeKey: string; record: OwnRecord | undefined }[] = []
+  for (const storeKey of storeKeys) {
+    if (storeKey.startsWith(RECORD_KEY_PREFIX)) stored.push({ storeKey, record: await storedRecordOf(storeKey, await $.store.get(storeKey)) })
+  }
   return stored
 }
 
