@@ -59,16 +59,14 @@ async function maskedFocusOf($: $, focus: string): Promise<string> {
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, focus] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), maskedFocusOf($, intent.focus)])
   // Resolved once, here: every check compares a file's real path with it.
-  const { cwdRealPath, ignoresCase } = await folderInputOf($, cwd)
+  const folder = await folderInputOf($, cwd)
   const id = crypto.randomUUID()
   return {
     id,
     mode: intent.mode,
     focus,
     startedAtMs: nowMs,
-    cwd,
-    cwdRealPath,
-    ignoresCase,
+    ...folder,
     // The chain is read again when the skill is launched (run-steps.ts launchSkill).
     values: { run: id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), created: createdValueOf(nowMs), ...chainValuesOf({ kind: 'none' }) },
     files: [],

@@ -91,13 +91,13 @@ function masked($: $, text: string): Promise<string> {
 type Picked = { cwd: string; handoff: string; prompt: string; isOwn: boolean; question?: string; leftOut?: { plan: string; detail: string } }
 
 /** The file named, or the newest with work left in the handoff folders. */
-async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
+async function chosenFile($: $, folder: ProjectFolder, listed: readonly Listed[], pathArg: string): Promise<HandoffPath | string> {
   if (pathArg !== '') {
-    const file = classifyHandoffPath(pathArg, cwd, ignoresCase)
+    const file = classifyHandoffPath(pathArg, folder.cwd, folder.ignoresCase)
     return file?.kind === 'handoff' ? file : `Not resumed: ${pathArg} is not a HANDOFF_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project.`
   }
   const nowMs = await $.clock.now()
-  const newest = newestResumable(await candidatesOf($, cwd, listed, nowMs), nowMs)
+  const newest = newestResumable(await candidatesOf($, folder.cwd, listed, nowMs), nowMs)
   return newest !== undefined
     ? { kind: 'handoff', relPath: newest.relPath }
     : 'No handoff to resume: none in plans/handoffs/ or .claude/handoffs/ has status in-progress or waiting-for-user. Name one: /compact-handoff resume <path>.'
@@ -111,7 +111,7 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   const cwd = await $.session.cwd()
   const folder = await folderInputOf($, cwd)
   const listed = await listHandoffFiles($, folder)
-  const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
+  const file = await chosenFile($, folder, listed, pathArg)
   if (typeof file === 'string') return file
   const input = await fileInputOnDisk($, folder, file)
   const { text } = input
