@@ -33,7 +33,6 @@ export const LAYERS: Record<string, readonly string[]> = {
     'ask',
     'thresholds',
     'run',
-    'permission',
     'compaction',
     'resume',
     'commands',

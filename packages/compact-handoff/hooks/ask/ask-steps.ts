@@ -33,24 +33,23 @@ async function takeAsk($: $): Promise<AskFlag> {
 }
 
 type Gate =
-  /** Just loaded: the state decides at the next call. */
-  | { kind: 'unknown' }
+  /** The state may hold a question (a compaction armed it, or this copy just
+   * loaded and has not read it): the next call reads and clears the state. */
+  | { kind: 'armed' }
   /** Nothing pending: calls run without an engine call. */
   | { kind: 'open' }
-  /** A compaction armed the question: the next call reads and clears the state. */
-  | { kind: 'armed' }
   /** The question is on screen: calls that arrive meanwhile wait for its answer. */
   | { kind: 'asking'; verdict: Promise<AskVerdict> }
   /** The person said stop: every main-loop call is refused until the turn ends. */
   | { kind: 'stopped'; verdict: AskVerdict }
 
-let gate: Gate = { kind: 'unknown' }
+let gate: Gate = { kind: 'armed' }
 
 /** At register (a reload runs it again): with the option off nothing arms the
  * question, so the gate stays open and a swap spends no engine call taking
  * back a question that cannot be there. */
 export function startAskGate(isAskOn: boolean): void {
-  gate = isAskOn ? { kind: 'unknown' } : { kind: 'open' }
+  gate = isAskOn ? { kind: 'armed' } : { kind: 'open' }
 }
 
 /** After a compaction that was not our swap replaced the main loop's conversation. */
@@ -64,31 +63,19 @@ export async function armAfterCompaction($: $, trigger: ArmingTrigger): Promise<
  * first await, so a tool call of the turn the swap starts never asks, however
  * soon it comes. Never throws: the swap must not depend on it. */
 export async function disarmAfterSwap($: $): Promise<void> {
-  if (gate.kind !== 'unknown' && gate.kind !== 'armed') return
+  if (gate.kind !== 'armed') return
   gate = { kind: 'open' }
-  try {
-    await takeAsk($)
-  } catch {
-    // The flag stays in the state, where only a reload of this mod reads it again.
-  }
+  // A flag that cannot be taken stays in the state, where only a reload of this mod reads it again.
+  await takeAsk($).catch(() => undefined)
 }
 
 /** Asks, if the state says a question is pending; takes it either way. A state
  * that cannot be read lets the call run: the option must never wedge the tools. */
 async function askIfPending($: $): Promise<AskVerdict> {
-  let flag
-  try {
-    flag = await takeAsk($)
-  } catch {
-    return RUN
-  }
+  const flag = await takeAsk($).catch(() => NO_ASK)
   if (flag.kind !== 'pending') return RUN
-  try {
-    return askVerdictOf(await $.ui.ask(questionOf(flag.trigger), { options: [CONTINUE, STOP], header: ASK_HEADER }))
-  } catch {
-    // Dismissed, or no one to ask (-p): not a yes.
-    return askVerdictOf(undefined)
-  }
+  // Dismissed, or no one to ask (-p): the ask rejects, which is not a yes.
+  return askVerdictOf(await $.ui.ask(questionOf(flag.trigger), { options: [CONTINUE, STOP], header: ASK_HEADER }).catch(() => undefined))
 }
 
 /** What a main-loop tool call does: run, or be refused with the verdict's text. */
@@ -99,7 +86,6 @@ export async function verdictForToolCall($: $): Promise<AskVerdict> {
     case 'stopped':
     case 'asking':
       return gate.verdict
-    case 'unknown':
     case 'armed': {
       // Set before the first await, so a call arriving meanwhile waits on this one.
       const verdict = askIfPending($)

@@ -5,7 +5,7 @@ import type { CommandRunResult, EngineInterface } from 'claude-code'
 import { GO_COMMAND, replacedNoteOf, stageTextOf, type Run } from '../run/run.js'
 import { NOT_INTERACTIVE_TEXT, PLAN_COMMAND, HANDOFF_COMMAND, intentOf, type Intent } from './command-intent.js'
 import { SKILL_OF_MODE } from '../protocol/protocol.js'
-import { folderInputOf } from '../ownership/folder-steps.js'
+import { folderInputOf } from '../disk/disk-steps.js'
 import { MAX_REPORT_LOG_LINES, statusReportOf } from './status-report.js'
 import { wordsSizeOf } from '../words/user-words.js'
 import { chainValuesOf, createdValueOf } from '../run/frontmatter-values.js'
@@ -59,16 +59,14 @@ async function maskedFocusOf($: $, focus: string): Promise<string> {
 async function newRun($: $, intent: Start, trigger: Run['trigger'], nowMs: number): Promise<Run> {
   const [usage, cwd, focus] = await Promise.all([$.session.usage().catch(() => undefined), $.session.cwd(), maskedFocusOf($, intent.focus)])
   // Resolved once, here: every check compares a file's real path with it.
-  const { cwdRealPath, ignoresCase } = await folderInputOf($, cwd)
+  const folder = await folderInputOf($, cwd)
   const id = crypto.randomUUID()
   return {
     id,
     mode: intent.mode,
     focus,
     startedAtMs: nowMs,
-    cwd,
-    cwdRealPath,
-    ignoresCase,
+    ...folder,
     // The chain is read again when the skill is launched (run-steps.ts launchSkill).
     values: { run: id.replace(/-/g, '').slice(0, RUN_TAG_CHARS), created: createdValueOf(nowMs), ...chainValuesOf({ kind: 'none' }) },
     files: [],

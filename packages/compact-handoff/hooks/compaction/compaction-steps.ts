@@ -18,10 +18,9 @@ import { showToast } from '../text/toast-steps.js'
 import { compactionRouteOf, turnPositionOf, type ForkTrigger } from './engine-compaction.js'
 import { summaryInstructionsOf } from './summary-instructions.js'
 import { COMPACTION_TOAST_MS, forkHandoff, stubAnswerOf } from './fork-steps.js'
-import { whileForkAnswers } from '../run/fork-answering.js'
 import { lastHandoffNow } from '../stub/stub-steps.js'
-import { folderInputOf } from '../ownership/folder-steps.js'
-import { readPhase } from '../run/run-state.js'
+import { folderInputOf } from '../disk/disk-steps.js'
+import { readPhase, whileForkAnswers } from '../run/run-state.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords } from '../words/words-state.js'
 import { newWindowBegan, windowRefused } from '../thresholds/window-steps.js'
@@ -69,7 +68,7 @@ const KNOWN_NOT_TO_FIT = "the conversation is too long for one more request (thi
 /** The engine's summary, with our instructions: the person's, then what this mod's state adds, then the outline. */
 async function summarised($: $, e: SessionCompactInput, next: Next): Promise<SessionCompactResult> {
   const cwd = await $.session.cwd()
-  const folder = { cwd, ...(await folderInputOf($, cwd)) }
+  const folder = await folderInputOf($, cwd)
   const [words, lastHandoff, work] = await Promise.all([readWords($), lastHandoffNow($, folder), readWork($)])
   return next({ ...e, instructions: summaryInstructionsOf(e.instructions, { words, lastHandoff, facts: work.facts, cwd }) })
 }

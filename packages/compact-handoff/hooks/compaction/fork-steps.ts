@@ -21,8 +21,7 @@ import { lastHandoffNow, setLastHandoff } from '../stub/stub-steps.js'
 import { markUsed, recordOwnFile } from '../ownership/ownership-steps.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { compactionLogTriggerOf } from '../swap-log/swap-log.js'
-import { folderInputOf } from '../ownership/folder-steps.js'
-import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
+import { folderInputOf, listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { recordsNow } from './digest-steps.js'
 import { rememberStubRow } from '../stub-row/stub-row-steps.js'
@@ -108,7 +107,7 @@ async function passedDraft($: $, context: Context, writer: HandoffWriter): Promi
 
 async function contextOf($: $, focus: string, isMidTurn: boolean): Promise<Context> {
   const [cwd, nowMs] = await Promise.all([$.session.cwd(), $.clock.now()])
-  const folder = { cwd, ...(await folderInputOf($, cwd)) }
+  const folder = await folderInputOf($, cwd)
   const [lastHandoff, listed] = await Promise.all([lastHandoffNow($, folder), listProjectFolder($, folder, FORK_HANDOFF_DIR).catch(() => [])])
   return { cwd, folder, ask: { focus, isMidTurn }, values: { created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff), focus }, taken: listed.map((entry) => entry.name) }
 }

@@ -5,12 +5,20 @@
 // changes between that look and the write itself is not seen.
 import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
 import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
-import { inFolder } from '../protocol/protocol-paths.js'
+import { folderIgnoresCase, inFolder } from '../protocol/protocol-paths.js'
 import { messageOf } from '../text/text-clip.js'
 
 type $ = EngineInterface
 
 const ENOENT_RE = /ENOENT/
+
+/** The session folder as the path checks compare with it, read where a run or
+ * a resume starts: its real path, and whether its file system ignores letter
+ * case (protocol-paths.ts folderIgnoresCase decides). */
+export async function folderInputOf($: $, cwd: string): Promise<ProjectFolder> {
+  const [stat, info] = await Promise.all([$.fs.stat(cwd, { resolve: true }).catch(() => undefined), $.session.info().catch(() => undefined)])
+  return { cwd, cwdRealPath: stat?.realPath ?? cwd, ignoresCase: folderIgnoresCase(cwd, info?.platform) }
+}
 
 /** The rule's verdict on `relPath` (as the call spells it, `/`-separated;
  * a folder's with `last` 'folder'), and its own stat when it is present. Part by part, each looked at

@@ -46,30 +46,30 @@ async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined>
   return storedRecordOf(storeKey, await $.store.get(storeKey))
 }
 
+/** What is kept under each record key among `storeKeys`: undefined for a value out of shape. */
+async function storedRecordsAt($: $, storeKeys: readonly string[]): Promise<{ storeKey: string; record: OwnRecord | undefined }[]> {
+  const stored: { storeKey: string; record: OwnRecord | undefined }[] = []
+  for (const storeKey of storeKeys) {
+    if (storeKey.startsWith(RECORD_KEY_PREFIX)) stored.push({ storeKey, record: await storedRecordOf(storeKey, await $.store.get(storeKey)) })
+  }
+  return stored
+}
+
 /** Oldest written first. */
 export async function readOwnRecords($: $): Promise<OwnRecord[]> {
-  const records: OwnRecord[] = []
-  for (const storeKey of await $.store.keys()) {
-    if (!storeKey.startsWith(RECORD_KEY_PREFIX)) continue
-    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
-    if (record !== undefined) records.push(record)
-  }
-  return records.sort((a, b) => a.writtenAtMs - b.writtenAtMs)
+  const stored = await storedRecordsAt($, await $.store.keys())
+  return stored.flatMap((s) => (s.record !== undefined ? [s.record] : [])).sort((a, b) => a.writtenAtMs - b.writtenAtMs)
 }
 
 /** The oldest records deleted until the rest fit the budget (a value out of
  * shape goes too); read only when their count could pass it. */
 async function dropOverBudget($: $, storeKeys: readonly string[]): Promise<void> {
-  const keys = storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX))
-  if (keys.length <= MAX_OWN_RECORDS && keys.length * MAX_RECORD_CHARS <= OWN_RECORDS_BUDGET_CHARS) return
-  const stored: { storeKey: string; record: OwnRecord }[] = []
-  const junk: string[] = []
-  for (const storeKey of keys) {
-    const record = await storedRecordOf(storeKey, await $.store.get(storeKey))
-    if (record === undefined) junk.push(storeKey)
-    else stored.push({ storeKey, record })
-  }
-  for (const storeKey of [...junk, ...recordKeysToDrop(stored)]) await $.store.delete(storeKey)
+  const count = storeKeys.filter((k) => k.startsWith(RECORD_KEY_PREFIX)).length
+  if (count <= MAX_OWN_RECORDS && count * MAX_RECORD_CHARS <= OWN_RECORDS_BUDGET_CHARS) return
+  const stored = await storedRecordsAt($, storeKeys)
+  const junk = stored.filter((s) => s.record === undefined).map((s) => s.storeKey)
+  const kept = stored.flatMap((s) => (s.record !== undefined ? [{ storeKey: s.storeKey, record: s.record }] : []))
+  for (const storeKey of [...junk, ...recordKeysToDrop(kept)]) await $.store.delete(storeKey)
 }
 
 /** Sets `record` under its file's key unless the record there stands over it

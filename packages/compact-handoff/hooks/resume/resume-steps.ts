@@ -11,16 +11,14 @@ import { sectionTextsOf } from '../format/handoff-format.js'
 import { frontmatterOf } from '../format/frontmatter.js'
 import { resumeProblemsOf } from '../run/file-check.js'
 import { fileInputOnDisk } from '../run/run-steps.js'
-import { listProjectFolder } from '../disk/disk-steps.js'
+import { folderInputOf, listProjectFolder } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
-import { FRONTMATTER_READ_BYTES, MAX_CANDIDATES, foreignQuestionOf, foreignRefusalOf, foreignResumePromptOf, newestResumable, offerRecordOf, ownPlanOf, rankMsOf, resumePromptOf, type Candidate } from './resume.js'
+import { FRONTMATTER_READ_BYTES, MAX_CANDIDATES, committerOf, doubtOf, foreignQuestionOf, foreignRefusalOf, foreignResumePromptOf, lastCommitArgvOf, listArgvOf, listingOf, newestResumable, offerRecordOf, ownPlanOf, rankMsOf, resumePromptOf, type Candidate, type Tracking } from './resume.js'
 import { fingerprintOf, ownershipReasonOf } from '../ownership/ownership.js'
 import { markUsed, ownershipOnDisk, readOwnRecords } from '../ownership/ownership-steps.js'
 import { readInteractive, readPhase } from '../run/run-state.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
-import { folderInputOf } from '../ownership/folder-steps.js'
-import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type Tracking } from '../ownership/git-answer.js'
 import { withRunningSection } from '../background/running.js'
 import { checkedFileOf, setLastHandoff } from '../stub/stub-steps.js'
 import type { CheckedFile } from '../stub/last-handoff.js'
@@ -93,13 +91,13 @@ function masked($: $, text: string): Promise<string> {
 type Picked = { cwd: string; handoff: string; prompt: string; isOwn: boolean; question?: string; leftOut?: { plan: string; detail: string } }
 
 /** The file named, or the newest with work left in the handoff folders. */
-async function chosenFile($: $, cwd: string, listed: readonly Listed[], pathArg: string, ignoresCase: boolean): Promise<HandoffPath | string> {
+async function chosenFile($: $, folder: ProjectFolder, listed: readonly Listed[], pathArg: string): Promise<HandoffPath | string> {
   if (pathArg !== '') {
-    const file = classifyHandoffPath(pathArg, cwd, ignoresCase)
+    const file = classifyHandoffPath(pathArg, folder.cwd, folder.ignoresCase)
     return file?.kind === 'handoff' ? file : `Not resumed: ${pathArg} is not a HANDOFF_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project.`
   }
   const nowMs = await $.clock.now()
-  const newest = newestResumable(await candidatesOf($, cwd, listed, nowMs), nowMs)
+  const newest = newestResumable(await candidatesOf($, folder.cwd, listed, nowMs), nowMs)
   return newest !== undefined
     ? { kind: 'handoff', relPath: newest.relPath }
     : 'No handoff to resume: none in plans/handoffs/ or .claude/handoffs/ has status in-progress or waiting-for-user. Name one: /compact-handoff resume <path>.'
@@ -112,17 +110,17 @@ export async function answerResume($: $, pathArg: string): Promise<string> {
   if (phase.kind !== 'idle') return 'A handoff run is under way; resume once it is done, or drop it with /compact-handoff cancel.'
   const cwd = await $.session.cwd()
   const folder = await folderInputOf($, cwd)
-  const listed = await listHandoffFiles($, { cwd, ...folder })
-  const file = await chosenFile($, cwd, listed, pathArg, folder.ignoresCase)
+  const listed = await listHandoffFiles($, folder)
+  const file = await chosenFile($, folder, listed, pathArg)
   if (typeof file === 'string') return file
-  const input = await fileInputOnDisk($, { cwd, ...folder }, file)
+  const input = await fileInputOnDisk($, folder, file)
   const { text } = input
   const problems = resumeProblemsOf(input, cwd)
   if (problems.length > 0 || text === undefined) return ['Not resumed; nothing was sent:', ...problems.map((p) => `- ${p}`)].join('\n')
 
   const fields = frontmatterOf(text)
   const sections = sectionTextsOf(text)
-  const plan = await planOf($, { cwd, ...folder }, listed, file.relPath, fields?.get('chain'))
+  const plan = await planOf($, folder, listed, file.relPath, fields?.get('chain'))
   const nextStep = await masked($, sections.get('Next step') ?? '')
   const ownership = await ownershipOnDisk($, cwd, file.relPath, text)
   const base = { cwd, handoff: file.relPath }

@@ -42,10 +42,13 @@ function toFix(path: string, problems: string[]): FileReport {
   return problems.length === 0 ? NOTHING : { refusals: [], fixes: [{ path, problems }] }
 }
 
-/** Where the file really is and whether it can be used at all: safety, never repaired. */
+/** Where the file really is and whether it can be used at all: safety, never
+ * repaired. The one rule's refusal comes first, before "does not exist": a
+ * repair would have the skill write through the link. */
 function placeRefusalOf(input: FileInput): string | undefined {
   const { stat } = input
   const name = input.file.relPath
+  if (input.diskRefusal !== undefined) return input.diskRefusal
   if (stat === undefined) return undefined
   if (stat.kind !== 'file') return `${name} is not a regular file`
   if (stat.realPath === undefined || !isInHandoffFolder(stat.realPath, input.cwdRealPath, input.ignoresCase)) {
@@ -58,11 +61,9 @@ function placeRefusalOf(input: FileInput): string | undefined {
 export function fileReportOf(input: FileInput, run: Run): FileReport {
   const { file, stat } = input
   const name = file.relPath
-  // Before "does not exist": a repair would have the skill write through the link.
-  if (input.diskRefusal !== undefined) return refused(input.diskRefusal)
-  if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
   const place = placeRefusalOf(input)
   if (place !== undefined) return refused(place)
+  if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
   const recorded = run.files.find((f) => f.relPath === name)
   const isRecorded = recorded !== undefined
   if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
@@ -80,10 +81,9 @@ export function fileReportOf(input: FileInput, run: Run): FileReport {
  * same place and format checks as a swap, with nobody to repair it. */
 export function resumeProblemsOf(input: FileInput, projectDir: string): string[] {
   const name = input.file.relPath
-  if (input.diskRefusal !== undefined) return [input.diskRefusal]
-  if (input.stat === undefined) return [`${name} does not exist`]
   const place = placeRefusalOf(input)
   if (place !== undefined) return [place]
+  if (input.stat === undefined) return [`${name} does not exist`]
   if (input.text === undefined) return [`${name} could not be read`]
   return formatProblems(input.text, input.file.kind, { projectDir }).map((p) => `${name}: ${p}`)
 }

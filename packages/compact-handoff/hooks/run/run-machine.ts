@@ -287,7 +287,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       return dropped(phase, phase.run, why, isGoingOn ? { giveBack: 'box-or-keep', toast: `${why}, and the handoff run with it` } : { giveBack: 'keep' })
     }
     case 'hold': {
-      if (!isHoldingPrompts(phase) || phase.kind === 'idle') return unchanged(phase)
+      if (!isHoldingPrompts(phase)) return unchanged(phase)
       // Attachments are readable only while their prompt.submit is in flight,
       // a plugin's prompt never carries any (its `attachments` are the
       // engine's to set, and pasted images are not expanded for it), and
@@ -312,14 +312,11 @@ function isCompactionResult(phase: Phase, event: RunEvent): boolean {
 }
 
 export function transition(phase: Phase, event: RunEvent, nowMs: number): Step {
-  if (phase.kind !== 'idle' && !isCompactionResult(phase, event)) {
-    const stuckMs = nowMs - phase.sinceMs
-    if (stuckMs > stuckAfterMs(phase)) {
-      const why = `the handoff run was stuck at "${stageTextOf(phase)}" for over ${minutesText(stuckAfterMs(phase))} and has been dropped`
-      const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, { toast: why })
-      const next = take(drop.phase, event, nowMs)
-      return { phase: next.phase, effects: [...drop.effects, ...next.effects], met: next.met, isTaken: next.isTaken }
-    }
+  if (phase.kind !== 'idle' && !isCompactionResult(phase, event) && nowMs - phase.sinceMs > stuckAfterMs(phase)) {
+    const why = `the handoff run was stuck at "${stageTextOf(phase)}" for over ${minutesText(stuckAfterMs(phase))} and has been dropped`
+    const drop = dropped(phase, phase.run, `stuck: ${stageTextOf(phase)}`, { toast: why })
+    const next = take(drop.phase, event, nowMs)
+    return { ...next, effects: [...drop.effects, ...next.effects] }
   }
   return take(phase, event, nowMs)
 }

@@ -8,18 +8,18 @@ import { GO_COMMAND, GO_REFUSED_TEXT, IDLE, isAt, isOwnGo, replacedNoteOf, type 
 import { FROM_COMMAND_HOOK_DELAY_MS, type Effect, type RunEvent, type Step, type StubParts } from './run-machine.js'
 import type { TurnEnd } from './turn-verdict.js'
 import { SKILL_OF_MODE, formatSkillArgs } from '../protocol/protocol.js'
-import { mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
+import { mayBeHandoffPath, relativeToCwd, type HandoffPath } from '../protocol/protocol-paths.js'
 import { skillCommandOf, skillFallbackPromptOf } from './skill-command.js'
 import { fileReportOf, isReadable, type FileInput, type FileReport } from './file-check.js'
+import { isOwnWrite, ownWriteTargetOf } from './own-write.js'
 import { compactInstructionsOf, continuePromptWithHeld, reviewLinesOf, buildStub, type SwapFiles } from '../stub/swap-text.js'
 import { withUserMessage } from '../words/user-words.js'
-import { applyEvent, isRunPossible, readPhase } from './run-state.js'
+import { applyEvent, isForkAnswering, isRunPossible, readPhase } from './run-state.js'
 import { lastHandoffNow, setLastHandoff, stubContextNow } from '../stub/stub-steps.js'
 import { readWork } from '../facts/facts-state.js'
 import { readWords, updateWords } from '../words/words-state.js'
 import { newWindowBegan } from '../thresholds/window-steps.js'
 import { chainValuesOf } from './frontmatter-values.js'
-import { isForkAnswering } from './fork-answering.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { runLogOf } from '../swap-log/swap-log.js'
 import { clearHeldDraft, forgetHeld, giveBackHeld, giveToBox, keepHeldNow } from './held-steps.js'
@@ -200,6 +200,20 @@ export async function recordWrite($: $, call: WriteCall, outcome: ToolOutcome): 
   await recordWrittenFile($, call.file_path, call.tool === 'Write' ? { tool: 'Write' } : { tool: 'Edit', originalFile: originalFileOf(outcome) })
 }
 
+/** The `tool.check` step for the skill's write of its own file (own-write.ts
+ * decides): reads the run and looks at the target's path on disk by the one
+ * rule for project files, in the spelling the call uses. */
+export async function isRunOwnWrite($: $, path: string): Promise<boolean> {
+  const phase = await readPhase($)
+  const file = ownWriteTargetOf(phase, path)
+  if (file === undefined || phase.kind !== 'writing') return false
+  const { run } = phase
+  // classifyHandoffPath names the folder as HANDOFF_DIRS spells it; the disk is looked at as the call spells it.
+  const spelled = relativeToCwd(path, run.cwd, run.ignoresCase)
+  if (spelled === undefined) return false
+  return isOwnWrite(run, file, (await projectFileOnDisk($, run, spelled)).verdict)
+}
+
 /** With no run under way, idle, and nothing read. */
 export async function phaseAtTurnEnd($: $, turnId: string, end: TurnEnd): Promise<Phase> {
   return isRunPossible() ? (await dispatch($, { kind: 'turn-ended', turnId, end })).found : IDLE
@@ -333,9 +347,7 @@ async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disa
     // Held prompts reach the model inside the continue-prompt, so they count as said.
     updateWords($, (words) => run.held.reduce(withUserMessage, words)),
   ])
-  if (isSummarized) {
-    showToast($, TOASTS.answerModMissing(), LONG_TOAST_MS)
-  }
+  if (isSummarized) showToast($, TOASTS.answerModMissing(), LONG_TOAST_MS)
   if (run.heldCommands.length > 0) {
     // A command typed against the old conversation is the person's to run again, not ours.
     await giveToBox($, [run.heldCommands.join('\n')])

@@ -125,7 +125,7 @@ export function isAt<S extends Stage>(phase: Phase, stage: S, id: string): phase
  * start of a run until its continue-prompt is sent, a prompt would be answered
  * and then erased by the swap (seen live in 2.1.332). A reviewed run waits for
  * the person, who may talk to Claude meanwhile. */
-export function isHoldingPrompts(phase: Phase): boolean {
+export function isHoldingPrompts(phase: Phase): phase is Exclude<Phase, { kind: 'idle' | 'reviewed' }> {
   return phase.kind !== 'idle' && phase.kind !== 'reviewed'
 }
 

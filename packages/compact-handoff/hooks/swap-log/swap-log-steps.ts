@@ -5,8 +5,7 @@ import type { EngineInterface } from 'claude-code'
 import { MAX_LOG_BYTES, MAX_LOG_LIST_ITEMS, SWAP_LOG_FOLDER, logLinesOf, logTextWith, notALogLinesOf, reportLinesOf, sessionLogPathOf, type LogEntry } from './swap-log.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { maskedText } from '../text/mask-steps.js'
-import { folderInputOf } from '../ownership/folder-steps.js'
-import { listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
+import { folderInputOf, listProjectFolder, projectFileOnDisk, writeProjectFile } from '../disk/disk-steps.js'
 import type { ProjectFolder } from '../disk/disk-rule.js'
 import { messageOf } from '../text/text-clip.js'
 
@@ -39,7 +38,7 @@ export function appendSwapLog($: $, cwd: string, entry: Omit<LogEntry, 'time' | 
       const sessionId = await $.session.id()
       const relPath = sessionLogPathOf(sessionId)
       if (relPath === undefined) return skipped(`the session id ${JSON.stringify(sessionId.slice(0, 100))} names no file`)
-      const folder = { cwd, ...(await folderInputOf($, cwd)) }
+      const folder = await folderInputOf($, cwd)
       const log = await logOnDisk($, folder, relPath)
       if (log.kind === 'refused') return skipped(log.why)
       const masked = (texts: readonly string[]) => Promise.all(texts.slice(0, MAX_LOG_LIST_ITEMS).map((text) => maskedText($, text)))
@@ -69,7 +68,7 @@ export function appendSwapLog($: $, cwd: string, entry: Omit<LogEntry, 'time' | 
  * lines are in them), and a note for each file at a log's path that is no
  * log. A log that cannot be read is left out. */
 export async function recentSwapLog($: $, cwd: string, count: number): Promise<{ lines: string[]; notes: string[] }> {
-  const folder = { cwd, ...(await folderInputOf($, cwd)) }
+  const folder = await folderInputOf($, cwd)
   const own = sessionLogPathOf(await $.session.id())
   const listed = await listProjectFolder($, folder, SWAP_LOG_FOLDER)
   const others = listed.filter((entry) => entry.kind === 'file' && entry.name.endsWith('.jsonl')).sort((a, b) => b.mtimeMs - a.mtimeMs).map((entry) => `${SWAP_LOG_FOLDER}/${entry.name}`).filter((relPath) => relPath !== own)

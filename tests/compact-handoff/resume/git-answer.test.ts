@@ -3,7 +3,7 @@
 // ownership", exit 128), a path in a submodule, or a child ended by a signal
 // (read as exit 1) all mean "git could not say", never "not tracked".
 import { describe, expect, test } from 'vitest'
-import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type GitRun } from '../../../packages/compact-handoff/hooks/ownership/git-answer.js'
+import { committerOf, doubtOf, lastCommitArgvOf, listArgvOf, listingOf, type GitRun } from '../../../packages/compact-handoff/hooks/resume/resume.js'
 
 const REL = 'plans/handoffs/HANDOFF_x_2026-11-30.md'
 

@@ -5,7 +5,7 @@
 // auto handoff would otherwise wait for a person who may not be there.
 import { classifyHandoffPath, mayBeHandoffPath, type HandoffPath } from '../protocol/protocol-paths.js'
 import type { DiskVerdict } from '../disk/disk-rule.js'
-import type { Phase, Run } from '../run/run.js'
+import type { Phase, Run } from './run.js'
 
 export type CheckedCall = { tool: string; input: unknown; agentId?: string; tool_use_id?: string; ceiling?: string; op?: string }
 

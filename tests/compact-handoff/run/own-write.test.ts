@@ -3,7 +3,7 @@
 // through no link; every other call keeps the session's own verdict.
 import { describe, expect, test } from 'vitest'
 import { runFixture } from '../../support/run-fixture.js'
-import { isModeAsk, isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/permission/own-write.js'
+import { isModeAsk, isOwnWrite, ownWriteCandidateOf, ownWriteTargetOf, type CheckedCall } from '../../../packages/compact-handoff/hooks/run/own-write.js'
 import type { HandoffPath } from '../../../packages/compact-handoff/hooks/protocol/protocol-paths.js'
 import { IDLE, type Phase } from '../../../packages/compact-handoff/hooks/run/run.js'
 
