@@ -9,7 +9,7 @@
 // back. Cut first, a PEM block whose END line lies past the cut, a bearer
 // token whose header does, or a URL whose `@` does, escapes the engine's
 // patterns (each seen live, 2.1.332).
-import { queryTextOf } from './recall-query.js'
+import { queryTextOf } from './recall.js'
 import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
 import { callLineOf } from './transcript-entries.js'
 import { isLowSurrogate, longestBacktickRunOf } from '../text/text-clip.js'
