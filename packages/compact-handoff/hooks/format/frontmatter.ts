@@ -135,9 +135,8 @@ export type Frontmatter = { fields: Map<string, string>; keyLines: Map<string, n
 /** The frontmatter of a file split by handoff-markdown.ts' linesOf (byte-order
  * mark already dropped): its one-line `key: value` fields and the line the
  * body starts on, or undefined when there is none. What it cannot read is
- * pushed onto `problems`. The one frontmatter reader of the mod, the CLI and
- * the format check. */
-export function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: RuleProblem[]): Frontmatter | undefined {
+ * pushed onto `problems`. */
+function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: RuleProblem[]): Frontmatter | undefined {
   if (!isFrontmatterFence(lines[0])) {
     problems.push({ rule: 'frontmatter-missing', line: 1, message: 'has no frontmatter: start the file with a "---" line, the kind\'s keys, and a closing "---" line' })
     return undefined
@@ -170,11 +169,13 @@ export function readFrontmatter({ lines, ends }: { lines: readonly string[]; end
   return { fields, keyLines, bodyStart: close + 1 }
 }
 
-/** readFrontmatter over a whole file's text (a byte-order mark allowed). */
-export function readFrontmatterOf(text: string): { frontmatter: Frontmatter | undefined; problems: RuleProblem[] } {
+/** readFrontmatter over a whole file's text (a byte-order mark allowed), with
+ * the lines it split the text into. The one frontmatter reader of the mod,
+ * the CLI and the format check. */
+export function readFrontmatterOf(text: string): { lines: string[]; frontmatter: Frontmatter | undefined; problems: RuleProblem[] } {
   const problems: RuleProblem[] = []
-  const frontmatter = readFrontmatter(linesOf(text.replace(/^\uFEFF/, '')), problems)
-  return { frontmatter, problems }
+  const split = linesOf(text.replace(/^\uFEFF/, ''))
+  return { lines: split.lines, frontmatter: readFrontmatter(split, problems), problems }
 }
 
 /** The frontmatter's fields, or undefined when the text has none that reads
