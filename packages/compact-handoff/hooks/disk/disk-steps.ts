@@ -4,7 +4,7 @@
 // and follows links), so a write is as safe as the look just before it: what
 // changes between that look and the write itself is not seen.
 import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
-import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
+import { diskPartsOf, failedWriteWhyOf, partVerdictOf, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { messageOf } from '../text/text-clip.js'
 
@@ -16,10 +16,8 @@ const ENOENT_RE = /ENOENT/
  * a folder's with `last` 'folder'), and its own stat when it is present. Part by part, each looked at
  * only while the ones above it pass. */
 export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: string, last: 'file' | 'folder' = 'file'): Promise<{ verdict: DiskVerdict; stat?: FsStat }> {
-  const parts = diskPartsOf(folder.cwd, relPath, last)
-  const answers: PartAnswer[] = []
   let stat: FsStat | undefined
-  for (const part of parts) {
+  for (const part of diskPartsOf(folder.cwd, relPath, last)) {
     const answer: PartAnswer = await $.fs.stat(part.path, { resolve: true }).then(
       (found) => {
         stat = found
@@ -27,11 +25,10 @@ export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: st
       },
       (error: unknown) => (ENOENT_RE.test(messageOf(error)) ? 'missing' : 'unknown'),
     )
-    answers.push(answer)
-    if (isSettledBy(answer, part, folder)) break
+    const verdict = partVerdictOf(part, answer, folder)
+    if (verdict !== undefined) return { verdict }
   }
-  const verdict = diskVerdictOf(parts, answers, folder)
-  return verdict.kind === 'present' && stat !== undefined ? { verdict, stat } : { verdict }
+  return { verdict: { kind: 'present' }, stat }
 }
 
 /** Writes `text` to `relPath` when the rule passes it right now and it is
