@@ -2,14 +2,8 @@
 // accepts a subset of what YAML accepts and reads it as YAML does; anything
 // else (a nested structure, a multi-line or block value, a tag, an anchor, a
 // character YAML does not print) is refused rather than misread.
-import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks } from './handoff-markdown.js'
+import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks, trimBlanksEnd } from './handoff-markdown.js'
 import type { RuleProblem } from '../protocol/protocol-contents.js'
-
-function trimBlanksEnd(s: string): string {
-  let end = s.length
-  while (end > 0 && isSpaceOrTab(s[end - 1])) end--
-  return s.slice(0, end)
-}
 
 /** Whether the UTF-16 unit at `i` is one YAML may hold in a scalar (c-printable,
  * tab included, byte-order mark excluded); a lone surrogate is not. */
