@@ -130,13 +130,7 @@ const RULE_RE = /^\s*-{3,}\s*$/
  * undefined when the block is missing, unclosed or empty. */
 export function parseContinuePrompt(answer: string): string | undefined {
   const lines = answer.split(/\r?\n/)
-  let header = -1
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (trimRuns(stripTicks(lines[i] ?? ''), '*').trim() === CONTINUE_PROMPT_HEADER) {
-      header = i
-      break
-    }
-  }
+  const header = lines.findLastIndex((line) => trimRuns(stripTicks(line), '*').trim() === CONTINUE_PROMPT_HEADER)
   if (header < 0) return undefined
   let open = -1
   for (let i = header + 1; i < lines.length; i++) {
