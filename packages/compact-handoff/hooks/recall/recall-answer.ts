@@ -35,11 +35,6 @@ function atTextOf(at: string | undefined): string {
   return iso ? ` (${iso[1]} ${iso[2]} UTC)` : ''
 }
 
-/** A fence longer than any run of backticks in `text`, so the window shows whole. */
-function fenceOf(text: string): string {
-  return '`'.repeat(Math.max(3, longestBacktickRunOf(text) + 1))
-}
-
 /** Where the window starts in the masked excerpt: centred on the needle the
  * search centred it on, found again there (masking shifts what follows a
  * credential); where masking took the needle, where the search put it, moved
@@ -70,7 +65,8 @@ function entryTextOf(hit: Hit, masked: MaskedHit, n: number): string {
   // Whole once masked: masking shortens an entry, so its masked length is not its length.
   const isWhole = hit.excerptStart === 0 && hit.excerpt.length === hit.textLength && window.text.length === masked.excerpt.length
   const part = isWhole ? '' : `, characters ${shownFrom + 1}-${shownFrom + window.text.length} of ${hit.textLength}`
-  const fence = fenceOf(window.text)
+  // Longer than any run of backticks in the window, so it shows whole.
+  const fence = '`'.repeat(Math.max(3, longestBacktickRunOf(window.text) + 1))
   return [`[${n}] ${name}${atTextOf(hit.at)}${part}:`, fence, window.text, fence].join('\n')
 }
 

@@ -110,15 +110,11 @@ export function recallScanOf(query: RecallQuery, startsMidLine = false): RecallS
 /** Feeds the next piece of the transcript's text. */
 export function scanText(scan: RecallScan, text: string): void {
   let start = 0
-  for (;;) {
-    const newline = text.indexOf('\n', start)
-    if (newline < 0) {
-      carryOn(scan, text.slice(start))
-      return
-    }
+  for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
     lineEnded(scan, text.slice(start, newline))
     start = newline + 1
   }
+  carryOn(scan, text.slice(start))
 }
 
 /** Ends the search: the last line (a transcript need not end in a newline),
@@ -130,34 +126,23 @@ export function scanEnd(scan: RecallScan, isCut = false): RecallFound {
   return { query: scan.query, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
 }
 
+/** Keeps the start of a line the next piece ends, or drops it once it is past MAX_LINE_CHARS. */
 function carryOn(scan: RecallScan, piece: string): void {
   if (scan.isDropping || piece === '') return
-  if (scan.carry.length + piece.length > MAX_LINE_CHARS) {
-    scan.carry = ''
-    scan.isDropping = true
-    return
-  }
-  scan.carry += piece
+  scan.isDropping = scan.carry.length + piece.length > MAX_LINE_CHARS
+  scan.carry = scan.isDropping ? '' : scan.carry + piece
 }
 
 function lineEnded(scan: RecallScan, piece: string): void {
-  if (scan.isDropping) {
-    scan.isDropping = false
-    if (!scan.skipFirst) scan.current.skipped++
-    scan.skipFirst = false
-    return
-  }
-  const whole = scan.carry === '' ? piece : scan.carry + piece
+  const line = scan.carry + piece
+  const isSkipped = scan.isDropping || line.length > MAX_LINE_CHARS
+  const isFirst = scan.skipFirst
   scan.carry = ''
-  if (scan.skipFirst) {
-    scan.skipFirst = false
-    return
-  }
-  if (whole.length > MAX_LINE_CHARS) {
-    scan.current.skipped++
-    return
-  }
-  takeLine(scan, whole.endsWith('\r') ? whole.slice(0, -1) : whole)
+  scan.isDropping = false
+  scan.skipFirst = false
+  if (isFirst) return
+  if (isSkipped) scan.current.skipped++
+  else takeLine(scan, line.endsWith('\r') ? line.slice(0, -1) : line)
 }
 
 function mergeCurrent(scan: RecallScan): void {

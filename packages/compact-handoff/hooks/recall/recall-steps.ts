@@ -78,7 +78,9 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
   const size = found.stat.size
   const start = readStartOf(size)
   const scan = recallScanOf(parsed.query, start.startsMidLine)
-  const search: Search = { path: transcriptPath, scan, callId: callIdOf(input) }
+  // This call's own id, which its line in the transcript holds.
+  const callId = (input as { tool_use_id?: unknown } | undefined)?.tool_use_id
+  const search: Search = { path: transcriptPath, scan, callId: typeof callId === 'string' ? callId : undefined }
   const reading: Reading = { offset: start.offset, carry: new Uint8Array(0), hasSeenCall: false }
   const first = await readRanges($, search, reading, { kind: 'first', end: size, startedMs: await $.clock.now() })
   if (first === 'unreadable') return unreadTextOf('a part of it could not be read')
@@ -97,12 +99,6 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
       ? { kind: 'newest', searchedBytes: size - start.offset, totalBytes: size }
       : { kind: 'whole' }
   return recallAnswerTextOf(result, masked, coverage)
-}
-
-/** This call's own id, which its line in the transcript holds. */
-function callIdOf(input: unknown): string | undefined {
-  const id = (input as { tool_use_id?: unknown } | undefined)?.tool_use_id
-  return typeof id === 'string' ? id : undefined
 }
 
 /** The file a search reads, the scan it feeds, and the id of the call it answers. */
@@ -125,7 +121,7 @@ async function readRanges($: $, search: Search, reading: Reading, pass: Pass): P
   const decoder = new TextDecoder()
   while (reading.offset < pass.end) {
     const chunk = await $.fs.read(search.path, { as: 'bytes', offset: reading.offset, length: Math.min(READ_CHUNK_BYTES, pass.end - reading.offset) }).catch(() => undefined)
-    if (chunk === undefined || typeof chunk === 'string') return 'unreadable'
+    if (chunk === undefined) return 'unreadable'
     const read = bytesOfBase64(chunk.base64)
     if (read.length === 0) return 'read'
     reading.offset += read.length
