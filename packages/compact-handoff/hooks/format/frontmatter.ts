@@ -102,20 +102,16 @@ function scalarOf(raw: string): string | undefined {
   return plainOf(raw)
 }
 
-function isKeyChar(char: string | undefined, isFirst: boolean): boolean {
-  if (char === undefined) return false
-  const isLetter = (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_'
-  return isLetter || (!isFirst && ((char >= '0' && char <= '9') || char === '-'))
-}
+/** A key: an ASCII letter or `_`, then letters, digits, `_` and `-`. Anchored, one repeat: linear. */
+const KEY_RE = /^[A-Za-z_][\w-]*/
 
 function keyValueOf(line: string): { key: string; value: string } | undefined {
-  let colon = 0
-  while (isKeyChar(line[colon], colon === 0)) colon++
-  if (colon === 0 || line[colon] !== ':') return undefined
-  const afterColon = colon + 1
+  const key = KEY_RE.exec(line)?.[0]
+  if (key === undefined || line[key.length] !== ':') return undefined
+  const afterColon = key.length + 1
   if (afterColon < line.length && !isSpaceOrTab(line[afterColon])) return undefined
   const value = scalarOf(trimBlanksEnd(line.slice(skipBlanks(line, afterColon))))
-  return value === undefined ? undefined : { key: line.slice(0, colon), value }
+  return value === undefined ? undefined : { key, value }
 }
 
 /** remark-frontmatter's fence: exactly three dashes, then only blanks. */
