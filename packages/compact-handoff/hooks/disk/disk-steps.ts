@@ -19,10 +19,7 @@ export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: st
   let stat: FsStat | undefined
   for (const part of diskPartsOf(folder.cwd, relPath, last)) {
     const answer: PartAnswer = await $.fs.stat(part.path, { resolve: true }).then(
-      (found) => {
-        stat = found
-        return { kind: found.kind, isLink: found.isLink, ...(found.realPath !== undefined ? { realPath: found.realPath } : {}) }
-      },
+      (found) => (stat = found),
       (error: unknown) => (ENOENT_RE.test(messageOf(error)) ? 'missing' : 'unknown'),
     )
     const verdict = partVerdictOf(part, answer, folder)
