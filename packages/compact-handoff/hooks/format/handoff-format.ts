@@ -203,17 +203,11 @@ function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<Body
   const problems: RuleProblem[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
-  const indexesOf = new Map<SectionName, number[]>()
-  sections.forEach((section, i) => {
-    const name = readings.get(section.heading)?.section
-    if (name === undefined) return
-    const indexes = indexesOf.get(name)
-    if (indexes) indexes.push(i)
-    else indexesOf.set(name, [i])
-  })
+  const names = sections.map((section) => readings.get(section.heading)?.section)
   let previous: { name: string; index: number; line: number } | undefined
   for (const [position, name] of required.entries()) {
-    const found = indexesOf.get(name) ?? []
+    // One look over the sections for each of the few required names: linear.
+    const found = names.flatMap((named, i) => (named === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
