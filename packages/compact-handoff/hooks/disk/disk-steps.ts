@@ -65,7 +65,7 @@ async function leftoverOfFailedWrite($: $, folder: ProjectFolder, relPath: strin
 
 /** Reads `relPath` when the one rule finds it present and `isWanted` takes
  * its stat (a size cap, a kind): the verdict, and the stat and text it got. */
-export async function readProjectFile($: $, folder: ProjectFolder, relPath: string, isWanted: (stat: FsStat) => boolean = () => true): Promise<{ verdict: DiskVerdict; stat?: FsStat; text?: string }> {
+export async function readProjectFile($: $, folder: ProjectFolder, relPath: string, isWanted: (stat: FsStat) => boolean): Promise<{ verdict: DiskVerdict; stat?: FsStat; text?: string }> {
   const found = await projectFileOnDisk($, folder, relPath)
   if (found.stat === undefined || !isWanted(found.stat)) return found
   const text = await $.fs.read(inFolder(folder.cwd, relPath)).catch(() => undefined)
