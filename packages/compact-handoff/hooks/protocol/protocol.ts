@@ -131,19 +131,10 @@ const RULE_RE = /^\s*-{3,}\s*$/
 export function parseContinuePrompt(answer: string): string | undefined {
   const lines = answer.split(/\r?\n/)
   const header = lines.findLastIndex((line) => trimRuns(stripTicks(line), '*').trim() === CONTINUE_PROMPT_HEADER)
-  if (header < 0) return undefined
-  let open = -1
-  for (let i = header + 1; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    if (RULE_RE.test(line)) {
-      if (open < 0) open = i
-      else {
-        const body = lines.slice(open + 1, i).join('\n').trim()
-        return body === '' ? undefined : body
-      }
-    } else if (open < 0 && line.trim() !== '' && !/^`{3}/.test(line.trim())) {
-      return undefined
-    }
-  }
-  return undefined
+  const open = header < 0 ? -1 : lines.findIndex((line, i) => i > header && RULE_RE.test(line))
+  // Between the header and the opening rule: only blank lines and a code fence's opening.
+  if (open < 0 || lines.slice(header + 1, open).some((line) => line.trim() !== '' && !/^`{3}/.test(line.trim()))) return undefined
+  const close = lines.findIndex((line, i) => i > open && RULE_RE.test(line))
+  const body = close < 0 ? '' : lines.slice(open + 1, close).join('\n').trim()
+  return body === '' ? undefined : body
 }
