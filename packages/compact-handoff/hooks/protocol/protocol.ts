@@ -97,23 +97,14 @@ function stripTicks(line: string): string {
 /** The skill's verdict: the last line of the answer that is a READY or FAILED
  * sentinel (backticks around it tolerated), or undefined when none is. */
 export function parseSentinel(answer: string): Sentinel | undefined {
-  const lines = answer.split(/\r?\n/)
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = stripTicks(lines[i] ?? '')
-    if (line.startsWith(READY_PREFIX)) {
-      const paths = line
-        .slice(READY_PREFIX.length)
-        .split('|')
-        .map((p) => trimRuns(p.trim(), '`').trim())
-        .filter((p) => p !== '')
-      return { kind: 'ready', paths }
-    }
-    if (line.startsWith(FAILED_PREFIX)) {
-      const reason = line.slice(FAILED_PREFIX.length).trim()
-      return { kind: 'failed', reason: reason === '' ? 'no reason given' : reason }
-    }
+  const line = answer.split(/\r?\n/).map(stripTicks).findLast((l) => l.startsWith(READY_PREFIX) || l.startsWith(FAILED_PREFIX))
+  if (line === undefined) return undefined
+  if (line.startsWith(FAILED_PREFIX)) {
+    const reason = line.slice(FAILED_PREFIX.length).trim()
+    return { kind: 'failed', reason: reason === '' ? 'no reason given' : reason }
   }
-  return undefined
+  const paths = line.slice(READY_PREFIX.length).split('|').map((p) => trimRuns(p.trim(), '`').trim())
+  return { kind: 'ready', paths: paths.filter((p) => p !== '') }
 }
 
 /** The sentinel line the skills print; the inverse of parseSentinel. */
