@@ -92,8 +92,7 @@ export type Fence = { char: string; length: number; indent: number }
 /** The fence `line` opens: ``` or ~~~ (three or more) after at most three
  * spaces; a backtick fence's info string holds no backtick. */
 export function fenceOf(line: string): Fence | undefined {
-  let indent = 0
-  while (indent < CODE_INDENT_COLUMNS && line[indent] === ' ') indent++
+  const indent = runLength(line, 0, ' ')
   const char = line[indent]
   if (indent >= CODE_INDENT_COLUMNS || (char !== '`' && char !== '~')) return undefined
   const length = runLength(line, indent, char)
