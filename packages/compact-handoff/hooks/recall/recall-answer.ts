@@ -86,10 +86,8 @@ export function recallAnswerTextOf(found: RecallFound, masked: readonly MaskedHi
     return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
   }
   if (found.hits.length === 0) {
-    return [
-      `recall found nothing for ${query} in ${where} (${found.searched} messages and tool results searched). Try another word you expect, or part of one: a file name, an error code, a number.`,
-      ...(covered !== undefined ? [covered] : []),
-    ].join('\n')
+    const nothing = `recall found nothing for ${query} in ${where} (${found.searched} messages and tool results searched). Try another word you expect, or part of one: a file name, an error code, a number.`
+    return covered === undefined ? nothing : `${nothing}\n${covered}`
   }
   const total = found.hits.length + found.more
   const shown = found.more === 0 ? (total === 1 ? 'It is below' : 'All are below, newest first') : `The newest ${found.hits.length} are below, newest first`
