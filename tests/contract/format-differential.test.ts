@@ -17,9 +17,8 @@
 // more variants.
 import { describe, expect, test } from 'vitest'
 import { readFrontmatterOf } from '../../packages/compact-handoff/hooks/format/frontmatter.js'
-import { formatDiagnostics } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
+import { formatDiagnostics, readingOf } from '../../packages/compact-handoff/hooks/format/handoff-format.js'
 import { bodyLinesOf, linesOf } from '../../packages/compact-handoff/hooks/format/handoff-markdown.js'
-import { readingOf } from '../../packages/compact-handoff/hooks/format/heading-reading.js'
 import { phaseNumberOf, sectionNameOf } from '../../packages/compact-handoff/hooks/protocol/protocol-contents.js'
 import { parseMarkdown, plainTextOf, validateHandoff } from '../../packages/handoff-tools/src/validate.js'
 import { DOC_MUTATIONS, type Intent, PROJECT, TEXT_MUTATIONS } from '../support/format-mutations.js'

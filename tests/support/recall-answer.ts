@@ -4,7 +4,7 @@
 // engine's redact and cut by the product's own plan (mask-pieces.ts
 // maskPlanOf). The tool itself (recall-steps.ts) runs the same steps over
 // range reads of the file, masking with `$.session.redact`.
-import { recallQueryOf } from '../../packages/compact-handoff/hooks/recall/recall-query.js'
+import { recallQueryOf } from '../../packages/compact-handoff/hooks/recall/recall.js'
 import { recallScanOf, scanEnd, scanText } from '../../packages/compact-handoff/hooks/recall/recall-search.js'
 import { recallAnswerTextOf, type MaskedHit } from '../../packages/compact-handoff/hooks/recall/recall-answer.js'
 import { maskPlanOf } from '../../packages/compact-handoff/hooks/text/mask-pieces.js'

@@ -2,7 +2,7 @@
 // of the path a link, each part at the project's real path plus its own
 // spelling, the file a regular file; on POSIX and Windows folders alike.
 import { describe, expect, test } from 'vitest'
-import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type PartAnswer, type ProjectFolder } from '../../../packages/compact-handoff/hooks/disk/disk-rule.js'
+import { diskPartsOf, failedWriteWhyOf, partVerdictOf, writeRefusalOf, type DiskPart, type DiskVerdict, type PartAnswer, type ProjectFolder } from '../../../packages/compact-handoff/hooks/disk/disk-rule.js'
 
 const LOG = '.claude/handoffs/compact-handoff.log.jsonl'
 const POSIX: ProjectFolder = { cwd: '/tmp/proj', cwdRealPath: '/private/tmp/proj', ignoresCase: false }
@@ -11,8 +11,19 @@ const WINDOWS: ProjectFolder = { cwd: 'C:\\Users\\me\\proj', cwdRealPath: 'C:\\U
 const dir = (realPath: string): PartAnswer => ({ kind: 'dir', isLink: false, realPath })
 const file = (realPath: string): PartAnswer => ({ kind: 'file', isLink: false, realPath })
 
+/** The verdict of the look disk-steps.ts takes, part by part, given each part's answer in turn. */
+function lookOf(parts: readonly DiskPart[], answers: readonly PartAnswer[], folder: ProjectFolder): DiskVerdict {
+  for (const [i, part] of parts.entries()) {
+    const answer = answers[i]
+    if (answer === undefined) throw new Error(`the look went on to ${part.relPath}, which has no answer here`)
+    const verdict = partVerdictOf(part, answer, folder)
+    if (verdict !== undefined) return verdict
+  }
+  return { kind: 'present' }
+}
+
 function verdictOf(folder: ProjectFolder, relPath: string, answers: PartAnswer[]) {
-  return diskVerdictOf(diskPartsOf(folder.cwd, relPath), answers, folder)
+  return lookOf(diskPartsOf(folder.cwd, relPath), answers, folder)
 }
 
 describe('diskPartsOf', () => {
@@ -34,7 +45,7 @@ describe('diskPartsOf', () => {
   })
 })
 
-describe('diskVerdictOf: passes', () => {
+describe('partVerdictOf: passes', () => {
   test('a present regular file where every part says, against the project\'s real path (the folder itself reached by a link)', () => {
     expect(verdictOf(POSIX, LOG, [dir('/private/tmp/proj/.claude'), dir('/private/tmp/proj/.claude/handoffs'), file(`/private/tmp/proj/${LOG}`)])).toEqual({ kind: 'present' })
   })
@@ -51,7 +62,7 @@ describe('diskVerdictOf: passes', () => {
   })
 })
 
-describe('diskVerdictOf: refuses', () => {
+describe('partVerdictOf: refuses', () => {
   const refusal = (folder: ProjectFolder, relPath: string, answers: PartAnswer[]) => {
     const verdict = verdictOf(folder, relPath, answers)
     return verdict.kind === 'refused' ? verdict.why : verdict.kind
@@ -94,28 +105,24 @@ describe('diskVerdictOf: refuses', () => {
     expect(refusal(WINDOWS, LOG, [dir('\\\\server\\share\\.claude')])).toMatch(/^\.claude leads out of this project/)
     expect(refusal(WINDOWS, LOG, [dir('C:\\Users\\me\\.claude')])).toMatch(/^\.claude leads out of this project/)
   })
-
-  test('answers cut short before the verdict is settled', () => {
-    expect(refusal(POSIX, LOG, [dir('/private/tmp/proj/.claude')])).toBe('.claude/handoffs was not looked at')
-  })
 })
 
 describe('a folder (to list or to write in)', () => {
   const parts = diskPartsOf(POSIX.cwd, '.claude/handoffs', 'folder')
   test('its last part is a folder too', () => {
     expect(parts.map((p) => p.isFile)).toEqual([false, false])
-    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), dir('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'present' })
-    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), { kind: 'dir', isLink: true, realPath: '/home/me/.claude/rules' }], POSIX)).toMatchObject({ kind: 'refused' })
-    expect(diskVerdictOf(parts, [dir('/private/tmp/proj/.claude'), file('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'refused', why: '.claude/handoffs is not a folder' })
+    expect(lookOf(parts, [dir('/private/tmp/proj/.claude'), dir('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'present' })
+    expect(lookOf(parts, [dir('/private/tmp/proj/.claude'), { kind: 'dir', isLink: true, realPath: '/home/me/.claude/rules' }], POSIX)).toMatchObject({ kind: 'refused' })
+    expect(lookOf(parts, [dir('/private/tmp/proj/.claude'), file('/private/tmp/proj/.claude/handoffs')], POSIX)).toEqual({ kind: 'refused', why: '.claude/handoffs is not a folder' })
   })
 })
 
-describe('isSettledBy: the look stops at the first part that decides', () => {
+describe('partVerdictOf: the look stops at the first part that decides', () => {
   const [first] = diskPartsOf(POSIX.cwd, LOG)
   test('a missing or refused part settles it, a passing one does not', () => {
-    expect(isSettledBy('missing', first!, POSIX)).toBe(true)
-    expect(isSettledBy({ kind: 'dir', isLink: true, realPath: '/home/me/.claude' }, first!, POSIX)).toBe(true)
-    expect(isSettledBy(dir('/private/tmp/proj/.claude'), first!, POSIX)).toBe(false)
+    expect(partVerdictOf(first!, 'missing', POSIX)).toEqual({ kind: 'absent' })
+    expect(partVerdictOf(first!, { kind: 'dir', isLink: true, realPath: '/home/me/.claude' }, POSIX)).toMatchObject({ kind: 'refused' })
+    expect(partVerdictOf(first!, dir('/private/tmp/proj/.claude'), POSIX)).toBeUndefined()
   })
 })
 

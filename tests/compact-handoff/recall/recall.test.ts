@@ -2,9 +2,8 @@
 // `recallAnswerOf`): what a replacement took out, newest first, each entry
 // named and windowed, bounded on every axis, and linear in the transcript.
 import { describe, expect, test } from 'vitest'
-import { RECALL_TOOL, recallLineOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
+import { MAX_QUERY_CHARS, RECALL_TOOL, recallLineOf, recallQueryOf } from '../../../packages/compact-handoff/hooks/recall/recall.js'
 import { recallAnswerOf } from '../../support/recall-answer.js'
-import { MAX_QUERY_CHARS, recallQueryOf } from '../../../packages/compact-handoff/hooks/recall/recall-query.js'
 import { MAX_ENTRIES, WINDOW_CHARS } from '../../../packages/compact-handoff/hooks/recall/recall-search.js'
 import {
   assistantLine,

@@ -2,7 +2,7 @@
 // projects folder for this project, named as the engine names it (seen live:
 // `<home>/.claude/projects/-tmp-…-proj/<session id>.jsonl`), never another.
 import { describe, expect, test } from 'vitest'
-import { projectFolderNameOf, transcriptPartsOf, transcriptRefusalOf } from '../../../packages/compact-handoff/hooks/recall/transcript-path.js'
+import { projectFolderNameOf, transcriptPartsOf, transcriptRefusalOf } from '../../../packages/compact-handoff/hooks/recall/transcript-reading.js'
 
 const OWN = { transcriptPath: '/home/me/.claude/projects/-srv-app/0f3c.jsonl', sessionId: '0f3c', folders: ['/srv/app'] }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { fitsToast, TOAST_COLUMNS, TOAST_LINES, toastLinesOf, toastWithPath } from '../../../packages/compact-handoff/hooks/text/toast-box.js'
+import { fitsToast, TOAST_COLUMNS, TOAST_LINES, toastLinesOf, toastWithPath } from '../../../packages/compact-handoff/hooks/text/toasts.js'
 
 describe('the toast box', () => {
   // Both drawn live (2.1.332, 80 columns and 160 alike): the box's three lines, the third cut with "…".

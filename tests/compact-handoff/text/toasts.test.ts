@@ -5,8 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { repoRoot } from '../../harness/repo-root.js'
-import { fitsToast, toastLinesOf } from '../../../packages/compact-handoff/hooks/text/toast-box.js'
-import { TOASTS, type Toast, type ToastName } from '../../../packages/compact-handoff/hooks/text/toasts.js'
+import { fitsToast, toastLinesOf, TOASTS, type Toast, type ToastName } from '../../../packages/compact-handoff/hooks/text/toasts.js'
 
 const PATHS = [
   '.claude/handoffs/HANDOFF_parser_2026-12-01.md',

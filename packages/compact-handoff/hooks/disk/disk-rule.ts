@@ -39,34 +39,24 @@ export function diskPartsOf(cwd: string, relPath: string, last: 'file' | 'folder
   })
 }
 
-/** Whether the answers so far settle the verdict: the disk is looked at part
- * by part, and no part past a missing or a refused one needs a look. */
-export function isSettledBy(answer: PartAnswer, part: DiskPart, folder: ProjectFolder): boolean {
-  return answer === 'missing' || partRefusalOf(part, answer, folder) !== undefined
+/** The verdict one part's answer settles, or undefined when the part lies
+ * where it says and the next part decides (the file is `present` once every
+ * part passes): the disk is looked at part by part, first folder first, and no
+ * part past a missing or a refused one needs a look. */
+export function partVerdictOf(part: DiskPart, answer: PartAnswer, folder: ProjectFolder): DiskVerdict | undefined {
+  if (answer === 'missing') return { kind: 'absent' }
+  const why = partRefusalOf(part, answer, folder)
+  return why === undefined ? undefined : { kind: 'refused', why }
 }
 
-function partRefusalOf(part: DiskPart, answer: PartAnswer, folder: ProjectFolder): string | undefined {
+function partRefusalOf(part: DiskPart, answer: Exclude<PartAnswer, 'missing'>, folder: ProjectFolder): string | undefined {
   const what = part.isFile ? 'file' : 'folder'
-  if (answer === 'missing') return undefined
   if (answer === 'unknown') return `${part.relPath} could not be looked at`
   if (answer.isLink) return `${part.relPath} is a symbolic link, and compact-handoff never writes or reads through one`
   if (part.isFile ? answer.kind !== 'file' : answer.kind !== 'dir') return `${part.relPath} is not a ${part.isFile ? 'regular file' : 'folder'}`
   const realRel = answer.realPath === undefined ? undefined : relativeToCwd(answer.realPath, folder.cwdRealPath, folder.ignoresCase)
   if (realRel === undefined || !isSameName(realRel, part.relPath, folder.ignoresCase)) return `${part.relPath} leads out of this project (the ${what}'s real path is elsewhere)`
   return undefined
-}
-
-/** The rule's verdict on a file from the answers for its parts, in order (a
- * look may stop at the first that settles it, isSettledBy). */
-export function diskVerdictOf(parts: readonly DiskPart[], answers: readonly PartAnswer[], folder: ProjectFolder): DiskVerdict {
-  for (let i = 0; i < parts.length; i++) {
-    const answer = answers[i]
-    if (answer === undefined) return { kind: 'refused', why: `${parts[i]!.relPath} was not looked at` }
-    if (answer === 'missing') return { kind: 'absent' }
-    const why = partRefusalOf(parts[i]!, answer, folder)
-    if (why !== undefined) return { kind: 'refused', why }
-  }
-  return { kind: 'present' }
 }
 
 /** Whether a write may go ahead right after a look that found `now`, given

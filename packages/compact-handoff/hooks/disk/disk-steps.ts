@@ -4,7 +4,7 @@
 // and follows links), so a write is as safe as the look just before it: what
 // changes between that look and the write itself is not seen.
 import type { EngineInterface, FsEntry, FsStat } from 'claude-code'
-import { diskPartsOf, diskVerdictOf, failedWriteWhyOf, isSettledBy, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
+import { diskPartsOf, failedWriteWhyOf, partVerdictOf, writeRefusalOf, type DiskVerdict, type PartAnswer, type ProjectFolder, type WriteLeftover } from './disk-rule.js'
 import { folderIgnoresCase, inFolder } from '../protocol/protocol-paths.js'
 import { messageOf } from '../text/text-clip.js'
 
@@ -24,22 +24,16 @@ export async function folderInputOf($: $, cwd: string): Promise<ProjectFolder> {
  * a folder's with `last` 'folder'), and its own stat when it is present. Part by part, each looked at
  * only while the ones above it pass. */
 export async function projectFileOnDisk($: $, folder: ProjectFolder, relPath: string, last: 'file' | 'folder' = 'file'): Promise<{ verdict: DiskVerdict; stat?: FsStat }> {
-  const parts = diskPartsOf(folder.cwd, relPath, last)
-  const answers: PartAnswer[] = []
   let stat: FsStat | undefined
-  for (const part of parts) {
+  for (const part of diskPartsOf(folder.cwd, relPath, last)) {
     const answer: PartAnswer = await $.fs.stat(part.path, { resolve: true }).then(
-      (found) => {
-        stat = found
-        return { kind: found.kind, isLink: found.isLink, ...(found.realPath !== undefined ? { realPath: found.realPath } : {}) }
-      },
+      (found) => (stat = found),
       (error: unknown) => (ENOENT_RE.test(messageOf(error)) ? 'missing' : 'unknown'),
     )
-    answers.push(answer)
-    if (isSettledBy(answer, part, folder)) break
+    const verdict = partVerdictOf(part, answer, folder)
+    if (verdict !== undefined) return { verdict }
   }
-  const verdict = diskVerdictOf(parts, answers, folder)
-  return verdict.kind === 'present' && stat !== undefined ? { verdict, stat } : { verdict }
+  return { verdict: { kind: 'present' }, stat }
 }
 
 /** Writes `text` to `relPath` when the rule passes it right now and it is
@@ -79,7 +73,7 @@ async function leftoverOfFailedWrite($: $, folder: ProjectFolder, relPath: strin
 
 /** Reads `relPath` when the one rule finds it present and `isWanted` takes
  * its stat (a size cap, a kind): the verdict, and the stat and text it got. */
-export async function readProjectFile($: $, folder: ProjectFolder, relPath: string, isWanted: (stat: FsStat) => boolean = () => true): Promise<{ verdict: DiskVerdict; stat?: FsStat; text?: string }> {
+export async function readProjectFile($: $, folder: ProjectFolder, relPath: string, isWanted: (stat: FsStat) => boolean): Promise<{ verdict: DiskVerdict; stat?: FsStat; text?: string }> {
   const found = await projectFileOnDisk($, folder, relPath)
   if (found.stat === undefined || !isWanted(found.stat)) return found
   const text = await $.fs.read(inFolder(folder.cwd, relPath)).catch(() => undefined)

@@ -2,14 +2,8 @@
 // accepts a subset of what YAML accepts and reads it as YAML does; anything
 // else (a nested structure, a multi-line or block value, a tag, an anchor, a
 // character YAML does not print) is refused rather than misread.
-import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks } from './handoff-markdown.js'
+import { isBlankFrom, isSpaceOrTab, linesOf, skipBlanks, trimBlanksEnd } from './handoff-markdown.js'
 import type { RuleProblem } from '../protocol/protocol-contents.js'
-
-function trimBlanksEnd(s: string): string {
-  let end = s.length
-  while (end > 0 && isSpaceOrTab(s[end - 1])) end--
-  return s.slice(0, end)
-}
 
 /** Whether the UTF-16 unit at `i` is one YAML may hold in a scalar (c-printable,
  * tab included, byte-order mark excluded); a lone surrogate is not. */
@@ -108,20 +102,16 @@ function scalarOf(raw: string): string | undefined {
   return plainOf(raw)
 }
 
-function isKeyChar(char: string | undefined, isFirst: boolean): boolean {
-  if (char === undefined) return false
-  const isLetter = (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z') || char === '_'
-  return isLetter || (!isFirst && ((char >= '0' && char <= '9') || char === '-'))
-}
+/** A key: an ASCII letter or `_`, then letters, digits, `_` and `-`. Anchored, one repeat: linear. */
+const KEY_RE = /^[A-Za-z_][\w-]*/
 
 function keyValueOf(line: string): { key: string; value: string } | undefined {
-  let colon = 0
-  while (isKeyChar(line[colon], colon === 0)) colon++
-  if (colon === 0 || line[colon] !== ':') return undefined
-  const afterColon = colon + 1
+  const key = KEY_RE.exec(line)?.[0]
+  if (key === undefined || line[key.length] !== ':') return undefined
+  const afterColon = key.length + 1
   if (afterColon < line.length && !isSpaceOrTab(line[afterColon])) return undefined
   const value = scalarOf(trimBlanksEnd(line.slice(skipBlanks(line, afterColon))))
-  return value === undefined ? undefined : { key: line.slice(0, colon), value }
+  return value === undefined ? undefined : { key, value }
 }
 
 /** remark-frontmatter's fence: exactly three dashes, then only blanks. */
@@ -135,9 +125,8 @@ export type Frontmatter = { fields: Map<string, string>; keyLines: Map<string, n
 /** The frontmatter of a file split by handoff-markdown.ts' linesOf (byte-order
  * mark already dropped): its one-line `key: value` fields and the line the
  * body starts on, or undefined when there is none. What it cannot read is
- * pushed onto `problems`. The one frontmatter reader of the mod, the CLI and
- * the format check. */
-export function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: RuleProblem[]): Frontmatter | undefined {
+ * pushed onto `problems`. */
+function readFrontmatter({ lines, ends }: { lines: readonly string[]; ends: readonly string[] }, problems: RuleProblem[]): Frontmatter | undefined {
   if (!isFrontmatterFence(lines[0])) {
     problems.push({ rule: 'frontmatter-missing', line: 1, message: 'has no frontmatter: start the file with a "---" line, the kind\'s keys, and a closing "---" line' })
     return undefined
@@ -170,11 +159,13 @@ export function readFrontmatter({ lines, ends }: { lines: readonly string[]; end
   return { fields, keyLines, bodyStart: close + 1 }
 }
 
-/** readFrontmatter over a whole file's text (a byte-order mark allowed). */
-export function readFrontmatterOf(text: string): { frontmatter: Frontmatter | undefined; problems: RuleProblem[] } {
+/** readFrontmatter over a whole file's text (a byte-order mark allowed), with
+ * the lines it split the text into. The one frontmatter reader of the mod,
+ * the CLI and the format check. */
+export function readFrontmatterOf(text: string): { lines: string[]; frontmatter: Frontmatter | undefined; problems: RuleProblem[] } {
   const problems: RuleProblem[] = []
-  const frontmatter = readFrontmatter(linesOf(text.replace(/^\uFEFF/, '')), problems)
-  return { frontmatter, problems }
+  const split = linesOf(text.replace(/^\uFEFF/, ''))
+  return { lines: split.lines, frontmatter: readFrontmatter(split, problems), problems }
 }
 
 /** The frontmatter's fields, or undefined when the text has none that reads

@@ -10,7 +10,7 @@
 // It runs in a hook over model-written text: every step is linear in the text
 // (no backtracking regex), since a hook that runs ~5 s without yielding gets
 // the mod unloaded for the rest of the session (seen live, 2.1.332).
-import { readFrontmatter, readFrontmatterOf, type Frontmatter } from './frontmatter.js'
+import { readFrontmatterOf, type Frontmatter } from './frontmatter.js'
 import {
   HANDOFF_FRONTMATTER_KEYS,
   HANDOFF_STATUSES,
@@ -25,13 +25,111 @@ import {
   isSeqValue,
   nonBlankCharsOf,
   parentRelPathOf,
+  phaseNumberOf,
+  sectionNameOf,
   type RuleProblem,
   type SectionName,
 } from '../protocol/protocol-contents.js'
 import { HANDOFF_SECTIONS } from '../protocol/handoff-spec.js'
 import type { FileKind } from '../protocol/protocol-paths.js'
-import { bodyLinesOf, linesOf, type BodyLine, type Heading } from './handoff-markdown.js'
-import { readingOf, type HeadingReading } from './heading-reading.js'
+import { bodyLinesOf, type BodyLine, type Heading } from './handoff-markdown.js'
+
+// What a level-2 or level-3 heading names: a section, a plan's phase, or
+// nothing this check can be sure of. Headings are matched on their source;
+// CommonMark's inline parsing can make a heading's text differ from it
+// (`## **Goal**` reads "Goal"). A heading with inline markup is read a second
+// time with the markup dropped, and when the two readings disagree on the
+// section or phase it names, the file is sent back: the validator reads the
+// rendered text, and this check must never find a section where the validator
+// finds none, or miss one it finds. One pass over the heading, so linear in
+// its length.
+
+/** Named character references read as text; any other name makes a heading unclear. */
+const NAMED_REFERENCES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }
+const CHARACTER_REFERENCE_RE = /^&(?:#(\d{1,7})|#[xX]([0-9a-fA-F]{1,6})|([A-Za-z][A-Za-z0-9]{0,31}));/
+/** Dropped from a heading's second reading: escapes, code span and emphasis
+ * delimiters, link and image brackets, autolink and HTML angle brackets. */
+const DROPPED_MARKUP = new Set(['\\', '`', '*', '_', '[', ']', '<', '>', '!'])
+
+function hasInlineMarkup(source: string): boolean {
+  for (const char of source) if (DROPPED_MARKUP.has(char) || char === '&') return true
+  return false
+}
+
+/** The character reference at `source[at]` (an `&`): its text (undefined for a
+ * name this reader does not know) and its length; undefined when none is there. */
+function referenceAt(source: string, at: number): { text: string | undefined; length: number } | undefined {
+  const match = CHARACTER_REFERENCE_RE.exec(source.slice(at, at + 40))
+  if (!match) return undefined
+  const [whole, decimal, hex, name] = match
+  const code = decimal !== undefined ? Number(decimal) : hex !== undefined ? parseInt(hex, 16) : undefined
+  const text = code !== undefined ? String.fromCodePoint(code > 0 && code <= 0x10ffff ? code : 0xfffd) : NAMED_REFERENCES[name ?? '']
+  return { text, length: whole.length }
+}
+
+/**
+ * A heading's text with inline markup dropped: image descriptions, link
+ * destinations and reference labels (`![…]`, `](…)`, `][…]`) removed,
+ * character references decoded, the markup characters deleted. Undefined when
+ * it holds a reference this reader does not know. One pass, so linear.
+ */
+function markupFreeTextOf(source: string): string | undefined {
+  const parts: string[] = []
+  /** Inside `](…)`: how many parentheses are open, and any open title quote. */
+  let destination: { depth: number; quote: string | undefined } | undefined
+  let inLabel = false
+  /** Inside `![…]`: how many brackets are open. */
+  let imageDepth = 0
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i]!
+    if (imageDepth > 0) {
+      if (char === '\\') i++
+      else if (char === '[') imageDepth++
+      else if (char === ']') imageDepth--
+      if (imageDepth > 0) continue
+      // The description is closed: a destination or a label may follow.
+      if (source[i + 1] === '(') destination = { depth: 1, quote: undefined }
+      inLabel = source[i + 1] === '['
+      if (destination || inLabel) i++
+    } else if (destination) {
+      if (char === '\\') i++
+      else if (destination.quote !== undefined) destination.quote = char === destination.quote ? undefined : destination.quote
+      else if (char === '"' || char === "'") destination.quote = char
+      else if (char === '(') destination.depth++
+      else if (char === ')' && --destination.depth === 0) destination = undefined
+    } else if (inLabel) {
+      if (char === '\\') i++
+      else if (char === ']') inLabel = false
+    } else if (char === '!' && source[i + 1] === '[') {
+      imageDepth = 1
+      i++
+    } else if (char === ']' && source[i + 1] === '(') {
+      destination = { depth: 1, quote: undefined }
+      i++
+    } else if (char === ']' && source[i + 1] === '[') {
+      inLabel = true
+      i++
+    } else if (char === '&') {
+      const reference = referenceAt(source, i)
+      if (reference && reference.text === undefined) return undefined
+      parts.push(reference?.text ?? '&')
+      i += (reference?.length ?? 1) - 1
+    } else if (!DROPPED_MARKUP.has(char)) parts.push(char)
+  }
+  return parts.join('')
+}
+
+type HeadingReading = { section: SectionName | undefined; phase: number | undefined; isUnclear: boolean }
+
+/** What a heading names: a section at level 2, a phase at level 3. */
+export function readingOf(heading: Heading): HeadingReading {
+  const section = sectionNameOf(heading.text)
+  const phase = phaseNumberOf(heading.text)
+  if (!hasInlineMarkup(heading.text) || (heading.depth !== 2 && heading.depth !== 3)) return { section, phase, isUnclear: false }
+  const bare = markupFreeTextOf(heading.text)
+  const differs = heading.depth === 2 ? (text: string) => sectionNameOf(text) !== section : (text: string) => phaseNumberOf(text) !== phase
+  return { section, phase, isUnclear: bare === undefined || differs(bare) }
+}
 
 /** What the check knows beyond the text: the project (the absolute path of
  * the folder the session runs in), against which `parent` is read. */
@@ -86,19 +184,6 @@ function frontmatterProblems({ fields, keyLines }: Frontmatter, kind: FileKind, 
   return problems
 }
 
-function unclearProblems(body: readonly BodyLine[], readings: ReadonlyMap<BodyLine, HeadingReading>): RuleProblem[] {
-  const problems: RuleProblem[] = []
-  for (const line of body) {
-    if (line.kind !== 'heading' || readings.get(line)?.isUnclear !== true) continue
-    problems.push({
-      rule: 'heading-unclear',
-      line: line.line,
-      message: `line ${line.line}: the heading "${shown(line.text)}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`,
-    })
-  }
-  return problems
-}
-
 /** A heading and the body lines up to the next heading of its level or higher. */
 type Section = { heading: Heading; content: BodyLine[] }
 
@@ -118,17 +203,11 @@ function sectionProblems(blocks: readonly BodyLine[], readings: ReadonlyMap<Body
   const problems: RuleProblem[] = []
   const sections = sectionsAt(blocks, 2)
   const required: readonly SectionName[] = kind === 'plan' ? PLAN_SECTIONS : HANDOFF_SECTIONS
-  const indexesOf = new Map<SectionName, number[]>()
-  sections.forEach((section, i) => {
-    const name = readings.get(section.heading)?.section
-    if (name === undefined) return
-    const indexes = indexesOf.get(name)
-    if (indexes) indexes.push(i)
-    else indexesOf.set(name, [i])
-  })
+  const names = sections.map((section) => readings.get(section.heading)?.section)
   let previous: { name: string; index: number; line: number } | undefined
   for (const [position, name] of required.entries()) {
-    const found = indexesOf.get(name) ?? []
+    // One look over the sections for each of the few required names: linear.
+    const found = names.flatMap((named, i) => (named === name ? [i] : []))
     const index = found[0]
     if (index === undefined) {
       const where = position === 0 ? 'as the first section' : `after "## ${required[position - 1]}"`
@@ -163,10 +242,18 @@ function phaseProblems(phases: Section, readings: ReadonlyMap<BodyLine, HeadingR
 
 function bodyProblems(lines: readonly string[], from: number, kind: FileKind): RuleProblem[] {
   const { body, refusals } = bodyLinesOf(lines, from)
+  const problems = refusals.map(({ line, why }): RuleProblem => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
   const readings = new Map<BodyLine, HeadingReading>()
-  for (const line of body) if (line.kind === 'heading' && (line.depth === 2 || line.depth === 3)) readings.set(line, readingOf(line))
-  const refused = refusals.map(({ line, why }): RuleProblem => ({ rule: 'markdown-unclear', line, message: `line ${line}: ${why}` }))
-  return [...refused, ...unclearProblems(body, readings), ...sectionProblems(body, readings, kind)]
+  for (const line of body) {
+    if (line.kind !== 'heading' || (line.depth !== 2 && line.depth !== 3)) continue
+    const reading = readingOf(line)
+    readings.set(line, reading)
+    if (reading.isUnclear) {
+      const message = `line ${line.line}: the heading "${shown(line.text)}" names a section only once its markup is rendered: write section and phase headings as plain text, like "## Goal"`
+      problems.push({ rule: 'heading-unclear', line: line.line, message })
+    }
+  }
+  return [...problems, ...sectionProblems(body, readings, kind)]
 }
 
 /** At most this many problems are listed; a file with more is rewritten, not
@@ -186,13 +273,12 @@ export function formatDiagnostics(text: string, kind: FileKind, context: FormatC
   const bytes = new TextEncoder().encode(text).length
   if (bytes > MAX_HANDOFF_BYTES) return [{ rule: 'file-too-large', line: 1, message: `is ${bytes} bytes, over the ${MAX_HANDOFF_BYTES}-byte cap: keep to what the next session needs` }]
   const problems: RuleProblem[] = []
-  const body = text.replace(/^\uFEFF/, '')
   const nonBlank = nonBlankCharsOf(text)
   if (nonBlank < MIN_NONBLANK_CHARS) problems.push({ rule: 'too-short', line: 1, message: `holds ${nonBlank} non-blank characters; at least ${MIN_NONBLANK_CHARS} are needed` })
-  const lines = linesOf(body)
-  const frontmatter = readFrontmatter(lines, problems)
+  const { lines, frontmatter, problems: unread } = readFrontmatterOf(text)
+  problems.push(...unread)
   if (frontmatter) problems.push(...frontmatterProblems(frontmatter, kind, context))
-  problems.push(...bodyProblems(lines.lines, frontmatter?.bodyStart ?? 0, kind))
+  problems.push(...bodyProblems(lines, frontmatter?.bodyStart ?? 0, kind))
   return cappedProblems(problems)
 }
 
@@ -210,24 +296,21 @@ export function formatProblems(text: string, kind: FileKind, context: FormatCont
  * held to this one by tests/contract/format-differential.test.ts. Linear:
  * each line is taken once. */
 export function sectionTextsOf(text: string): Map<SectionName, string> {
-  const { lines } = linesOf(text.replace(/^\uFEFF/, ''))
-  const { frontmatter } = readFrontmatterOf(text)
+  const { lines, frontmatter } = readFrontmatterOf(text)
   const from = frontmatter?.bodyStart ?? 0
-  const { body } = bodyLinesOf(lines, from)
+  const byLine = new Map(bodyLinesOf(lines, from).body.map((line) => [line.line, line]))
   const texts = new Map<SectionName, string>()
   let open: { name: SectionName; parts: string[] } | undefined
   const close = () => {
     if (open !== undefined && !texts.has(open.name)) texts.set(open.name, open.parts.join('\n').trim())
   }
-  const hidden = new Set(body.flatMap((line) => (line.kind === 'text' && line.isHtml === true ? [line.line] : [])))
-  const depths = new Map(body.flatMap((line) => (line.kind === 'heading' ? [[line.line, line] as const] : [])))
   for (let i = from; i < lines.length; i++) {
-    const heading = depths.get(i + 1)
-    if (heading !== undefined && heading.depth <= 2) {
+    const line = byLine.get(i + 1)
+    if (line?.kind === 'heading' && line.depth <= 2) {
       close()
-      const name = heading.depth === 2 ? readingOf(heading).section : undefined
+      const name = line.depth === 2 ? readingOf(line).section : undefined
       open = name === undefined ? undefined : { name, parts: [] }
-    } else if (open !== undefined && !hidden.has(i + 1)) open.parts.push(lines[i]!)
+    } else if (open !== undefined && !(line?.kind === 'text' && line.isHtml === true)) open.parts.push(lines[i]!)
   }
   close()
   return texts

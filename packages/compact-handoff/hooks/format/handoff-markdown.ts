@@ -24,17 +24,23 @@ export function isSpaceOrTab(char: string | undefined): boolean {
   return char === ' ' || char === '\t'
 }
 
-/** Whether `line` holds only spaces and tabs from index `from` on. */
-export function isBlankFrom(line: string, from: number): boolean {
-  for (let i = from; i < line.length; i++) if (!isSpaceOrTab(line[i])) return false
-  return true
-}
-
 /** The index of the first character from `from` on that is not a space or tab. */
 export function skipBlanks(s: string, from: number): number {
   let i = from
   while (isSpaceOrTab(s[i])) i++
   return i
+}
+
+/** Whether `line` holds only spaces and tabs from index `from` on. */
+export function isBlankFrom(line: string, from: number): boolean {
+  return skipBlanks(line, from) >= line.length
+}
+
+/** `s` without the spaces and tabs at its end. */
+export function trimBlanksEnd(s: string): string {
+  let end = s.length
+  while (end > 0 && isSpaceOrTab(s[end - 1])) end--
+  return s.slice(0, end)
 }
 
 /** The lines of a text, split where CommonMark ends a line (LF, CRLF or CR),
@@ -61,15 +67,11 @@ function indentOf(line: string): { columns: number; end: number } {
 /** An ATX heading's text: the rest of the line without its closing run of `#`
  * (which must follow a blank) and surrounding blanks. */
 function atxTextOf(rest: string): string {
-  let end = rest.length
-  while (end > 0 && isSpaceOrTab(rest[end - 1])) end--
-  let hashes = end
-  while (hashes > 0 && rest[hashes - 1] === '#') hashes--
-  if (hashes < end && (hashes === 0 || isSpaceOrTab(rest[hashes - 1]))) {
-    end = hashes
-    while (end > 0 && isSpaceOrTab(rest[end - 1])) end--
-  }
-  return rest.slice(0, end)
+  const text = trimBlanksEnd(rest)
+  let hashes = text.length
+  while (hashes > 0 && text[hashes - 1] === '#') hashes--
+  const hasClosingRun = hashes < text.length && (hashes === 0 || isSpaceOrTab(text[hashes - 1]))
+  return hasClosingRun ? trimBlanksEnd(text.slice(0, hashes)) : text
 }
 
 /** The ATX heading that starts at `from` in `line`, if one does. */
@@ -90,8 +92,7 @@ export type Fence = { char: string; length: number; indent: number }
 /** The fence `line` opens: ``` or ~~~ (three or more) after at most three
  * spaces; a backtick fence's info string holds no backtick. */
 export function fenceOf(line: string): Fence | undefined {
-  let indent = 0
-  while (indent < CODE_INDENT_COLUMNS && line[indent] === ' ') indent++
+  const indent = runLength(line, 0, ' ')
   const char = line[indent]
   if (indent >= CODE_INDENT_COLUMNS || (char !== '`' && char !== '~')) return undefined
   const length = runLength(line, indent, char)

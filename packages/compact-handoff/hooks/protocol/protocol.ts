@@ -97,23 +97,14 @@ function stripTicks(line: string): string {
 /** The skill's verdict: the last line of the answer that is a READY or FAILED
  * sentinel (backticks around it tolerated), or undefined when none is. */
 export function parseSentinel(answer: string): Sentinel | undefined {
-  const lines = answer.split(/\r?\n/)
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = stripTicks(lines[i] ?? '')
-    if (line.startsWith(READY_PREFIX)) {
-      const paths = line
-        .slice(READY_PREFIX.length)
-        .split('|')
-        .map((p) => trimRuns(p.trim(), '`').trim())
-        .filter((p) => p !== '')
-      return { kind: 'ready', paths }
-    }
-    if (line.startsWith(FAILED_PREFIX)) {
-      const reason = line.slice(FAILED_PREFIX.length).trim()
-      return { kind: 'failed', reason: reason === '' ? 'no reason given' : reason }
-    }
+  const line = answer.split(/\r?\n/).map(stripTicks).findLast((l) => l.startsWith(READY_PREFIX) || l.startsWith(FAILED_PREFIX))
+  if (line === undefined) return undefined
+  if (line.startsWith(FAILED_PREFIX)) {
+    const reason = line.slice(FAILED_PREFIX.length).trim()
+    return { kind: 'failed', reason: reason === '' ? 'no reason given' : reason }
   }
-  return undefined
+  const paths = line.slice(READY_PREFIX.length).split('|').map((p) => trimRuns(p.trim(), '`').trim())
+  return { kind: 'ready', paths: paths.filter((p) => p !== '') }
 }
 
 /** The sentinel line the skills print; the inverse of parseSentinel. */
@@ -130,26 +121,11 @@ const RULE_RE = /^\s*-{3,}\s*$/
  * undefined when the block is missing, unclosed or empty. */
 export function parseContinuePrompt(answer: string): string | undefined {
   const lines = answer.split(/\r?\n/)
-  let header = -1
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (trimRuns(stripTicks(lines[i] ?? ''), '*').trim() === CONTINUE_PROMPT_HEADER) {
-      header = i
-      break
-    }
-  }
-  if (header < 0) return undefined
-  let open = -1
-  for (let i = header + 1; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    if (RULE_RE.test(line)) {
-      if (open < 0) open = i
-      else {
-        const body = lines.slice(open + 1, i).join('\n').trim()
-        return body === '' ? undefined : body
-      }
-    } else if (open < 0 && line.trim() !== '' && !/^`{3}/.test(line.trim())) {
-      return undefined
-    }
-  }
-  return undefined
+  const header = lines.findLastIndex((line) => trimRuns(stripTicks(line), '*').trim() === CONTINUE_PROMPT_HEADER)
+  const open = header < 0 ? -1 : lines.findIndex((line, i) => i > header && RULE_RE.test(line))
+  // Between the header and the opening rule: only blank lines and a code fence's opening.
+  if (open < 0 || lines.slice(header + 1, open).some((line) => line.trim() !== '' && !/^`{3}/.test(line.trim()))) return undefined
+  const close = lines.findIndex((line, i) => i > open && RULE_RE.test(line))
+  const body = close < 0 ? '' : lines.slice(open + 1, close).join('\n').trim()
+  return body === '' ? undefined : body
 }

@@ -9,7 +9,7 @@
 // back. Cut first, a PEM block whose END line lies past the cut, a bearer
 // token whose header does, or a URL whose `@` does, escapes the engine's
 // patterns (each seen live, 2.1.332).
-import { queryTextOf } from './recall-query.js'
+import { queryTextOf } from './recall.js'
 import { MAX_ENTRIES, WINDOW_CHARS, type Hit, type RecallFound } from './recall-search.js'
 import { callLineOf } from './transcript-entries.js'
 import { isLowSurrogate, longestBacktickRunOf } from '../text/text-clip.js'
@@ -33,11 +33,6 @@ function atTextOf(at: string | undefined): string {
   if (at === undefined) return ''
   const iso = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(at)
   return iso ? ` (${iso[1]} ${iso[2]} UTC)` : ''
-}
-
-/** A fence longer than any run of backticks in `text`, so the window shows whole. */
-function fenceOf(text: string): string {
-  return '`'.repeat(Math.max(3, longestBacktickRunOf(text) + 1))
 }
 
 /** Where the window starts in the masked excerpt: centred on the needle the
@@ -70,7 +65,8 @@ function entryTextOf(hit: Hit, masked: MaskedHit, n: number): string {
   // Whole once masked: masking shortens an entry, so its masked length is not its length.
   const isWhole = hit.excerptStart === 0 && hit.excerpt.length === hit.textLength && window.text.length === masked.excerpt.length
   const part = isWhole ? '' : `, characters ${shownFrom + 1}-${shownFrom + window.text.length} of ${hit.textLength}`
-  const fence = fenceOf(window.text)
+  // Longer than any run of backticks in the window, so it shows whole.
+  const fence = '`'.repeat(Math.max(3, longestBacktickRunOf(window.text) + 1))
   return [`[${n}] ${name}${atTextOf(hit.at)}${part}:`, fence, window.text, fence].join('\n')
 }
 
@@ -90,10 +86,8 @@ export function recallAnswerTextOf(found: RecallFound, masked: readonly MaskedHi
     return "Nothing of this session's conversation has been replaced yet, so recall has nothing to search: what you are looking for is still in the conversation above."
   }
   if (found.hits.length === 0) {
-    return [
-      `recall found nothing for ${query} in ${where} (${found.searched} messages and tool results searched). Try another word you expect, or part of one: a file name, an error code, a number.`,
-      ...(covered !== undefined ? [covered] : []),
-    ].join('\n')
+    const nothing = `recall found nothing for ${query} in ${where} (${found.searched} messages and tool results searched). Try another word you expect, or part of one: a file name, an error code, a number.`
+    return covered === undefined ? nothing : `${nothing}\n${covered}`
   }
   const total = found.hits.length + found.more
   const shown = found.more === 0 ? (total === 1 ? 'It is below' : 'All are below, newest first') : `The newest ${found.hits.length} are below, newest first`

@@ -10,8 +10,8 @@
 // Scope: what a replacement took out, i.e. the lines before the newest
 // `compact_boundary`; the ones after it are in the conversation the model
 // holds now.
-import { lineRecordOf, RECALL_TOOL, statusOf, type Call, type Entry } from './transcript-entries.js'
-import { needlesOf, type RecallQuery } from './recall-query.js'
+import { lineRecordOf, statusOf, type Call, type Entry } from './transcript-entries.js'
+import { needlesOf, RECALL_TOOL, type RecallQuery } from './recall.js'
 import { MAX_REDACT_CHARS, isLowSurrogate } from '../text/text-clip.js'
 
 /** The newest entries an answer shows; the rest are counted. */
@@ -47,7 +47,6 @@ export type Hit = {
   at?: string
   excerpt: string
   windowStart: number
-  windowLength: number
   /** Where the excerpt starts in the entry's text, and the text's length. */
   excerptStart: number
   textLength: number
@@ -90,7 +89,7 @@ const emptySegment = (): Segment => ({ hits: [], count: 0, searched: 0, skipped:
 
 /** A new search for `query`; `startsMidLine` when the text fed starts inside
  * a line (a read from an offset), whose rest is then skipped. */
-export function recallScanOf(query: RecallQuery, options: { startsMidLine?: boolean } = {}): RecallScan {
+export function recallScanOf(query: RecallQuery, startsMidLine = false): RecallScan {
   const needles = needlesOf(query)
   return {
     query,
@@ -98,7 +97,7 @@ export function recallScanOf(query: RecallQuery, options: { startsMidLine?: bool
     rawNeedles: needles.map((n) => JSON.stringify(n).slice(1, -1).toLowerCase()),
     carry: '',
     isDropping: false,
-    skipFirst: options.startsMidLine === true,
+    skipFirst: startsMidLine,
     calls: new Map(),
     openCallChars: 0,
     callsWithNeedle: new Set(),
@@ -111,55 +110,39 @@ export function recallScanOf(query: RecallQuery, options: { startsMidLine?: bool
 /** Feeds the next piece of the transcript's text. */
 export function scanText(scan: RecallScan, text: string): void {
   let start = 0
-  for (;;) {
-    const newline = text.indexOf('\n', start)
-    if (newline < 0) {
-      carryOn(scan, text.slice(start))
-      return
-    }
+  for (let newline = text.indexOf('\n'); newline >= 0; newline = text.indexOf('\n', start)) {
     lineEnded(scan, text.slice(start, newline))
     start = newline + 1
   }
+  carryOn(scan, text.slice(start))
 }
 
 /** Ends the search: the last line (a transcript need not end in a newline),
  * then what was found; `isCut` when the reading stopped before the file's end. */
-export function scanEnd(scan: RecallScan, options: { isCut?: boolean } = {}): RecallFound {
-  const isCut = options.isCut === true
+export function scanEnd(scan: RecallScan, isCut = false): RecallFound {
   if (!isCut && (scan.carry !== '' || scan.isDropping)) lineEnded(scan, '')
   if (isCut) mergeCurrent(scan)
   const { hits, count, searched, skipped } = scan.replaced
   return { query: scan.query, hits: [...hits].reverse(), more: count - hits.length, searched, skipped, boundaries: scan.boundaries, isCut }
 }
 
+/** Keeps the start of a line the next piece ends, or drops it once it is past MAX_LINE_CHARS. */
 function carryOn(scan: RecallScan, piece: string): void {
   if (scan.isDropping || piece === '') return
-  if (scan.carry.length + piece.length > MAX_LINE_CHARS) {
-    scan.carry = ''
-    scan.isDropping = true
-    return
-  }
-  scan.carry += piece
+  scan.isDropping = scan.carry.length + piece.length > MAX_LINE_CHARS
+  scan.carry = scan.isDropping ? '' : scan.carry + piece
 }
 
 function lineEnded(scan: RecallScan, piece: string): void {
-  if (scan.isDropping) {
-    scan.isDropping = false
-    if (!scan.skipFirst) scan.current.skipped++
-    scan.skipFirst = false
-    return
-  }
-  const whole = scan.carry === '' ? piece : scan.carry + piece
+  const line = scan.carry + piece
+  const isSkipped = scan.isDropping || line.length > MAX_LINE_CHARS
+  const isFirst = scan.skipFirst
   scan.carry = ''
-  if (scan.skipFirst) {
-    scan.skipFirst = false
-    return
-  }
-  if (whole.length > MAX_LINE_CHARS) {
-    scan.current.skipped++
-    return
-  }
-  takeLine(scan, whole.endsWith('\r') ? whole.slice(0, -1) : whole)
+  scan.isDropping = false
+  scan.skipFirst = false
+  if (isFirst) return
+  if (isSkipped) scan.current.skipped++
+  else takeLine(scan, line.endsWith('\r') ? line.slice(0, -1) : line)
 }
 
 function mergeCurrent(scan: RecallScan): void {
@@ -244,16 +227,8 @@ function consider(scan: RecallScan, entry: Entry): void {
   const head = entry.kind === 'result' ? label.toLowerCase() : ''
   for (const needle of scan.needles) if (!text.includes(needle) && !head.includes(needle)) return
   // The longest needle found in the text centres the window; one only in the call's line leaves it at the start.
-  let focus = 0
-  let needle: string | undefined
-  for (const n of scan.needles) {
-    const at = text.indexOf(n)
-    if (at >= 0) {
-      focus = at
-      needle = n
-      break
-    }
-  }
+  const needle = scan.needles.find((n) => text.includes(n))
+  const focus = needle === undefined ? 0 : text.indexOf(needle)
   const segment = scan.current
   segment.count++
   segment.hits.push(hitOf(entry, label, focus, needle))
@@ -276,7 +251,6 @@ function hitOf(entry: Entry, label: string, focus: number, needle: string | unde
     ...(entry.at !== undefined ? { at: entry.at } : {}),
     excerpt: text.slice(from, to),
     windowStart: windowFrom - from,
-    windowLength: Math.min(WINDOW_CHARS, text.length - windowFrom),
     excerptStart: from,
     textLength: text.length,
   }

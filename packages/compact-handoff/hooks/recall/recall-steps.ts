@@ -12,12 +12,10 @@
 // spins up the engine's loopback server for the plugin (0.5 to 2.8 s seen), so
 // it goes from the start's timer, off the start's wait.
 import type { EngineInterface } from 'claude-code'
-import { RECALL_DESCRIPTION, RECALL_INPUT_SCHEMA, RECALL_TOOL_NAME, recallCallerRefusalOf, type RecallCaller } from './recall.js'
-import { recallQueryOf } from './recall-query.js'
+import { RECALL_DESCRIPTION, RECALL_INPUT_SCHEMA, RECALL_TOOL_NAME, recallCallerRefusalOf, recallQueryOf, type RecallCaller } from './recall.js'
 import { recallScanOf, scanEnd, scanText, type Hit, type RecallScan } from './recall-search.js'
 import { recallAnswerTextOf, type Coverage, type MaskedHit } from './recall-answer.js'
-import { transcriptPartsOf, transcriptRefusalOf } from './transcript-path.js'
-import { LAG_POLL_MS, READ_CHUNK_BYTES, SEARCH_BUDGET_MS, bytesOfBase64, joinedBytesOf, readStartOf, waitsForWritesOf, wholeCharsLengthOf } from './transcript-reading.js'
+import { LAG_POLL_MS, READ_CHUNK_BYTES, SEARCH_BUDGET_MS, bytesOfBase64, joinedBytesOf, readStartOf, transcriptPartsOf, transcriptRefusalOf, waitsForWritesOf, wholeCharsLengthOf } from './transcript-reading.js'
 import { projectFileOnDisk } from '../disk/disk-steps.js'
 import { folderIgnoresCase } from '../protocol/protocol-paths.js'
 import { maskedWhole } from '../text/mask-steps.js'
@@ -79,8 +77,10 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
   if (found.verdict.kind === 'refused' || found.stat === undefined) return unreadTextOf(found.verdict.kind === 'refused' ? found.verdict.why : 'it could not be looked at')
   const size = found.stat.size
   const start = readStartOf(size)
-  const scan = recallScanOf(parsed.query, { startsMidLine: start.startsMidLine })
-  const search: Search = { path: transcriptPath, scan, callId: callIdOf(input) }
+  const scan = recallScanOf(parsed.query, start.startsMidLine)
+  // This call's own id, which its line in the transcript holds.
+  const callId = (input as { tool_use_id?: unknown } | undefined)?.tool_use_id
+  const search: Search = { path: transcriptPath, scan, callId: typeof callId === 'string' ? callId : undefined }
   const reading: Reading = { offset: start.offset, carry: new Uint8Array(0), hasSeenCall: false }
   const first = await readRanges($, search, reading, { kind: 'first', end: size, startedMs: await $.clock.now() })
   if (first === 'unreadable') return unreadTextOf('a part of it could not be read')
@@ -91,7 +91,7 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
     // A range unreadable here is read again after the next wait.
     await readRanges($, search, reading, { kind: 'grown', end: grown })
   }
-  const result = scanEnd(scan, { isCut })
+  const result = scanEnd(scan, isCut)
   const masked = await Promise.all(result.hits.map((hit) => maskedHitOf($, hit)))
   const coverage: Coverage = isCut
     ? { kind: 'stopped', searchedBytes: reading.offset - start.offset, totalBytes: size }
@@ -99,12 +99,6 @@ async function recallTextOf($: $, input: unknown): Promise<string> {
       ? { kind: 'newest', searchedBytes: size - start.offset, totalBytes: size }
       : { kind: 'whole' }
   return recallAnswerTextOf(result, masked, coverage)
-}
-
-/** This call's own id, which its line in the transcript holds. */
-function callIdOf(input: unknown): string | undefined {
-  const id = (input as { tool_use_id?: unknown } | undefined)?.tool_use_id
-  return typeof id === 'string' ? id : undefined
 }
 
 /** The file a search reads, the scan it feeds, and the id of the call it answers. */
@@ -127,7 +121,7 @@ async function readRanges($: $, search: Search, reading: Reading, pass: Pass): P
   const decoder = new TextDecoder()
   while (reading.offset < pass.end) {
     const chunk = await $.fs.read(search.path, { as: 'bytes', offset: reading.offset, length: Math.min(READ_CHUNK_BYTES, pass.end - reading.offset) }).catch(() => undefined)
-    if (chunk === undefined || typeof chunk === 'string') return 'unreadable'
+    if (chunk === undefined) return 'unreadable'
     const read = bytesOfBase64(chunk.base64)
     if (read.length === 0) return 'read'
     reading.offset += read.length

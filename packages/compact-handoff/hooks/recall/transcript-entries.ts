@@ -11,10 +11,6 @@ import { exitCodeOf } from '../facts/facts.js'
 import { headOf } from '../text/text-clip.js'
 import { MASK_SEAM_REACH_CHARS } from '../text/mask-pieces.js'
 
-/** The recall tool's own full name: its calls and results are never searched,
- * so an answer never returns an earlier answer. */
-export const RECALL_TOOL = 'mcp__compact-handoff__recall'
-
 /** A call's line is cut to this many characters: it names the call, the window shows its output. */
 export const MAX_CALL_CHARS = 200
 
@@ -95,10 +91,15 @@ function atOf(record: Json): string | undefined {
   return typeof record.timestamp === 'string' ? record.timestamp : undefined
 }
 
+/** The one message a line's texts make (none without a text), by `by`. */
+function messagesOf(by: string, texts: readonly string[], at: string | undefined): Entry[] {
+  return texts.length === 0 ? [] : [{ kind: 'message', by, text: texts.join('\n'), ...(at ? { at } : {}) }]
+}
+
 function userRecordOf(record: Json, content: unknown): LineRecord {
   const at = atOf(record)
   const by = record.isCompactSummary === true ? 'the summary a compaction left' : 'the user'
-  if (typeof content === 'string') return { kind: 'results', results: [], entries: content.trim() === '' ? [] : [{ kind: 'message', by, text: content, ...(at ? { at } : {}) }] }
+  if (typeof content === 'string') return { kind: 'results', results: [], entries: messagesOf(by, content.trim() === '' ? [] : [content], at) }
   if (!Array.isArray(content)) return { kind: 'none' }
   const results: ResultPiece[] = []
   const texts: string[] = []
@@ -118,8 +119,7 @@ function userRecordOf(record: Json, content: unknown): LineRecord {
       if (text !== undefined && text.trim() !== '') texts.push(text)
     }
   }
-  const entries: Entry[] = texts.length === 0 ? [] : [{ kind: 'message', by, text: texts.join('\n'), ...(at ? { at } : {}) }]
-  return { kind: 'results', results, entries }
+  return { kind: 'results', results, entries: messagesOf(by, texts, at) }
 }
 
 function assistantRecordOf(record: Json, content: unknown): LineRecord {
@@ -131,8 +131,7 @@ function assistantRecordOf(record: Json, content: unknown): LineRecord {
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') calls.set(block.id, { tool: block.name, text: callTextOf(block.name, block.input) })
     else if (block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') texts.push(block.text)
   }
-  const at = atOf(record)
-  return { kind: 'calls', calls, entries: texts.length === 0 ? [] : [{ kind: 'message', by: 'Claude', text: texts.join('\n'), ...(at ? { at } : {}) }] }
+  return { kind: 'calls', calls, entries: messagesOf('Claude', texts, atOf(record)) }
 }
 
 /** What a transcript line holds; anything that does not parse, or is another

@@ -50,14 +50,7 @@ export async function sha256HexOf(text: string): Promise<string> {
       const S0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))
       const maj = (a & b) ^ (a & c) ^ (b & c)
       const t2 = (S0 + maj) >>> 0
-      hh = g
-      g = f
-      f = e
-      e = (d + t1) >>> 0
-      d = c
-      c = b
-      b = a
-      a = (t1 + t2) >>> 0
+      ;[hh, g, f, e, d, c, b, a] = [g, f, e, (d + t1) >>> 0, c, b, a, (t1 + t2) >>> 0]
     }
     for (const [i, word] of [a, b, c, d, e, f, g, hh].entries()) h[i] = (h[i]! + word) >>> 0
   }
