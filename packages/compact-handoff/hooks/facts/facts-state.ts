@@ -10,16 +10,15 @@ import { changeHeld, heldOf, type Held } from '../state/held.js'
 type $ = EngineInterface
 
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
-// The same value, read with its version beside another engine call and written
-// back with a compare-and-set (a record of every tool call: one hop for the read and
-// the masking together, not two).
+// The same value, read with its version beside the held records' masking and
+// written back with a compare-and-set (state/record-queue.ts).
 const WORK_REF = { plugin: 'compact-handoff', key: 'work' } as const
 
 export async function readHeldWork($: $): Promise<Held<WorkRecord>> {
   return heldOf(await $.state.get(WORK_REF), NO_WORK)
 }
 
-export function changeHeldWork($: $, held: Held<WorkRecord>, change: (work: WorkRecord) => WorkRecord): Promise<void> {
+export function changeHeldWork($: $, held: Held<WorkRecord>, change: (work: WorkRecord) => WorkRecord): Promise<WorkRecord | undefined> {
   return changeHeld(held, change, (work, ifVersion) => $.state.set(WORK_REF, work, { ifVersion }), () => updateWork($, change))
 }
 

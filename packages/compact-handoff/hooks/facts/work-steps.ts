@@ -1,5 +1,6 @@
 // Records the work's facts from the main loop's tool calls and runs the
-// rediscovery meter (facts.ts and meter/meter.ts decide; this applies).
+// rediscovery meter (facts.ts and meter/meter.ts decide; this applies); writes
+// the hot path's held records, a typed prompt's words among them.
 import type { EngineInterface } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -7,9 +8,12 @@ import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedComman
 import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, updateWork } from './facts-state.js'
+import { changeHeldWords, readHeldWords } from '../words/words-state.js'
+import { withUserMessage } from '../words/user-words.js'
+import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
 import { workWith, type WorkRecord } from './work.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { maskedText } from '../text/mask-steps.js'
+import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
 import { backgroundTaskIdOf } from '../background/running.js'
 import { recordShellStarted } from '../background/running-steps.js'
 
@@ -19,28 +23,68 @@ const UNREAD_TOAST_MS = 10_000
 
 type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?: unknown }
 type ToolOutcome = { deny?: string; isError?: true; text?: string; result?: unknown }
+type FactRecord = Exclude<HeldRecord, { kind: 'words' }>
 
-/** After a main-loop tool call: what it did goes into the facts, and into the
- * meter while one watches, masked (one redact call: every tool call queues one).
- * Decided from the call alone before any `$` call: a subagent's call, a
- * refused one, or a failed Read or Edit records nothing. */
-export async function recordToolCall($: $, call: ToolCall, outcome: ToolOutcome): Promise<void> {
+/** After a main-loop tool call: what it did is held for the facts, and for the
+ * meter while one watches. Decided from the call alone, with no `$` call: a
+ * subagent's call, a refused one, or a failed Read or Edit records nothing. */
+export function holdToolCall($: $, call: ToolCall, outcome: ToolOutcome): void {
   if (call.agentId !== undefined || outcome.deny !== undefined) return
+  const { command } = call
   if (call.tool === 'Bash') {
-    if (typeof call.command !== 'string') return
-    // The masking and the record's read are one hop: the write is the second.
-    const [masked, held] = await Promise.all([maskedText($, call.command), readHeldWork($)])
-    const line = clippedCommandOf(masked)
-    // Moved to the background, the command was answered at once and goes on: started, not ended.
+    if (typeof command !== 'string') return
+    // Moved to the background, the command was answered at once and goes on:
+    // started, not ended; its shell is recorded now, stamped with the time it started.
     const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
-    const recorded = changeHeldWork($, held, (w) => workWith(w, withCommand(w.facts, line, exitCodeOf(outcome), shellId), meterWithCommand(w.meter, line)))
-    await Promise.all([recorded, shellId === undefined ? undefined : recordShellStarted($, shellId, line)])
+    hold($, { kind: 'command', text: command, exitCode: exitCodeOf(outcome), ...(shellId !== undefined ? { shellId } : {}) })
+    if (shellId !== undefined) recordLater(async () => recordShellStarted($, shellId, clippedCommandOf(await maskedText($, command))))
     return
   }
   if (outcome.isError === true || typeof call.file_path !== 'string') return
-  const [path, held] = await Promise.all([maskedText($, call.file_path), readHeldWork($)])
-  if (call.tool === 'Read') await changeHeldWork($, held, (w) => workWith(w, withRead(w.facts, path), meterWithRead(w.meter, path)))
-  else await changeHeldWork($, held, (w) => workWith(w, withChange(w.facts, path), w.meter))
+  hold($, { kind: call.tool === 'Read' ? 'read' : 'change', text: call.file_path })
+}
+
+/** A typed prompt's words, held with the tool calls' records. */
+export function holdWords($: $, text: string): void {
+  hold($, { kind: 'words', text })
+}
+
+function hold($: $, record: HeldRecord): void {
+  holdRecord(record, (records) => flushRecords($, records))
+}
+
+/** Flushes the held records and waits for every record queued so far: a hook
+ * that reads them calls this first. Resolves to the work record as the flush
+ * wrote it, when the flush had a tool call's record to write. */
+export function recordsWritten($: $): Promise<WorkRecord | undefined> {
+  return flushHeld((records) => flushRecords($, records))
+}
+
+/** Each distinct text masked once, in the same hop as one read of each record
+ * the held ones change; then every change applied in order (the meter counts a
+ * repeat by what came before it) and one compare-and-set per record. */
+async function flushRecords($: $, records: readonly HeldRecord[]): Promise<WorkRecord | undefined> {
+  const facts = records.flatMap((r) => (r.kind === 'words' ? [] : [r]))
+  const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
+  const texts = [...new Set(facts.map((r) => r.text))]
+  const [masked, work, words] = await Promise.all([
+    Promise.all(texts.map((text) => maskedText($, text))),
+    facts.length > 0 ? readHeldWork($) : undefined,
+    said.length > 0 ? readHeldWords($) : undefined,
+  ])
+  const maskedOf = new Map(texts.map((text, i) => [text, masked[i]]))
+  const [written] = await Promise.all([
+    work && changeHeldWork($, work, (w) => facts.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w)),
+    words && changeHeldWords($, words, (w) => said.reduce(withUserMessage, w)),
+  ])
+  return written
+}
+
+/** `work` after one held record of a tool call, its text masked. */
+function workAfter(work: WorkRecord, record: FactRecord, text: string): WorkRecord {
+  if (record.kind !== 'command') return record.kind === 'read' ? workWith(work, withRead(work.facts, text), meterWithRead(work.meter, text)) : workWith(work, withChange(work.facts, text), work.meter)
+  const line = clippedCommandOf(text)
+  return workWith(work, withCommand(work.facts, line, record.exitCode, record.shellId), meterWithCommand(work.meter, line))
 }
 
 /** A main-loop call of the recall tool: the meter, while one watches, counts it

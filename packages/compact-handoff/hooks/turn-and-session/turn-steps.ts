@@ -18,6 +18,7 @@ import type { TurnEnd } from '../run/turn-verdict.js'
 import { startRun } from '../commands/command-steps.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
 import { readWork } from '../facts/facts-state.js'
+import type { WorkRecord } from '../facts/work.js'
 import type { Options } from '../options/options.js'
 import { isTooLongFailureOf } from '../thresholds/window-edge.js'
 import { windowRefused } from '../thresholds/window-steps.js'
@@ -26,12 +27,13 @@ type $ = EngineInterface
 
 const AUTO_HANDOFF_TOAST_MS = 10_000
 
-export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
+/** `flushed`: the work record as the turn's records left it, when they wrote it. */
+export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options, flushed: WorkRecord | undefined): Promise<void> {
   // The machine decides whether this turn is the skill's. What an idle turn's
   // end needs (the meter, the nudge, the usage, the status line) is read beside
   // it, so the common case, no run and nothing changed, costs one hop and
   // writes nothing; with a run, the skill's end is not held up by a read of its own.
-  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWork($), turnEndReadsNow($)])
+  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), flushed ?? readWork($), turnEndReadsNow($)])
   if (found.kind !== 'idle') return
   await meterTurnEnded($, work)
   const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, reads.usage)

@@ -9,16 +9,15 @@ import { changeHeld, heldOf, type Held } from '../state/held.js'
 type $ = EngineInterface
 
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
-// The same value, read with its version beside the run's phase at a typed
-// prompt and written back with a compare-and-set: one hop before the prompt
-// goes on, not two.
+// The same value, read with its version beside the other held records' reads
+// and written back with a compare-and-set (state/record-queue.ts).
 const WORDS_REF = { plugin: 'compact-handoff', key: 'words' } as const
 
 export async function readHeldWords($: $): Promise<Held<UserWords>> {
   return heldOf(await $.state.get(WORDS_REF), NO_WORDS)
 }
 
-export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<void> {
+export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<UserWords | undefined> {
   return changeHeld(held, change, (words, ifVersion) => $.state.set(WORDS_REF, words, { ifVersion }), () => updateWords($, change))
 }
 
