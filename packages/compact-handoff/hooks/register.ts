@@ -122,7 +122,8 @@ export const register: Register = (on, userConfig) => {
     if (e.agentId === undefined) askTurnEnded()
     const completed = await next(e)
     if (e.agentId === undefined) {
-      await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options, await recordsWritten($))
+      await recordsWritten($)
+      await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options)
     }
     return completed
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands

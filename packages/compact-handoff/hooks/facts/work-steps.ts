@@ -54,16 +54,15 @@ function hold($: $, record: HeldRecord): void {
 }
 
 /** Flushes the held records and waits for every record queued so far: a hook
- * that reads them calls this first. Resolves to the work record as the flush
- * wrote it, when the flush had a tool call's record to write. */
-export function recordsWritten($: $): Promise<WorkRecord | undefined> {
+ * that reads them calls this first. */
+export function recordsWritten($: $): Promise<void> {
   return flushHeld((records) => flushRecords($, records))
 }
 
 /** Each distinct text masked once, in the same hop as one read of each record
  * the held ones change; then every change applied in order (the meter counts a
  * repeat by what came before it) and one compare-and-set per record. */
-async function flushRecords($: $, records: readonly HeldRecord[]): Promise<WorkRecord | undefined> {
+async function flushRecords($: $, records: readonly HeldRecord[]): Promise<void> {
   const facts = records.flatMap((r) => (r.kind === 'words' ? [] : [r]))
   const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
   const texts = [...new Set(facts.map((r) => r.text))]
@@ -73,11 +72,10 @@ async function flushRecords($: $, records: readonly HeldRecord[]): Promise<WorkR
     said.length > 0 ? readHeldWords($) : undefined,
   ])
   const maskedOf = new Map(texts.map((text, i) => [text, masked[i]]))
-  const [written] = await Promise.all([
+  await Promise.all([
     work && changeHeldWork($, work, (w) => facts.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w)),
     words && changeHeldWords($, words, (w) => said.reduce(withUserMessage, w)),
   ])
-  return written
 }
 
 /** `work` after one held record of a tool call, its text masked. */
@@ -136,9 +134,10 @@ export async function closeMeter($: $, cwd: string): Promise<Watched | undefined
 
 /** A main-loop turn ended: the meter counts it; the first turn after a swap
  * that never read the handoff is said and logged. `work` is the record read
- * at the turn's end: with no window open, the common case, nothing more is read. */
-export async function meterTurnEnded($: $, work: WorkRecord): Promise<void> {
-  if (work.meter.kind !== 'watching') return
+ * at the turn's end (readWorkIfWatching): with no window open, the common
+ * case, nothing more is read. */
+export async function meterTurnEnded($: $, work: WorkRecord | undefined): Promise<void> {
+  if (work?.meter.kind !== 'watching') return
   const cwd = await $.session.cwd()
   let result: ReturnType<typeof meterAfterTurn> | undefined
   await updateWork($, (w) => {

@@ -15,11 +15,8 @@ export function heldOf<T>(read: { value: T | undefined; version: number }, initi
 /** Writes `change` of the value as held through `set` (the owner's
  * `$.state.set` with `ifVersion`); a change that keeps the value writes
  * nothing. A miss means another write landed since the read: `again` applies
- * the change to the value that stands now, never to this copy. Resolves to
- * the value as written, or undefined after a miss. */
-export async function changeHeld<T>(held: Held<T>, change: (value: T) => T, set: (value: T, ifVersion: number) => Promise<{ isSet: boolean }>, again: () => Promise<unknown>): Promise<T | undefined> {
+ * the change to the value that stands now, never to this copy. */
+export async function changeHeld<T>(held: Held<T>, change: (value: T) => T, set: (value: T, ifVersion: number) => Promise<{ isSet: boolean }>, again: () => Promise<unknown>): Promise<void> {
   const value = change(held.value)
-  if (value === held.value || (await set(value, held.version)).isSet) return value
-  await again()
-  return undefined
+  if (value !== held.value && !(await set(value, held.version)).isSet) await again()
 }

@@ -28,22 +28,18 @@ export function recordLater(record: () => Promise<void>): void {
   chain = chain.then(record).catch(() => undefined)
 }
 
+type Flush = (records: readonly HeldRecord[]) => Promise<void>
+
 /** Holds `record` for the next flush (`flush` writes what was held, in order). */
-export function holdRecord<T>(record: HeldRecord, flush: (records: readonly HeldRecord[]) => Promise<T>): void {
+export function holdRecord(record: HeldRecord, flush: Flush): void {
   held.push(record)
   if (held.length >= MAX_HELD_RECORDS) void flushHeld(flush)
 }
 
-/** Flushes what is held and resolves once every record queued so far is
- * written (or failed): with what this flush answered, when it had any to write. */
-export function flushHeld<T>(flush: (records: readonly HeldRecord[]) => Promise<T>): Promise<T | undefined> {
-  if (held.length === 0) return chain.then(() => undefined)
+/** Flushes what is held; resolves once every record queued so far is written (or failed). */
+export function flushHeld(flush: Flush): Promise<void> {
   const records = held
   held = []
-  const flushed = chain.then(() => flush(records))
-  chain = flushed.then(
-    () => undefined,
-    () => undefined,
-  )
-  return flushed.catch(() => undefined)
+  if (records.length > 0) recordLater(() => flush(records))
+  return chain
 }

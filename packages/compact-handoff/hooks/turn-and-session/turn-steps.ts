@@ -6,7 +6,7 @@
 // what a run under way held when the session ends.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_HANDOFF_OFF, isAutoHandoffDue, isNudgeSuperseded } from '../thresholds/auto-handoff.js'
-import { nudgeIfDue, turnEndReadsNow, type SessionUsage } from '../thresholds/nudge-steps.js'
+import { nudgeIfDue, type SessionUsage } from '../thresholds/nudge-steps.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -17,8 +17,7 @@ import { clearContextUse } from '../status-line/status-line-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { startRun } from '../commands/command-steps.js'
 import { meterTurnEnded } from '../facts/work-steps.js'
-import { readWork } from '../facts/facts-state.js'
-import type { WorkRecord } from '../facts/work.js'
+import { readWorkIfWatching } from '../facts/facts-state.js'
 import type { Options } from '../options/options.js'
 import { isTooLongFailureOf } from '../thresholds/window-edge.js'
 import { windowRefused } from '../thresholds/window-steps.js'
@@ -27,19 +26,19 @@ type $ = EngineInterface
 
 const AUTO_HANDOFF_TOAST_MS = 10_000
 
-/** `flushed`: the work record as the turn's records left it, when they wrote it. */
-export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options, flushed: WorkRecord | undefined): Promise<void> {
+export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
   // The machine decides whether this turn is the skill's. What an idle turn's
-  // end needs (the meter, the nudge, the usage, the status line) is read beside
-  // it, so the common case, no run and nothing changed, costs one hop and
-  // writes nothing; with a run, the skill's end is not held up by a read of its own.
-  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), flushed ?? readWork($), turnEndReadsNow($)])
+  // end needs is read beside it, and only what may have changed: the common
+  // case, no run, no meter window and a context below the figures, costs one
+  // `$` call (the usage) and writes nothing; with a run, the skill's end is
+  // not held up by a read of its own.
+  const [found, work, usage] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWorkIfWatching($), $.session.usage().catch(() => undefined)])
   if (found.kind !== 'idle') return
   await meterTurnEnded($, work)
-  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, reads.usage)
+  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, usage)
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
-  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', reads)
+  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', usage)
 }
 
 /** Starts the run /compact-handoff starts (a handoff run, no focus) when this

@@ -17,7 +17,7 @@ export async function readHeldWords($: $): Promise<Held<UserWords>> {
   return heldOf(await $.state.get(WORDS_REF), NO_WORDS)
 }
 
-export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<UserWords | undefined> {
+export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<void> {
   return changeHeld(held, change, (words, ifVersion) => $.state.set(WORDS_REF, words, { ifVersion }), () => updateWords($, change))
 }
 

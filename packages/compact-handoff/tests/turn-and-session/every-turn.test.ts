@@ -130,9 +130,10 @@ describe('every turn', () => {
     await w.clock.settle()
     // Three texts (the Read's path, the command, the path written and edited),
     // the work record and the words read together and written once each, then
-    // what the turn's end reads for the nudge and the status line.
+    // the usage the turn's end reads; no meter window, no nudge due and no
+    // figure told or to tell: nothing more.
     expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(
-      ['session.redact', 'session.redact', 'session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'state.get:nudge', 'session.usage', 'state.get:statusLine'].sort(),
+      ['session.redact', 'session.redact', 'session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'session.usage'].sort(),
     )
   })
 
