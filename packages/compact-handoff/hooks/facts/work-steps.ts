@@ -7,7 +7,7 @@ import { showToast } from '../text/toast-steps.js'
 import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
 import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
-import { changeHeldWork, readHeldWork, updateWork } from './facts-state.js'
+import { changeHeldWork, readHeldWork, readWork, updateWork } from './facts-state.js'
 import { changeHeldWords, readHeldWords } from '../words/words-state.js'
 import { withUserMessage } from '../words/user-words.js'
 import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
@@ -103,11 +103,30 @@ export async function afterOf($: $, cwd: string, kind: 'swapped' | 'resumed', ha
   return { kind, handoff: await maskedText($, inFolder(cwd, handoff)) }
 }
 
+// Whether a meter window may be open, so that a turn's end with none, the
+// common case, reads nothing. A module variable: it starts raised (a hot
+// reload empties it; `$.state` keeps the window), every window opened raises
+// it once its write landed, and a read lowers it only when it found none and
+// no window landed while it was in flight.
+let mayBeWatching = true
+let windowsOpened = 0
+
+/** The work record, or undefined, with no `$` call, once a read found no window open and none was opened since. */
+export async function readWorkIfWatching($: $): Promise<WorkRecord | undefined> {
+  if (!mayBeWatching) return undefined
+  const openedBefore = windowsOpened
+  const work = await readWork($)
+  if (work.meter.kind !== 'watching' && openedBefore === windowsOpened) mayBeWatching = false
+  return work
+}
+
 /** Opens the meter's window in one write, nothing else (a swap opens it
  * before the continue-prompt goes out, so the new context's first tool call
  * is counted); returns the window it closed, for `logClosed` later. */
 export async function startWatching($: $, after: After): Promise<Watched | undefined> {
   const before = await updateWork($, (w) => ({ ...w, meter: watchingAfter(after, w.facts) }))
+  windowsOpened++
+  mayBeWatching = true
   return before.meter.kind === 'watching' ? before.meter : undefined
 }
 
