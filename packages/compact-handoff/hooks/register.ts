@@ -78,10 +78,10 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  // The model's next request waits on these hooks: the facts are held, and
-  // written by the next hook that reads them (state/record-queue.ts). A write of a handoff alone is
-  // noted first (an ordinary one costs recordWrite no `$` call): the record
-  // reads the file as the write left it, and a run's phase moves with it.
+  // The model's next request waits on these hooks: the facts are held, written
+  // by the next hook that reads them (state/record-queue.ts). A write of a
+  // handoff alone is noted first (an ordinary one costs recordWrite no `$`
+  // call): the record reads the file as the write left it, and a run's phase moves with it.
   on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)

@@ -8,7 +8,7 @@ import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedComman
 import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, readWork, updateWork } from './facts-state.js'
-import { changeHeldWords, readHeldWords } from '../words/words-state.js'
+import { updateWords } from '../words/words-state.js'
 import { withUserMessage } from '../words/user-words.js'
 import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
 import { workWith, type WorkRecord } from './work.js'
@@ -59,23 +59,20 @@ export function recordsWritten($: $): Promise<void> {
   return flushHeld((records) => flushRecords($, records))
 }
 
-/** Each distinct text masked once, in the same hop as one read of each record
- * the held ones change; then every change applied in order (the meter counts a
- * repeat by what came before it) and one compare-and-set per record. */
+/** Each distinct text masked once, in the same hop as one read of the work
+ * record and of the words; then every change applied in order (the meter
+ * counts a repeat by what came before it), one write of each. */
 async function flushRecords($: $, records: readonly HeldRecord[]): Promise<void> {
   const facts = records.flatMap((r) => (r.kind === 'words' ? [] : [r]))
   const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
   const texts = [...new Set(facts.map((r) => r.text))]
-  const [masked, work, words] = await Promise.all([
+  const [masked, work] = await Promise.all([
     Promise.all(texts.map((text) => maskedText($, text))),
     facts.length > 0 ? readHeldWork($) : undefined,
-    said.length > 0 ? readHeldWords($) : undefined,
+    said.length > 0 ? updateWords($, (w) => said.reduce(withUserMessage, w)) : undefined,
   ])
   const maskedOf = new Map(texts.map((text, i) => [text, masked[i]]))
-  await Promise.all([
-    work && changeHeldWork($, work, (w) => facts.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w)),
-    words && changeHeldWords($, words, (w) => said.reduce(withUserMessage, w)),
-  ])
+  if (work !== undefined) await changeHeldWork($, work, (w) => facts.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w))
 }
 
 /** `work` after one held record of a tool call, its text masked. */

@@ -2,7 +2,8 @@
 // held as data until a hook reads them, then written in one flush. Each `$`
 // call is a round trip to the engine that costs CPU on every turn, and the
 // model's next request waits on the hooks that record: held, a turn's records
-// cost each text one mask and each record one read and one write (work-steps.ts).
+// cost each distinct text one mask and each atom one read and one write
+// (facts/work-steps.ts).
 // A SIGKILL mid-turn loses the turn's unflushed records (the transcript still
 // holds them). The rare records (carried/, a shell started) run on the same
 // chain at once, so two quick calls never race on one record. A `$` call made

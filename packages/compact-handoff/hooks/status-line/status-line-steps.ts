@@ -12,16 +12,16 @@ type $ = EngineInterface
 const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as const
 
 /** What the status line was told, as read, with the version a write back
- * must meet: `applyEvent` reads it beside the phase (one hop, not two). The shape of state/held.ts `Held`, spelled here: this
- * folder imports nothing outside itself (tests/contract/status-line-owner). */
+ * must meet: `applyEvent` reads it beside the phase (one hop, not two). The
+ * shape of state/held.ts `Held`, spelled here: this folder imports nothing
+ * outside itself (tests/contract/status-line-owner). */
 export type HeldStatusLine = { value: StatusLineTold; version: number }
 
 // Whether a context figure may stand told, so that a turn's end with none to
-// tell and none told, the common case, reads nothing. A module variable: it
-// starts raised (a hot reload empties it; `$.state` keeps what was told), every
-// write of a figure raises it as it goes out, and a read lowers it only when it
-// found none with no such write gone out since (the engine takes a module's
-// calls in order).
+// tell and none told, the common case, reads nothing. A module variable that
+// starts raised (a hot reload empties it); a write of a figure raises it as it
+// goes out, a read that found none lowers it unless such a write went out since
+// (the engine takes a module's calls in order).
 let mayHoldFigure = true
 let figureWrites = 0
 
