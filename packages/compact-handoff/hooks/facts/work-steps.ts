@@ -44,12 +44,8 @@ export function holdToolCall($: $, call: ToolCall, outcome: ToolOutcome): void {
   hold($, { kind: call.tool === 'Read' ? 'read' : 'change', text: call.file_path })
 }
 
-/** A typed prompt's words, held with the tool calls' records. */
-export function holdWords($: $, text: string): void {
-  hold($, { kind: 'words', text })
-}
-
-function hold($: $, record: HeldRecord): void {
+/** Holds `record` (a tool call's, a typed prompt's words) for the next flush. */
+export function hold($: $, record: HeldRecord): void {
   holdRecord(record, (records) => flushRecords($, records))
 }
 
