@@ -43,10 +43,10 @@ export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options:
 /** Starts the run /compact-handoff starts (a handoff run, no focus) when this
  * turn reached the threshold (`usage`, read at the turn's end). Whether it did. */
 async function autoHandoffIfDue($: $, end: TurnEnd, autoHandoffPercent: number, usage: SessionUsage | undefined): Promise<boolean> {
-  // Most turns end here, before any engine call.
-  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer') return false
-  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
   const percent = usage?.context.percent
+  // Most turns end here, before any engine call.
+  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer' || (percent ?? 0) < autoHandoffPercent) return false
+  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
   const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
   if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
   if (!(await spendAutoHandoff($))) return false

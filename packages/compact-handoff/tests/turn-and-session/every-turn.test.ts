@@ -137,6 +137,16 @@ describe('every turn', () => {
     )
   })
 
+  test("with the auto handoff on, a turn's end below its threshold reads the usage alone", { options: { autoHandoffPercent: 80 } }, async ($, on) => {
+    const calls = engineCalls(on)
+    world(on, { contextPercent: 30 })
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    calls.length = 0
+    await ordinaryTurn($, 't-2')
+    expect(calls, 'no subagent list, no read of whether a person is at the prompt').toEqual(['session.usage'])
+  })
+
   test('a typed prompt with no run under way writes the words alone, once its turn ends', async ($, on) => {
     const writes = stateWrites(on)
     world(on)
