@@ -10,8 +10,8 @@ import { answerCommand, registerCommands } from './commands/command-steps.js'
 import { endSession, mainTurnEnded, mainTurnFailed, noteSessionStart } from './turn-and-session/turn-steps.js'
 import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
-import { recordToolCall } from './facts/work-steps.js'
-import { recordLater, recordsWritten } from './state/record-queue.js'
+import { holdToolCall, recordsWritten } from './facts/work-steps.js'
+import { recordLater } from './state/record-queue.js'
 import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './run/own-write.js'
 import { answerCompaction } from './compaction/compaction-steps.js'
@@ -43,7 +43,7 @@ export const register: Register = (on, userConfig) => {
   // /clear starts a fresh conversation without a session.start: offer there too.
   on('session.end', async ($, e, next) => {
     // /clear starts the state over: a tool call's records land in the old one.
-    await recordsWritten()
+    await recordsWritten($)
     const isInteractive = await endSession($, e.reason)
     const ended = await next(e)
     if (e.reason === 'clear') $.clock.after(0, () => void offerResume($, isInteractive).catch(() => undefined))
@@ -52,19 +52,17 @@ export const register: Register = (on, userConfig) => {
 
   // Fail closed with a message: nothing below answers our commands, and the
   // person should learn that the command broke, not see a bare engine notice.
-  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => recordsWritten().then(() => answerCommand($, e.command, e.args, e.origin.kind, options))).catch(
+  on('command.run', { command: [HANDOFF_COMMAND, PLAN_COMMAND] }, ($, e) => recordsWritten($).then(() => answerCommand($, e.command, e.args, e.origin.kind, options))).catch(
     ($, e, next) => ({ text: commandFailureTextOf(next.error.message) }),
   )
   // The hidden go-command, queued by the run itself; a failure drops the run
   // with a word instead of leaving it to the stuck rule.
-  on('command.run', { command: GO_COMMAND }, ($, e) => recordsWritten().then(() => answerGo($, e.args, e.origin))).catch(($, e, next) => goFailed($, e.args, next.error.message))
+  on('command.run', { command: GO_COMMAND }, ($, e) => recordsWritten($).then(() => answerGo($, e.args, e.origin))).catch(($, e, next) => goFailed($, e.args, next.error.message))
 
   on('prompt.submit', async ($, e, next) => {
-    const taken = await takePrompt($, e)
-    if (taken.kind === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
-    // The request waits on this hook: the words are kept with the tool path's
-    // records, which every hook that reads them waits for (state/record-queue.ts).
-    recordLater(() => taken.recorded)
+    // The request waits on this hook: the words are held with the tool path's
+    // records, which every hook that reads them flushes first (state/record-queue.ts).
+    if ((await takePrompt($, e)) === 'hold') return { drop: 'held by compact-handoff until its swap is done' }
     return next(e)
   }).catch(($, e, next) => next(e)) // fail open: a broken hook must never eat the person's prompt
 
@@ -79,14 +77,14 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  // The model's next request waits on these hooks: the facts are written after
-  // the outcome goes back (state/record-queue.ts). A write of a handoff alone is
-  // noted first (an ordinary one costs recordWrite no `$` call): the record
-  // reads the file as the write left it, and a run's phase moves with it.
+  // The model's next request waits on these hooks: the facts are held, written
+  // by the next hook that reads them (state/record-queue.ts). A write of a
+  // handoff alone is noted first (an ordinary one costs recordWrite no `$`
+  // call): the record reads the file as the write left it, and a run's phase moves with it.
   on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
-    recordLater(() => recordToolCall($, e, outcome))
+    holdToolCall($, e, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
@@ -123,7 +121,7 @@ export const register: Register = (on, userConfig) => {
     if (e.agentId === undefined) askTurnEnded()
     const completed = await next(e)
     if (e.agentId === undefined) {
-      await recordsWritten()
+      await recordsWritten($)
       await mainTurnEnded($, e.turnId, { reason: e.reason, answer: e.answer }, options)
     }
     return completed
@@ -134,7 +132,7 @@ export const register: Register = (on, userConfig) => {
   on('classic.Stop', async ($, e, next) => {
     const stopped = await next(e)
     if (e.agent_id === undefined) {
-      await recordsWritten()
+      await recordsWritten($)
       await dropEndedShells($, e.background_tasks)
     }
     return stopped
@@ -171,5 +169,5 @@ export const register: Register = (on, userConfig) => {
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with
   // our instructions or untouched.
-  on('session.compact', ($, e, next) => recordsWritten().then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  on('session.compact', ($, e, next) => recordsWritten($).then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

@@ -1,10 +1,17 @@
-// The hot path's records, written after the outcome or the prompt went on: one at a time,
-// in the order queued, a failed one costing only itself.
+// The hot path's records: held as data and written in one flush when a reader
+// waits for them; the rare ones run at once, one at a time, in the order
+// queued; a failed one costs only itself.
 import { describe, expect, test } from 'vitest'
-import { recordLater, recordsWritten } from '../../../packages/compact-handoff/hooks/state/record-queue.js'
+import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../../../packages/compact-handoff/hooks/state/record-queue.js'
+
+/** A flush that keeps what it was given, one list per flush. */
+function keptFlushes() {
+  const flushes: (readonly HeldRecord[])[] = []
+  return { flushes, flush: async (records: readonly HeldRecord[]) => void flushes.push(records) }
+}
 
 describe('the record queue', () => {
-  test('run one at a time in the order queued, and recordsWritten waits for every one', async () => {
+  test('run one at a time in the order queued, and flushHeld waits for every one', async () => {
     const seen: string[] = []
     let release = (): void => undefined
     const first = new Promise<void>((go) => (release = go))
@@ -17,7 +24,7 @@ describe('the record queue', () => {
       seen.push('second')
     })
     let isWritten = false
-    const written = recordsWritten().then(() => (isWritten = true))
+    const written = flushHeld(keptFlushes().flush).then(() => (isWritten = true))
     await Promise.resolve()
     await Promise.resolve()
     expect(seen, 'the second waits for the first').toEqual(['first begins'])
@@ -33,7 +40,35 @@ describe('the record queue', () => {
     recordLater(async () => {
       seen.push('after')
     })
-    await expect(recordsWritten()).resolves.toBeUndefined()
+    await expect(flushHeld(keptFlushes().flush)).resolves.toBeUndefined()
     expect(seen).toEqual(['after'])
+  })
+
+  test('held records wait for a reader, then go in one flush, in order, before the reader goes on', async () => {
+    const { flushes, flush } = keptFlushes()
+    holdRecord({ kind: 'read', text: '/a' }, flush)
+    holdRecord({ kind: 'words', text: 'fix it' }, flush)
+    await Promise.resolve()
+    expect(flushes, 'nothing written before a reader').toEqual([])
+    await flushHeld(flush)
+    expect(flushes).toEqual([[{ kind: 'read', text: '/a' }, { kind: 'words', text: 'fix it' }]])
+    await flushHeld(flush)
+    expect(flushes, 'nothing left to flush').toHaveLength(1)
+  })
+
+  test('past 32 held records they are flushed without a reader', async () => {
+    const { flushes, flush } = keptFlushes()
+    for (let i = 0; i < 33; i++) holdRecord({ kind: 'read', text: `/f${i}` }, flush)
+    await flushHeld(async () => undefined)
+    expect(flushes.map((f) => f.length), 'the first 32 in one flush').toEqual([32])
+  })
+
+  test('a failed flush costs only what it held: the reader goes on, later records are written', async () => {
+    const { flushes, flush } = keptFlushes()
+    holdRecord({ kind: 'read', text: '/lost' }, flush)
+    await expect(flushHeld(() => Promise.reject(new Error('state refused')))).resolves.toBeUndefined()
+    holdRecord({ kind: 'read', text: '/kept' }, flush)
+    await flushHeld(flush)
+    expect(flushes).toEqual([[{ kind: 'read', text: '/kept' }]])
   })
 })

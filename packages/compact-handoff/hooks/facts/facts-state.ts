@@ -10,9 +10,8 @@ import { changeHeld, heldOf, type Held } from '../state/held.js'
 type $ = EngineInterface
 
 const workAtom = atom({ plugin: 'compact-handoff', key: 'work' } as const, NO_WORK)
-// The same value, read with its version beside another engine call and written
-// back with a compare-and-set (a record of every tool call: one hop for the read and
-// the masking together, not two).
+// The same value, read with its version beside the held records' masking and
+// written back with a compare-and-set (state/record-queue.ts).
 const WORK_REF = { plugin: 'compact-handoff', key: 'work' } as const
 
 export async function readHeldWork($: $): Promise<Held<WorkRecord>> {

@@ -45,16 +45,9 @@ export const NO_FACTS: Facts = { changed: [], read: [], commands: [] }
 const NOTHING_DROPPED: Dropped = { commands: 0, failed: 0, background: 0, changed: 0 }
 
 function withDropped(facts: Facts, more: Partial<Dropped>): Facts {
-  const was = facts.dropped ?? NOTHING_DROPPED
-  return {
-    ...facts,
-    dropped: {
-      commands: was.commands + (more.commands ?? 0),
-      failed: was.failed + (more.failed ?? 0),
-      background: was.background + (more.background ?? 0),
-      changed: was.changed + (more.changed ?? 0),
-    },
-  }
+  const dropped = { ...NOTHING_DROPPED, ...facts.dropped }
+  for (const key of Object.keys(more) as (keyof Dropped)[]) dropped[key] += more[key] ?? 0
+  return { ...facts, dropped }
 }
 
 /** Whether a command did not end well: a non-zero exit, or an error that named none. */

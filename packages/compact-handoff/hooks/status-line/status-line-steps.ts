@@ -3,7 +3,7 @@
 // is kept in `$.state` (session-scoped: a hot reload keeps the line it drew);
 // the line is composed in status-line.ts.
 import type { EngineInterface } from 'claude-code'
-import { FULL_FIGURE, NO_FIGURE, NOTHING_TOLD, figureAfterTurnOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
+import { FULL_FIGURE, NO_FIGURE, NOTHING_TOLD, contextFigureOf, figureAfterTurnOf, statusLineOf, withFigure, withStage, type StatusLineTold } from './status-line.js'
 
 type $ = EngineInterface
 
@@ -12,14 +12,25 @@ type $ = EngineInterface
 const STATUS_LINE_REF = { plugin: 'compact-handoff', key: 'statusLine' } as const
 
 /** What the status line was told, as read, with the version a write back
- * must meet: `applyEvent` and a turn's end read it beside their own reads
- * (one hop, not two). The shape of state/held.ts `Held`, spelled here: this
- * folder imports nothing outside itself (tests/contract/status-line-owner). */
+ * must meet: `applyEvent` reads it beside the phase (one hop, not two). The
+ * shape of state/held.ts `Held`, spelled here: this folder imports nothing
+ * outside itself (tests/contract/status-line-owner). */
 export type HeldStatusLine = { value: StatusLineTold; version: number }
 
+// Whether a context figure may stand told, so that a turn's end with none to
+// tell and none told, the common case, reads nothing. A module variable that
+// starts raised (a hot reload empties it); a write of a figure raises it as it
+// goes out, a read that found none lowers it unless such a write went out since
+// (the engine takes a module's calls in order).
+let mayHoldFigure = true
+let figureWrites = 0
+
 export async function readStatusLine($: $): Promise<HeldStatusLine> {
+  const writesBefore = figureWrites
   const held = await $.state.get(STATUS_LINE_REF)
-  return { value: held.value ?? NOTHING_TOLD, version: held.version }
+  const value = held.value ?? NOTHING_TOLD
+  if (value.figure.kind === 'none' && writesBefore === figureWrites) mayHoldFigure = false
+  return { value, version: held.version }
 }
 
 /** Applies `change` to what the line was told, as `first` holds it, in one
@@ -39,6 +50,10 @@ async function tellHeld($: $, first: HeldStatusLine, change: (told: StatusLineTo
     const isNew = line !== statusLineOf(held.value)
     const drawsNow = isDrawnFirst && isFirst
     if (drawsNow && isNew) $.ui.status(line)
+    if (told.figure.kind !== 'none') {
+      figureWrites++
+      mayHoldFigure = true
+    }
     const isSet = await $.state.set(STATUS_LINE_REF, told, { ifVersion: held.version }).then((r) => r.isSet, () => (isFirst ? false : undefined))
     if (isSet === undefined) return
     if (isSet) {
@@ -59,12 +74,12 @@ export function tellStage($: $, stage: string | undefined, held: HeldStatusLine)
   return tellHeld($, held, (told) => withStage(told, stage), true)
 }
 
-/** The context's use at an idle main-loop turn's end, from the usage read
- * beside what the line was told (one hop for both); `isAnswered`: the turn
- * ended with the model's answer (a full context stays full until one is).
- * Never rejects. */
-export function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean, held: HeldStatusLine): Promise<void> {
-  return tellHeld($, held, (told) => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered)))
+/** The context's use at an idle main-loop turn's end; `isAnswered`: the turn
+ * ended with the model's answer (a full context stays full until one is). No
+ * figure to tell and none told: nothing is read. Never rejects. */
+export function tellContextUse($: $, percent: number | undefined, nudgePercent: number, isAnswered: boolean): Promise<void> {
+  if (!mayHoldFigure && contextFigureOf(percent, nudgePercent).kind === 'none') return Promise.resolve()
+  return tell($, (told) => withFigure(told, figureAfterTurnOf(told.figure, percent, nudgePercent, isAnswered)))
 }
 
 /** The main loop's request was refused as too long: the context is full. */

@@ -6,7 +6,7 @@
 // what a run under way held when the session ends.
 import type { EngineInterface } from 'claude-code'
 import { AUTO_HANDOFF_OFF, isAutoHandoffDue, isNudgeSuperseded } from '../thresholds/auto-handoff.js'
-import { nudgeIfDue, turnEndReadsNow, type SessionUsage } from '../thresholds/nudge-steps.js'
+import { nudgeIfDue, type SessionUsage } from '../thresholds/nudge-steps.js'
 import { readAutoHandoff, spendAutoHandoff } from '../thresholds/thresholds-state.js'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -16,8 +16,7 @@ import { restoreKept, resumeBeat } from '../run/held-steps.js'
 import { clearContextUse } from '../status-line/status-line-steps.js'
 import type { TurnEnd } from '../run/turn-verdict.js'
 import { startRun } from '../commands/command-steps.js'
-import { meterTurnEnded } from '../facts/work-steps.js'
-import { readWork } from '../facts/facts-state.js'
+import { meterTurnEnded, readWorkIfWatching } from '../facts/work-steps.js'
 import type { Options } from '../options/options.js'
 import { isTooLongFailureOf } from '../thresholds/window-edge.js'
 import { windowRefused } from '../thresholds/window-steps.js'
@@ -28,25 +27,26 @@ const AUTO_HANDOFF_TOAST_MS = 10_000
 
 export async function mainTurnEnded($: $, turnId: string, end: TurnEnd, options: Options): Promise<void> {
   // The machine decides whether this turn is the skill's. What an idle turn's
-  // end needs (the meter, the nudge, the usage, the status line) is read beside
-  // it, so the common case, no run and nothing changed, costs one hop and
-  // writes nothing; with a run, the skill's end is not held up by a read of its own.
-  const [found, work, reads] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWork($), turnEndReadsNow($)])
+  // end needs is read beside it, and only what may have changed: the common
+  // case, no run, no meter window and a context below the figures, costs one
+  // `$` call (the usage) and writes nothing; with a run, the skill's end is
+  // not held up by a read of its own.
+  const [found, work, usage] = await Promise.all([phaseAtTurnEnd($, turnId, end), readWorkIfWatching($), $.session.usage().catch(() => undefined)])
   if (found.kind !== 'idle') return
   await meterTurnEnded($, work)
-  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, reads.usage)
+  const isAutoHandoffStarted = await autoHandoffIfDue($, end, options.autoHandoffPercent, usage)
   // The figure is told even beneath an auto handoff's stage: a cancel shows it.
   const isToastOn = !isAutoHandoffStarted && !isNudgeSuperseded(options.autoHandoffPercent, options.nudgePercent)
-  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', reads)
+  await nudgeIfDue($, options.nudgePercent, isToastOn, end.reason === 'answer', usage)
 }
 
 /** Starts the run /compact-handoff starts (a handoff run, no focus) when this
  * turn reached the threshold (`usage`, read at the turn's end). Whether it did. */
 async function autoHandoffIfDue($: $, end: TurnEnd, autoHandoffPercent: number, usage: SessionUsage | undefined): Promise<boolean> {
-  // Most turns end here, before any engine call.
-  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer') return false
-  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
   const percent = usage?.context.percent
+  // Most turns end here, before any engine call.
+  if (autoHandoffPercent === AUTO_HANDOFF_OFF || end.reason !== 'answer' || (percent ?? 0) < autoHandoffPercent) return false
+  const [agents, isInteractive] = await Promise.all([$.agent.list().catch(() => []), readInteractive($)])
   const isSubagentRunning = agents.some((a) => a.status === 'running' || a.status === 'pending')
   if (!isAutoHandoffDue(autoHandoffPercent, await readAutoHandoff($), { reason: end.reason, percent, isSubagentRunning, isInteractive })) return false
   if (!(await spendAutoHandoff($))) return false

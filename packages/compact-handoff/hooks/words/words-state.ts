@@ -4,23 +4,10 @@
 // here, beside the folder that owns them (types/index.d.ts spells their shapes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
 import { NO_WORDS, type UserWords } from './user-words.js'
-import { changeHeld, heldOf, type Held } from '../state/held.js'
 
 type $ = EngineInterface
 
 const wordsAtom = atom({ plugin: 'compact-handoff', key: 'words' } as const, NO_WORDS)
-// The same value, read with its version beside the run's phase at a typed
-// prompt and written back with a compare-and-set: one hop before the prompt
-// goes on, not two.
-const WORDS_REF = { plugin: 'compact-handoff', key: 'words' } as const
-
-export async function readHeldWords($: $): Promise<Held<UserWords>> {
-  return heldOf(await $.state.get(WORDS_REF), NO_WORDS)
-}
-
-export function changeHeldWords($: $, held: Held<UserWords>, change: (words: UserWords) => UserWords): Promise<void> {
-  return changeHeld(held, change, (words, ifVersion) => $.state.set(WORDS_REF, words, { ifVersion }), () => updateWords($, change))
-}
 
 export function readWords($: $): Promise<UserWords> {
   return read($, wordsAtom)

@@ -46,6 +46,19 @@ describe('the status line with no run under way', () => {
     expect(w.seen.statusLines).toEqual([HINT(62)])
   })
 
+  test('says the context is full after turns that told no figure, and lets it go at the next answered turn below the hint', async ($, on) => {
+    const w = world(on, { contextPercent: 30 })
+    await startSession($)
+    await endTurn($, 'one')
+    await endTurn($, 'two')
+    await $.classic.StopFailure({ error: 'invalid_request', error_details: 'prompt is too long: 210000 tokens > 200000 maximum' })
+    expect(w.seen.statusLines).toEqual(['handoff: context full · /compact to go on'])
+    await endTurn($, 'failed', 'error')
+    expect(w.seen.statusLines.at(-1), 'full until a turn is answered').toBe('handoff: context full · /compact to go on')
+    await endTurn($, 'three')
+    expect(w.seen.statusLines, 'answered at 30%: no figure').toEqual(['handoff: context full · /compact to go on', undefined])
+  })
+
   test('follows the nudgePercent option', { options: { nudgePercent: 50 } }, async ($, on) => {
     const w = world(on, { contextPercent: 40 })
     await startSession($)

@@ -8,7 +8,7 @@ import type { On } from 'claude-code'
 import { test } from '../support/loaded-test.js'
 import { HANDOFF, world } from '../support/world.js'
 import { startSession } from '../support/flow.js'
-import { endTurn, readFile, runCommand, runInBackground, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
+import { endTurn, readFile, runCommand, runInBackground, skillEdit, skillWrite, startTurn, submitPrompt, turnStops } from '../support/engine-calls.js'
 
 /** The keys of compact-handoff's state writes, in order, as they pass beneath the mod. */
 function stateWrites(on: On): string[] {
@@ -18,6 +18,17 @@ function stateWrites(on: On): string[] {
     return next(e)
   })
   return keys
+}
+
+/** compact-handoff's own `$` calls, each as its event and, for state, its key,
+ * as they pass beneath the mod (an event the mod raised names it as its origin). */
+function engineCalls(on: On): string[] {
+  const calls: string[] = []
+  on('*', (_$, e, next) => {
+    if (next.origin.plugin === 'compact-handoff') calls.push(next.event === 'state.get' || next.event === 'state.set' ? `${next.event}:${(e as { key: string }).key}` : next.event)
+    return next(e)
+  })
+  return calls
 }
 
 /** The keys of compact-handoff's state reads, as they pass beneath the mod. */
@@ -93,13 +104,56 @@ async function ordinaryTurn($: Engine, turnId: string): Promise<void> {
   await turnStops($, [])
 }
 
+/** An ordinary main-loop turn that works: a typed prompt, a Read, a command,
+ * a Write and an Edit of one file, no run under way. */
+async function workingTurn($: Engine, w: ReturnType<typeof world>, turnId: string): Promise<void> {
+  w.writeFile(`src/parser-${turnId}.ts`, 'let x = 1')
+  await submitPrompt($, `fix the parser (${turnId})`)
+  await startTurn($, 'fix the parser', turnId)
+  await readFile($, `src/lexer-${turnId}.ts`)
+  await runCommand($, `pnpm test ${turnId}`)
+  await skillWrite($, `src/parser-${turnId}.ts`, 'let x = 1')
+  await skillEdit($, `src/parser-${turnId}.ts`, 'x = 1', 'x = 2')
+  await endTurn($, 'Done.', 'answer', undefined, turnId)
+  await turnStops($, [])
+}
+
 describe('every turn', () => {
-  test('a typed prompt with no run under way writes the words alone', async ($, on) => {
+  test("an ordinary working turn's engine calls: each text masked once, the records read and written once, at the turn's end", async ($, on) => {
+    const calls = engineCalls(on)
+    const w = world(on)
+    await startSession($)
+    await workingTurn($, w, 't-1')
+    await w.clock.settle()
+    calls.length = 0
+    await workingTurn($, w, 't-2')
+    await w.clock.settle()
+    // Three texts (the Read's path, the command, the path written and edited),
+    // the work record and the words read together and written once each, then
+    // the usage the turn's end reads; no meter window, no nudge due and no
+    // figure told or to tell: nothing more.
+    expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(
+      ['session.redact', 'session.redact', 'session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'session.usage'].sort(),
+    )
+  })
+
+  test("with the auto handoff on, a turn's end below its threshold reads the usage alone", { options: { autoHandoffPercent: 80 } }, async ($, on) => {
+    const calls = engineCalls(on)
+    world(on, { contextPercent: 30 })
+    await startSession($)
+    await ordinaryTurn($, 't-1')
+    calls.length = 0
+    await ordinaryTurn($, 't-2')
+    expect(calls, 'no subagent list, no read of whether a person is at the prompt').toEqual(['session.usage'])
+  })
+
+  test('a typed prompt with no run under way writes the words alone, once its turn ends', async ($, on) => {
     const writes = stateWrites(on)
     world(on)
     await startSession($)
     writes.length = 0
     await submitPrompt($, 'fix the parser')
+    await ordinaryTurn($, 't-1')
     expect(writes, 'the run is read, not written: a prompt that passes leaves the phase as it was').toEqual(['words'])
   })
 
@@ -139,22 +193,23 @@ describe('every turn', () => {
     expect(reads.filter((key) => key === 'run'), 'nothing for them to move: the phase is not read').toEqual([])
   })
 
-  test('a Read of the file read last writes nothing; a new file, a command and a change each write once', async ($, on) => {
+  test("a Read of the file read last writes nothing; a turn's new file, command and change are written in one write at its end", async ($, on) => {
     const writes = stateWrites(on)
     const w = world(on)
     await startSession($)
     await readFile($, 'src/parser.ts')
-    // A tool call's records are written after its outcome comes back.
-    await w.clock.settle()
+    await ordinaryTurn($, 't-1')
     writes.length = 0
     await readFile($, 'src/parser.ts')
-    await w.clock.settle()
+    await ordinaryTurn($, 't-2')
     expect(writes, 'the same Read again records nothing new').toEqual([])
     await readFile($, 'src/lexer.ts')
     await runCommand($, 'pnpm test parser')
     await skillWrite($, 'src/parser.ts', 'code')
     await w.clock.settle()
-    expect(writes).toEqual(['work', 'work', 'work'])
+    expect(writes, 'held until a hook reads them').toEqual([])
+    await ordinaryTurn($, 't-3')
+    expect(writes).toEqual(['work'])
   })
 
   test('a typed prompt with no run under way goes on before its words are written; they are written after', async ($, on) => {
@@ -168,7 +223,7 @@ describe('every turn', () => {
     held.arm()
     expect(await roundTripsBefore(() => w.clock.settle(), held, submitPrompt($, 'fix the lexer too')), 'a typed prompt').toBe(0)
     held.disarm()
-    await w.clock.settle()
+    await ordinaryTurn($, 't-2')
     expect(writes, 'the words still written').toEqual(['words'])
   })
 
@@ -190,6 +245,8 @@ describe('every turn', () => {
     expect(await roundTripsBefore(settle, held, $.tool.call({ tool: 'ToolSearch', query: 'select:WebFetch' })), 'a ToolSearch').toBe(0)
     held.disarm()
     await w.clock.settle()
-    expect(writes, 'each record still written, one after the other').toEqual(['work', 'work', 'work', 'shells', 'work', 'loadedTools'])
+    expect(writes, 'the rare records written at once').toEqual(['shells', 'loadedTools'])
+    await endTurn($, 'Done.', 'answer', undefined, 't-2')
+    expect(writes, "the turn's facts written in one write at its end").toEqual(['shells', 'loadedTools', 'work'])
   })
 })
