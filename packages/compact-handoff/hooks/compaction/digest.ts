@@ -128,6 +128,20 @@ export function endOf(text: string, maxChars: number): string {
   return isLowSurrogate(end.charCodeAt(0)) ? end.slice(1) : end
 }
 
+/** The first `maxChars` of `text`, ending at a line's edge when one falls in its second half. */
+function headAtLineOf(text: string, maxChars: number): string {
+  const head = headOf(text, maxChars)
+  const lineEnd = head.length < text.length ? head.lastIndexOf('\n') : -1
+  return lineEnd >= head.length / 2 ? head.slice(0, lineEnd) : head
+}
+
+/** The last `maxChars` of `text`, starting at a line's edge when one falls in its first half. */
+function tailAtLineOf(text: string, maxChars: number): string {
+  const tail = endOf(text, maxChars)
+  const lineStart = tail.length < text.length ? tail.indexOf('\n') : -1
+  return lineStart >= 0 && lineStart < tail.length / 2 ? tail.slice(lineStart + 1) : tail
+}
+
 /** What a tool call was asked: a Bash command, a file's path, a pattern and
  * where it was looked for, a URL, or else the arguments as JSON. */
 export function callTextOf(input: Record<string, unknown>): string {
@@ -157,12 +171,8 @@ function planText(windows: string[], text: string, maxChars: number, headShare: 
     planned = [windows.push(text) - 1]
     fenceRun = longestBacktickRunOf(text)
   } else {
-    let head = headOf(text, wideHead)
-    const headEnd = head.lastIndexOf('\n')
-    if (headEnd >= head.length / 2) head = head.slice(0, headEnd)
-    let tail = endOf(text, wideTail)
-    const tailStart = tail.indexOf('\n')
-    if (tailStart >= 0 && tailStart < tail.length / 2) tail = tail.slice(tailStart + 1)
+    const head = headAtLineOf(text, wideHead)
+    const tail = tailAtLineOf(text, wideTail)
     planned = [windows.push(head) - 1, windows.push(tail) - 1]
     fenceRun = Math.max(longestBacktickRunOf(head), longestBacktickRunOf(tail))
   }
@@ -408,16 +418,8 @@ function keptOf(text: PlannedText, masked: readonly string[]): Kept {
   if (windows.length === 1 && windows[0]!.length <= text.maxChars) return { head: windows[0]!, tail: '', leftOut: 0 }
   const headWindow = windows[0]!
   const tailWindow = windows.length === 1 ? headWindow : windows[1]!
-  let head = headOf(headWindow, headChars)
-  if (head.length < headWindow.length) {
-    const lineEnd = head.lastIndexOf('\n')
-    if (lineEnd >= head.length / 2) head = head.slice(0, lineEnd)
-  }
-  let tail = tailChars === 0 ? '' : endOf(tailWindow, tailChars)
-  if (tail.length < tailWindow.length) {
-    const lineStart = tail.indexOf('\n')
-    if (lineStart >= 0 && lineStart < tail.length / 2) tail = tail.slice(lineStart + 1)
-  }
+  const head = headAtLineOf(headWindow, headChars)
+  const tail = tailAtLineOf(tailWindow, tailChars)
   const whole = windows.length === 1 ? headWindow.length : text.wholeChars
   return { head, tail, leftOut: Math.max(0, whole - head.length - tail.length) }
 }
