@@ -90,8 +90,7 @@ export type PlannedText = {
 }
 
 export type PlannedEntry =
-  | { kind: 'prompt'; index: number; text: PlannedText }
-  | { kind: 'assistant'; index: number; text: PlannedText }
+  | { kind: 'prompt' | 'assistant'; index: number; text: PlannedText }
   | { kind: 'call'; index: number; tool: string; call: PlannedText; outcome: string; output?: PlannedText }
 
 export type LeftOut = { prompts: number; assistant: number; calls: number }
@@ -114,11 +113,7 @@ export type DigestPlan = {
 export type Digest = { text: string; shownEntries: number; leftOutEntries: number; chars: number }
 
 function hasText(text: string): boolean {
-  // A scan that stops at the first character that is not white space: a text is rarely blank.
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 32) return true
-  }
-  return false
+  return text.trim() !== ''
 }
 
 /** The last `maxChars` code units of `text`, one fewer when the cut would split a surrogate pair. */
@@ -431,10 +426,14 @@ function withoutTrailingNewlines(text: string): string {
   return end === text.length ? text : text.slice(0, end)
 }
 
-function fencedOf(kept: Kept, fenceChars: number): string {
+/** `text` in a fence of `fenceChars` backticks, by default longer than any run in it, so nothing in it can close the fence. */
+export function fencedTextOf(text: string, fenceChars = Math.max(3, longestBacktickRunOf(text) + 1)): string {
   const fence = '`'.repeat(fenceChars)
-  const body = kept.leftOut === 0 ? kept.head : `${kept.head}\n[… ${kept.leftOut} characters left out here …]\n${kept.tail}`
-  return `${fence}\n${withoutTrailingNewlines(body)}\n${fence}`
+  return `${fence}\n${withoutTrailingNewlines(text)}\n${fence}`
+}
+
+function fencedOf(kept: Kept, fenceChars: number): string {
+  return fencedTextOf(kept.leftOut === 0 ? kept.head : `${kept.head}\n[… ${kept.leftOut} characters left out here …]\n${kept.tail}`, fenceChars)
 }
 
 /** `text` on one line: each run of white space one space, linear. */
@@ -444,7 +443,7 @@ export function oneLineOf(text: string): string {
 
 function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCount: number): string {
   const where = whereOf(entry.index, messageCount)
-  if (entry.kind === 'prompt' || entry.kind === 'assistant') {
+  if (entry.kind !== 'call') {
     const who = entry.kind === 'prompt' ? 'The user wrote' : 'The assistant wrote'
     const kept = keptOf(entry.text, masked)
     return `--- ${who} (${where}):\n${fencedOf(kept, entry.text.fenceChars)}`

@@ -4,8 +4,8 @@
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
-import { clippedOf, headOf, longestBacktickRunOf } from '../text/text-clip.js'
-import { callTextOf, endOf, oneLineOf, orphanResultsOf, outcomeOf, resultsByIdOf, type DigestMessage } from './digest.js'
+import { clippedOf, headOf } from '../text/text-clip.js'
+import { callTextOf, endOf, fencedTextOf, oneLineOf, orphanResultsOf, outcomeOf, resultsByIdOf, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -105,9 +105,7 @@ export function latestStepSectionOf(step: LatestStep): string {
     }
     if (leftOut > 0) lines.push(`  The last ${kept.length} characters of its result (${leftOut} earlier characters left out):`)
     else lines.push('  Its result:')
-    // A fence longer than any run of backticks in the result, so nothing in it can close the fence.
-    const fence = '`'.repeat(Math.max(3, longestBacktickRunOf(kept) + 1))
-    lines.push(fence, kept.replace(/\n+$/, ''), fence)
+    lines.push(fencedTextOf(kept))
   }
   if (step.moreCalls > 0) lines.push(`- and ${step.moreCalls} earlier ${step.moreCalls === 1 ? 'call' : 'calls'} of the same step, not shown`)
   return lines.join('\n')
