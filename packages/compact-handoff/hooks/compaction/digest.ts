@@ -59,8 +59,10 @@ const LEADING_SHARE = 0.5
  * first, before any other entry: a prompt older than the entries shown still
  * shows, up to this share. */
 const PROMPTS_SHARE = 0.5
-/** How much more than it keeps is taken to be masked (latest-step.ts says why). */
-const WINDOW_FACTOR = 4
+/** How much more than it keeps is taken to be masked, so the masking sees
+ * whole lines around what is kept and a credential is never cut short of the
+ * pattern that finds it before it is masked. */
+export const WINDOW_FACTOR = 4
 /** An entry's label beyond its message's place, its tool's name, its call and its outcome, at most, in UTF-16 code units. */
 const LABEL_FRAME_CHARS = 40
 /** The line before a tool's output, beyond the count it names, at most. */
@@ -117,7 +119,7 @@ function hasText(text: string): boolean {
 }
 
 /** The last `maxChars` code units of `text`, one fewer when the cut would split a surrogate pair. */
-export function endOf(text: string, maxChars: number): string {
+function endOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const end = text.slice(text.length - maxChars)
   return isLowSurrogate(end.charCodeAt(0)) ? end.slice(1) : end
@@ -131,7 +133,7 @@ function headAtLineOf(text: string, maxChars: number): string {
 }
 
 /** The last `maxChars` of `text`, starting at a line's edge when one falls in its first half. */
-function tailAtLineOf(text: string, maxChars: number): string {
+export function tailAtLineOf(text: string, maxChars: number): string {
   const tail = endOf(text, maxChars)
   const lineStart = tail.length < text.length ? tail.indexOf('\n') : -1
   return lineStart >= 0 && lineStart < tail.length / 2 ? tail.slice(lineStart + 1) : tail
