@@ -388,13 +388,10 @@ function leftOutCountOf(leftOut: LeftOut): number {
 
 function closingOf(leftOut: LeftOut, recallLine: string | undefined): string {
   const count = leftOutCountOf(leftOut)
-  if (count === 0) {
-    const said = 'Nothing of the conversation was left out beyond the cuts marked above.'
-    return recallLine === undefined ? said : `${said} The recall tool brings back verbatim whatever was cut:\n${recallLine}`
-  }
-  const parts = [`${leftOut.prompts} of the user's messages`, `${leftOut.assistant} of the assistant's messages`, `${leftOut.calls} tool calls`]
-  const said = `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts.join(', ')}).`
-  return recallLine === undefined ? said : `${said} The recall tool brings them back verbatim, as it does whatever was cut above:\n${recallLine}`
+  const parts = `${leftOut.prompts} of the user's messages, ${leftOut.assistant} of the assistant's messages, ${leftOut.calls} tool calls`
+  const said = count === 0 ? 'Nothing of the conversation was left out beyond the cuts marked above.' : `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts}).`
+  const recall = count === 0 ? 'The recall tool brings back verbatim whatever was cut' : 'The recall tool brings them back verbatim, as it does whatever was cut above'
+  return recallLine === undefined ? said : `${said} ${recall}:\n${recallLine}`
 }
 
 /** The closing line's length at most, whatever is dropped later: each count is at most the total's. */
