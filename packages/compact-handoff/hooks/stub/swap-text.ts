@@ -6,9 +6,7 @@ import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { runningSectionOf, type Running } from '../background/running.js'
 import { RECALL_TOOL, recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
-import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
-import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
-import { worktreeSectionOf, type CarriedWorktree } from '../carried/worktree.js'
+import { loadedToolsSectionOf, planSectionOf, worktreeSectionOf, type CarriedPlan, type CarriedWorktree } from '../carried/carried.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
