@@ -9,7 +9,7 @@ import { expect, test } from 'vitest'
 import { repoRoot } from '../harness/repo-root.js'
 import { buildForkStub, buildStub, type StubContext } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
 import { withSkillsLoaded, NO_SKILLS } from '../../packages/compact-handoff/hooks/carried/skills.js'
-import { keptPlanOf } from '../../packages/compact-handoff/hooks/carried/plan.js'
+import { keptPlanOf } from '../../packages/compact-handoff/hooks/carried/carried.js'
 import { NO_FACTS, withRead, factsSectionOf } from '../../packages/compact-handoff/hooks/facts/facts.js'
 import { NO_WORDS } from '../../packages/compact-handoff/hooks/words/user-words.js'
 

@@ -18,7 +18,7 @@ import { carriesToolResult, toolResultOf, userBlocks } from '../harness/request-
 import { isSkillTurnFor, skillTurn } from '../harness/handoff-script.js'
 import type { RunDir } from '../harness/run-dir.js'
 import { STUB_OPENING } from '../../packages/compact-handoff/hooks/stub/swap-text.js'
-import { PLAN_HEADING } from '../../packages/compact-handoff/hooks/carried/plan.js'
+import { PLAN_HEADING } from '../../packages/compact-handoff/hooks/carried/carried.js'
 import { trackRuns } from './lifecycle.js'
 import { messagesText, ordinaryTurn, requestAfter, startFlow, turnSettled, type Flow } from './flow-support.js'
 

@@ -46,11 +46,11 @@ declare module 'claude-code' {
     shells: readonly { id: string; command: string; startedAtMs: number }[]
     /** The skills invoked in this session, oldest first, texts masked and bounded (hooks/carried/skills.ts InvokedSkills). */
     skills: { skills: { name: string; text?: string; isCut: boolean }[]; forgotten: number }
-    /** Deferred tools a main-loop ToolSearch loaded, newest last (hooks/carried/loaded-tools.ts). */
+    /** Deferred tools a main-loop ToolSearch loaded, newest last (hooks/carried/carried.ts). */
     loadedTools: readonly string[]
-    /** The plan a main-loop ExitPlanMode had approved, masked and bounded; null before one (hooks/carried/plan.ts CarriedPlan). */
+    /** The plan a main-loop ExitPlanMode had approved, masked and bounded; null before one (hooks/carried/carried.ts CarriedPlan). */
     plan: { text: string; isCut: boolean; filePath?: string } | null
-    /** The git worktree a main-loop EnterWorktree entered, masked; null outside one (hooks/carried/worktree.ts CarriedWorktree). */
+    /** The git worktree a main-loop EnterWorktree entered, masked; null outside one (hooks/carried/carried.ts CarriedWorktree). */
     worktree: { path: string; branch?: string } | null
     /** The work's facts and the rediscovery meter (hooks/facts/work.ts WorkRecord). */
     work: {

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { loadedToolsOf, loadedToolsSectionOf, MAX_LOADED_TOOLS, withToolsLoaded } from '../../../packages/compact-handoff/hooks/carried/loaded-tools.js'
+import { loadedToolsOf, loadedToolsSectionOf, MAX_LOADED_TOOLS, withToolsLoaded } from '../../../packages/compact-handoff/hooks/carried/carried.js'
 
 test("loadedToolsOf: a ToolSearch result's matches, one-word names only", () => {
   expect(loadedToolsOf({ matches: ['WebFetch', 'mcp__git__log', '', 'two words', 'new\nline', 3], query: 'x' })).toEqual(['WebFetch', 'mcp__git__log'])

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { worktreeAfter, worktreeSectionOf } from '../../../packages/compact-handoff/hooks/carried/worktree.js'
+import { worktreeAfter, worktreeSectionOf } from '../../../packages/compact-handoff/hooks/carried/carried.js'
 
 describe('worktreeAfter: what a worktree call says of the session', () => {
   test('EnterWorktree enters its path and branch; ExitWorktree leaves', () => {

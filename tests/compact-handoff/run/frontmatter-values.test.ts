@@ -6,7 +6,7 @@ import { formatSkillArgs } from '../../../packages/compact-handoff/hooks/protoco
 import { chainValuesOf, createdValueOf } from '../../../packages/compact-handoff/hooks/run/frontmatter-values.js'
 
 const skillValuesOf = (run: string, nowMs: number, lastHandoff: CheckedLastHandoff) => ({ run, created: createdValueOf(nowMs), ...chainValuesOf(lastHandoff) })
-import type { CheckedLastHandoff } from '../../../packages/compact-handoff/hooks/stub/last-handoff.js'
+import type { CheckedLastHandoff } from '../../../packages/compact-handoff/hooks/stub/swap-text.js'
 
 describe('the values a run tells its skill', () => {
   const NOW_MS = Date.UTC(2026, 10, 30, 9, 5, 7, 450)

@@ -5,9 +5,7 @@
 // scanning each read/update for an atom declared in the same file, so every
 // access to these atoms lives here (types/index.d.ts spells their shapes).
 import { atom, read, update, type EngineInterface } from 'claude-code'
-import { loadedToolsOf, withToolsLoaded } from './loaded-tools.js'
-import { approvedPlanOf, keptPlanOf, MAX_PLAN_CHARS, type CarriedPlan } from './plan.js'
-import { worktreeAfter, type CarriedWorktree } from './worktree.js'
+import { approvedPlanOf, keptPlanOf, loadedToolsOf, MAX_PLAN_CHARS, withToolsLoaded, worktreeAfter, type CarriedPlan, type CarriedWorktree } from './carried.js'
 import { maskedText } from '../text/mask-steps.js'
 import { headOf } from '../text/text-clip.js'
 

@@ -83,19 +83,14 @@ export function withSkillsLoaded(skills: InvokedSkills, entries: readonly { name
 /** The line a session's message holds where a skill was loaded into it. */
 export const SKILL_BASE_LINE = 'Base directory for this skill: '
 
-function isSeparator(char: string | undefined): boolean {
-  return char === '/' || char === '\\'
-}
-
 /** The last folder of a path, POSIX or Windows. A loop, not a regex: a line a
  * person typed may hold a long run of separators. */
 function folderNameOf(path: string): string {
   const trimmed = path.trim()
   let end = trimmed.length
-  while (end > 0 && isSeparator(trimmed[end - 1])) end--
-  let start = end
-  while (start > 0 && !isSeparator(trimmed[start - 1])) start--
-  return trimmed.slice(start, end)
+  while (end > 0 && (trimmed[end - 1] === '/' || trimmed[end - 1] === '\\')) end--
+  const folder = trimmed.slice(0, end)
+  return folder.slice(Math.max(folder.lastIndexOf('/'), folder.lastIndexOf('\\')) + 1)
 }
 
 /** The skills a transcript's messages show loaded, oldest first: a user

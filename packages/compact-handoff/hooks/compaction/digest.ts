@@ -59,8 +59,10 @@ const LEADING_SHARE = 0.5
  * first, before any other entry: a prompt older than the entries shown still
  * shows, up to this share. */
 const PROMPTS_SHARE = 0.5
-/** How much more than it keeps is taken to be masked (latest-step.ts says why). */
-const WINDOW_FACTOR = 4
+/** How much more than it keeps is taken to be masked, so the masking sees
+ * whole lines around what is kept and a credential is never cut short of the
+ * pattern that finds it before it is masked. */
+export const WINDOW_FACTOR = 4
 /** An entry's label beyond its message's place, its tool's name, its call and its outcome, at most, in UTF-16 code units. */
 const LABEL_FRAME_CHARS = 40
 /** The line before a tool's output, beyond the count it names, at most. */
@@ -90,8 +92,7 @@ export type PlannedText = {
 }
 
 export type PlannedEntry =
-  | { kind: 'prompt'; index: number; text: PlannedText }
-  | { kind: 'assistant'; index: number; text: PlannedText }
+  | { kind: 'prompt' | 'assistant'; index: number; text: PlannedText }
   | { kind: 'call'; index: number; tool: string; call: PlannedText; outcome: string; output?: PlannedText }
 
 export type LeftOut = { prompts: number; assistant: number; calls: number }
@@ -114,18 +115,28 @@ export type DigestPlan = {
 export type Digest = { text: string; shownEntries: number; leftOutEntries: number; chars: number }
 
 function hasText(text: string): boolean {
-  // A scan that stops at the first character that is not white space: a text is rarely blank.
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) > 32) return true
-  }
-  return false
+  return text.trim() !== ''
 }
 
 /** The last `maxChars` code units of `text`, one fewer when the cut would split a surrogate pair. */
-export function endOf(text: string, maxChars: number): string {
+function endOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text
   const end = text.slice(text.length - maxChars)
   return isLowSurrogate(end.charCodeAt(0)) ? end.slice(1) : end
+}
+
+/** The first `maxChars` of `text`, ending at a line's edge when one falls in its second half. */
+function headAtLineOf(text: string, maxChars: number): string {
+  const head = headOf(text, maxChars)
+  const lineEnd = head.length < text.length ? head.lastIndexOf('\n') : -1
+  return lineEnd >= head.length / 2 ? head.slice(0, lineEnd) : head
+}
+
+/** The last `maxChars` of `text`, starting at a line's edge when one falls in its first half. */
+export function tailAtLineOf(text: string, maxChars: number): string {
+  const tail = endOf(text, maxChars)
+  const lineStart = tail.length < text.length ? tail.indexOf('\n') : -1
+  return lineStart >= 0 && lineStart < tail.length / 2 ? tail.slice(lineStart + 1) : tail
 }
 
 /** What a tool call was asked: a Bash command, a file's path, a pattern and
@@ -157,12 +168,8 @@ function planText(windows: string[], text: string, maxChars: number, headShare: 
     planned = [windows.push(text) - 1]
     fenceRun = longestBacktickRunOf(text)
   } else {
-    let head = headOf(text, wideHead)
-    const headEnd = head.lastIndexOf('\n')
-    if (headEnd >= head.length / 2) head = head.slice(0, headEnd)
-    let tail = endOf(text, wideTail)
-    const tailStart = tail.indexOf('\n')
-    if (tailStart >= 0 && tailStart < tail.length / 2) tail = tail.slice(tailStart + 1)
+    const head = headAtLineOf(text, wideHead)
+    const tail = tailAtLineOf(text, wideTail)
     planned = [windows.push(head) - 1, windows.push(tail) - 1]
     fenceRun = Math.max(longestBacktickRunOf(head), longestBacktickRunOf(tail))
   }
@@ -381,13 +388,10 @@ function leftOutCountOf(leftOut: LeftOut): number {
 
 function closingOf(leftOut: LeftOut, recallLine: string | undefined): string {
   const count = leftOutCountOf(leftOut)
-  if (count === 0) {
-    const said = 'Nothing of the conversation was left out beyond the cuts marked above.'
-    return recallLine === undefined ? said : `${said} The recall tool brings back verbatim whatever was cut:\n${recallLine}`
-  }
-  const parts = [`${leftOut.prompts} of the user's messages`, `${leftOut.assistant} of the assistant's messages`, `${leftOut.calls} tool calls`]
-  const said = `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts.join(', ')}).`
-  return recallLine === undefined ? said : `${said} The recall tool brings them back verbatim, as it does whatever was cut above:\n${recallLine}`
+  const parts = `${leftOut.prompts} of the user's messages, ${leftOut.assistant} of the assistant's messages, ${leftOut.calls} tool calls`
+  const said = count === 0 ? 'Nothing of the conversation was left out beyond the cuts marked above.' : `${count} older ${count === 1 ? 'entry was' : 'entries were'} left out to fit (${parts}).`
+  const recall = count === 0 ? 'The recall tool brings back verbatim whatever was cut' : 'The recall tool brings them back verbatim, as it does whatever was cut above'
+  return recallLine === undefined ? said : `${said} ${recall}:\n${recallLine}`
 }
 
 /** The closing line's length at most, whatever is dropped later: each count is at most the total's. */
@@ -408,16 +412,8 @@ function keptOf(text: PlannedText, masked: readonly string[]): Kept {
   if (windows.length === 1 && windows[0]!.length <= text.maxChars) return { head: windows[0]!, tail: '', leftOut: 0 }
   const headWindow = windows[0]!
   const tailWindow = windows.length === 1 ? headWindow : windows[1]!
-  let head = headOf(headWindow, headChars)
-  if (head.length < headWindow.length) {
-    const lineEnd = head.lastIndexOf('\n')
-    if (lineEnd >= head.length / 2) head = head.slice(0, lineEnd)
-  }
-  let tail = tailChars === 0 ? '' : endOf(tailWindow, tailChars)
-  if (tail.length < tailWindow.length) {
-    const lineStart = tail.indexOf('\n')
-    if (lineStart >= 0 && lineStart < tail.length / 2) tail = tail.slice(lineStart + 1)
-  }
+  const head = headAtLineOf(headWindow, headChars)
+  const tail = tailAtLineOf(tailWindow, tailChars)
   const whole = windows.length === 1 ? headWindow.length : text.wholeChars
   return { head, tail, leftOut: Math.max(0, whole - head.length - tail.length) }
 }
@@ -429,10 +425,14 @@ function withoutTrailingNewlines(text: string): string {
   return end === text.length ? text : text.slice(0, end)
 }
 
-function fencedOf(kept: Kept, fenceChars: number): string {
+/** `text` in a fence of `fenceChars` backticks, by default longer than any run in it, so nothing in it can close the fence. */
+export function fencedTextOf(text: string, fenceChars = Math.max(3, longestBacktickRunOf(text) + 1)): string {
   const fence = '`'.repeat(fenceChars)
-  const body = kept.leftOut === 0 ? kept.head : `${kept.head}\n[… ${kept.leftOut} characters left out here …]\n${kept.tail}`
-  return `${fence}\n${withoutTrailingNewlines(body)}\n${fence}`
+  return `${fence}\n${withoutTrailingNewlines(text)}\n${fence}`
+}
+
+function fencedOf(kept: Kept, fenceChars: number): string {
+  return fencedTextOf(kept.leftOut === 0 ? kept.head : `${kept.head}\n[… ${kept.leftOut} characters left out here …]\n${kept.tail}`, fenceChars)
 }
 
 /** `text` on one line: each run of white space one space, linear. */
@@ -442,7 +442,7 @@ export function oneLineOf(text: string): string {
 
 function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCount: number): string {
   const where = whereOf(entry.index, messageCount)
-  if (entry.kind === 'prompt' || entry.kind === 'assistant') {
+  if (entry.kind !== 'call') {
     const who = entry.kind === 'prompt' ? 'The user wrote' : 'The assistant wrote'
     const kept = keptOf(entry.text, masked)
     return `--- ${who} (${where}):\n${fencedOf(kept, entry.text.fenceChars)}`

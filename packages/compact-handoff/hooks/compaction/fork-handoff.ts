@@ -1,6 +1,6 @@
 // The file a fork's handoff becomes: the frontmatter code writes (the model has
 // no clock and cannot know the chain), the name by the skills' rule, and why a
-// fork gave no handoff, in words for the person. Pure; fork-steps.ts applies it.
+// fork gave no handoff, in words for the person. Pure; compaction-steps.ts applies it.
 import { HANDOFF_DIRS } from '../protocol/protocol-paths.js'
 import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
 import { MAX_REDACT_CHARS, headOf } from '../text/text-clip.js'

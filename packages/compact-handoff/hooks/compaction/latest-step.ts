@@ -4,8 +4,8 @@
 // code carries them into the stub verbatim, their results' ends bounded. Pure:
 // digest-steps.ts masks what latestStepOf takes out before latestStepSectionOf
 // shows it.
-import { clippedOf, headOf, longestBacktickRunOf } from '../text/text-clip.js'
-import { callTextOf, endOf, oneLineOf, orphanResultsOf, outcomeOf, resultsByIdOf, type DigestMessage } from './digest.js'
+import { clippedOf, headOf } from '../text/text-clip.js'
+import { callTextOf, fencedTextOf, oneLineOf, orphanResultsOf, outcomeOf, resultsByIdOf, tailAtLineOf, WINDOW_FACTOR, type DigestMessage } from './digest.js'
 
 /** The calls of the latest step shown; the rest are counted. */
 export const MAX_LATEST_CALLS = 3
@@ -14,10 +14,6 @@ export const MAX_LATEST_CALLS = 3
 export const MAX_LATEST_RESULT_CHARS = 2_000
 /** A call's arguments as shown, in UTF-16 code units, a cut marked. */
 export const MAX_LATEST_CALL_CHARS = 300
-/** How much more than it keeps is taken to be masked, so the masking sees
- * whole lines around what is kept and a credential is never cut short of the
- * pattern that finds it before it is masked. */
-const WINDOW_FACTOR = 4
 
 type MessageInput = Omit<DigestMessage, 'text'>
 
@@ -36,17 +32,6 @@ export type LatestCall = {
 }
 
 export type LatestStep = { calls: LatestCall[]; moreCalls: number }
-
-/** The end of `text` a window holds: from the first line start within the
- * last WINDOW_FACTOR × MAX_LATEST_RESULT_CHARS code units (the cut line left
- * out), the whole text when it is shorter. */
-function endWindowOf(text: string): string {
-  const size = WINDOW_FACTOR * MAX_LATEST_RESULT_CHARS
-  if (text.length <= size) return text
-  const window = text.slice(text.length - size)
-  const lineStart = window.indexOf('\n')
-  return lineStart < 0 ? window : window.slice(lineStart + 1)
-}
 
 /**
  * The latest step of a transcript that ends in the middle of a turn: the
@@ -73,17 +58,13 @@ export function latestStepOf(messages: readonly MessageInput[]): LatestStep | un
 }
 
 function callOf(tool: string, call: string, text: string | undefined, isError: boolean): LatestCall {
-  return { tool, call, hasResult: text !== undefined, outcome: outcomeOf(tool, text, isError), resultEnd: endWindowOf(text ?? ''), resultChars: text?.length ?? 0 }
+  return { tool, call, hasResult: text !== undefined, outcome: outcomeOf(tool, text, isError), resultEnd: tailAtLineOf(text ?? '', WINDOW_FACTOR * MAX_LATEST_RESULT_CHARS), resultChars: text?.length ?? 0 }
 }
 
 /** `text`'s end, at most MAX_LATEST_RESULT_CHARS, from a line start where one
  * is within reach, and how many code units of the whole were left out. */
 function keptEndOf(masked: string, wholeChars: number): { kept: string; leftOut: number } {
-  let kept = endOf(masked, MAX_LATEST_RESULT_CHARS)
-  if (kept.length < masked.length) {
-    const lineStart = kept.indexOf('\n')
-    if (lineStart >= 0 && lineStart < kept.length - 1) kept = kept.slice(lineStart + 1)
-  }
+  const kept = tailAtLineOf(masked, MAX_LATEST_RESULT_CHARS)
   // What the masking changed is counted in the masked text's length, near enough for a notice.
   return { kept, leftOut: Math.max(0, wholeChars - kept.length) }
 }
@@ -105,9 +86,7 @@ export function latestStepSectionOf(step: LatestStep): string {
     }
     if (leftOut > 0) lines.push(`  The last ${kept.length} characters of its result (${leftOut} earlier characters left out):`)
     else lines.push('  Its result:')
-    // A fence longer than any run of backticks in the result, so nothing in it can close the fence.
-    const fence = '`'.repeat(Math.max(3, longestBacktickRunOf(kept) + 1))
-    lines.push(fence, kept.replace(/\n+$/, ''), fence)
+    lines.push(fencedTextOf(kept))
   }
   if (step.moreCalls > 0) lines.push(`- and ${step.moreCalls} earlier ${step.moreCalls === 1 ? 'call' : 'calls'} of the same step, not shown`)
   return lines.join('\n')

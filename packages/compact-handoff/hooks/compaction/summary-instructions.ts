@@ -9,7 +9,7 @@ import { HANDOFF_WRITING_RULES } from '../protocol/protocol-contents.js'
 import { HANDOFF_SECTIONS, HANDOFF_SECTION_HOLDS } from '../protocol/handoff-spec.js'
 import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { factsSectionOf, shownFactsOf, type Facts } from '../facts/facts.js'
-import type { CheckedLastHandoff } from '../stub/last-handoff.js'
+import type { CheckedLastHandoff } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
 
 /** The outline as one block of the instructions: one line per section, from

@@ -21,7 +21,7 @@ import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { watchAfter } from '../facts/work-steps.js'
 import { withRunningSection } from '../background/running.js'
 import { checkedFileOf, setLastHandoff } from '../stub/stub-steps.js'
-import type { CheckedFile } from '../stub/last-handoff.js'
+import type { CheckedFile } from '../stub/swap-text.js'
 import { runningNow } from '../background/running-steps.js'
 
 type $ = EngineInterface

@@ -5,7 +5,7 @@
 import { HANDOFF_STATUSES } from '../protocol/protocol-contents.js'
 import { classifyHandoffPath } from '../protocol/protocol-paths.js'
 import { ownershipKeyOf, type OwnRecord } from '../ownership/ownership.js'
-import type { CheckedFile } from '../stub/last-handoff.js'
+import type { CheckedFile } from '../stub/swap-text.js'
 import { clippedOf } from '../text/text-clip.js'
 
 /** Handoff statuses a resume picks up; a `done` handoff has nothing left to do. */

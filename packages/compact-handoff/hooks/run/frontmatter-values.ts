@@ -5,7 +5,7 @@
 import { NEW_CHAIN, type SkillValues } from '../protocol/protocol.js'
 import { NO_PARENT } from '../protocol/protocol-contents.js'
 import { frontmatterOf } from '../format/frontmatter.js'
-import { ownTextOf, type CheckedLastHandoff } from '../stub/last-handoff.js'
+import { ownTextOf, type CheckedLastHandoff } from '../stub/swap-text.js'
 
 /** ISO 8601 in UTC to the second, the form the skills write. */
 export function createdValueOf(nowMs: number): string {

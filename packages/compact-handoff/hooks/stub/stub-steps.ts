@@ -1,7 +1,7 @@
 // What a stub carries beyond the conversation, read from the records beneath
 // (background/, carried/) at the moment the stub is built (swap-text.ts
 // renders it), and the handoff this session continues from, in `$.state`
-// (swap-text.ts LastHandoff), read where it is named (last-handoff.ts decides
+// (swap-text.ts LastHandoff), read where it is named (swap-text.ts decides
 // what may be taken from it): each file through the one rule for project
 // files, then its text held to the ownership record. The engine lists what a
 // module reads and writes by scanning each read/update for an atom declared in
@@ -15,8 +15,7 @@ import { ownershipOnDisk } from '../ownership/ownership-steps.js'
 import { runningNow } from '../background/running-steps.js'
 import { skillsNow } from '../carried/skill-steps.js'
 import { carriedNow } from '../carried/carried-steps.js'
-import { NO_HANDOFF, STUB_OPENING, type LastHandoff, type StubContext } from './swap-text.js'
-import type { CheckedFile, CheckedLastHandoff } from './last-handoff.js'
+import { NO_HANDOFF, STUB_OPENING, type CheckedFile, type CheckedLastHandoff, type LastHandoff, type StubContext } from './swap-text.js'
 
 type $ = EngineInterface
 

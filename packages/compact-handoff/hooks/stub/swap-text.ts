@@ -6,9 +6,7 @@ import { userWordsSectionOf, type UserWords } from '../words/user-words.js'
 import { runningSectionOf, type Running } from '../background/running.js'
 import { RECALL_TOOL, recallLineOf } from '../recall/recall.js'
 import { skillsSectionOf, type InvokedSkills } from '../carried/skills.js'
-import { loadedToolsSectionOf } from '../carried/loaded-tools.js'
-import { planSectionOf, type CarriedPlan } from '../carried/plan.js'
-import { worktreeSectionOf, type CarriedWorktree } from '../carried/worktree.js'
+import { loadedToolsSectionOf, planSectionOf, worktreeSectionOf, type CarriedPlan, type CarriedWorktree } from '../carried/carried.js'
 
 export type SwapFiles = { handoff: string; plan?: string }
 
@@ -17,6 +15,28 @@ export type SwapFiles = { handoff: string; plan?: string }
 export type LastHandoff = { kind: 'none' } | ({ kind: 'handoff' } & SwapFiles)
 
 export const NO_HANDOFF: LastHandoff = { kind: 'none' }
+
+// The last handoff as what comes after it may name it: each of its files read
+// where it is named, with whether the ownership record says it is the person's
+// own now. A resume of a stranger's file sets the last handoff too (the person
+// chose to look at it), and a file swapped in may be replaced on disk later (a
+// pull): its chain, its parent and the summary's pointer come only from a file
+// that is the person's own when they are named. stub-steps.ts reads.
+export type CheckedFile = {
+  relPath: string
+  /** The ownership record matches the text read now. */
+  isOwn: boolean
+  /** The text read now; undefined when it could not be read (missing, refused, too large). */
+  text?: string
+}
+
+export type CheckedLastHandoff = { kind: 'none' } | { kind: 'handoff'; handoff: CheckedFile; plan?: CheckedFile }
+
+/** The file's text when it is the person's own, else undefined: all a chain
+ * or a pointer may be taken from. */
+export function ownTextOf(file: CheckedFile | undefined): string | undefined {
+  return file?.isOwn === true ? file.text : undefined
+}
 
 /** How every stub begins; tests and tools find the stub in a request by it. */
 export const STUB_OPENING = 'The earlier conversation was replaced here by compact-handoff'
