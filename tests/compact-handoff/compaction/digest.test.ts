@@ -5,18 +5,16 @@
 import { describe, expect, test } from 'vitest'
 import {
   DIGEST_OPENING,
-  MASK_SEPARATOR,
   MAX_OUTPUT_CHARS,
   digestBudgetCharsOf,
   digestPlanOf,
   digestTextOf,
-  maskBatchesOf,
-  maskedPiecesOf,
   type Digest,
   type DigestInput,
   type DigestMessage,
 } from '../../../packages/compact-handoff/hooks/compaction/digest.js'
 import { MAX_REDACT_CHARS } from '../../../packages/compact-handoff/hooks/text/text-clip.js'
+import { MASK_SEPARATOR, maskBatchesOf, maskedPiecesOf } from '../../../packages/compact-handoff/hooks/text/mask-pieces.js'
 import { LOADED_MACHINE_TIMEOUT_MS } from '../../support/loaded-machine.js'
 
 const RECALL = 'For a detail the handoff lacks, call the tool recall.'

@@ -3,10 +3,10 @@
 // (latest-step.ts): every text either shows masked by the engine's redact
 // first, since a command or an output can hold a token.
 import type { EngineInterface } from 'claude-code'
-import { MASK_SEPARATOR, digestBudgetCharsOf, digestPlanOf, digestTextOf, maskBatchesOf, maskedPiecesOf, type Digest, type DigestMessage } from './digest.js'
+import { digestBudgetCharsOf, digestPlanOf, digestTextOf, type Digest, type DigestMessage } from './digest.js'
 import { turnPositionOf } from './engine-compaction.js'
 import { latestStepOf, latestStepSectionOf, type LatestCall } from './latest-step.js'
-import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
+import { maskedText, maskedTexts } from '../text/mask-steps.js'
 import { stubContextNow } from '../stub/stub-steps.js'
 import { carriedSectionsOf, type StubContext } from '../stub/swap-text.js'
 import { recallLineOf } from '../recall/recall.js'
@@ -17,25 +17,6 @@ import { NO_WORK, type WorkRecord } from '../facts/work.js'
 import { factsSectionOf, shownFactsOf } from '../facts/facts.js'
 
 type $ = EngineInterface
-
-/** One batch masked in one call; where the masking reached across a
- * separator (the pieces no longer match the texts) or the call failed, each
- * text is masked on its own. */
-async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
-  if (texts.length === 1) return [await maskedText($, texts[0]!)]
-  const joined = await maskedText($, texts.join(MASK_SEPARATOR))
-  const pieces = joined === UNMASKED_TEXT ? undefined : maskedPiecesOf(joined, texts.length)
-  return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
-}
-
-/** Each of `texts` masked, in order, in as few redact calls as fit, one
- * after another: the engine runs the hops one at a time however many are in
- * flight (digest.ts MASK_SEPARATOR). */
-async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
-  const masked: string[] = []
-  for (const batch of maskBatchesOf(texts)) masked.push(...(await maskedBatch($, batch.map((i) => texts[i]!))))
-  return masked
-}
 
 /** The stub's section for the latest step of `messages`, masked, or undefined
  * when that step called no tool. */

@@ -462,45 +462,6 @@ function entryTextOf(entry: PlannedEntry, masked: readonly string[], messageCoun
   return lines.join('\n')
 }
 
-/** Between two texts masked in one redact call: on a line of its own, so no
- * pattern that stops at white space reaches across it, and in words no
- * credential pattern takes. A digest shows hundreds of texts, and each redact
- * call is a hop through every plugin's hooks, one after another however many
- * are in flight (1,604 calls took 5 s under the kit on a loaded machine). */
-export const MASK_SEPARATOR = '\n\u241e compact-handoff digest: next text \u241e\n'
-
-/** `texts` (by index) in batches of consecutive texts that fit one redact
- * call joined by MASK_SEPARATOR; a text that holds the separator goes alone. */
-export function maskBatchesOf(texts: readonly string[]): number[][] {
-  const batches: number[][] = []
-  let batch: number[] = []
-  let size = 0
-  const close = (): void => {
-    if (batch.length > 0) batches.push(batch)
-    batch = []
-    size = 0
-  }
-  for (const [i, text] of texts.entries()) {
-    const isAlone = text.includes(MASK_SEPARATOR)
-    if (isAlone || size + MASK_SEPARATOR.length + text.length > MAX_REDACT_CHARS) close()
-    size += (batch.length > 0 ? MASK_SEPARATOR.length : 0) + text.length
-    batch.push(i)
-    if (isAlone) close()
-  }
-  close()
-  return batches
-}
-
-/** A batch's masked text split back into its `count` texts, or undefined
- * when the masking reached across a separator (a credential pattern took it):
- * then each text is masked on its own. No text of a batch holds the
- * separator, and the masking never writes one, so a count that matches is
- * each text in its place. */
-export function maskedPiecesOf(joined: string, count: number): string[] | undefined {
-  const pieces = joined.split(MASK_SEPARATOR)
-  return pieces.length === count ? pieces : undefined
-}
-
 /** Phase 2: the digest from the plan and the masked texts (in the order of the plan's windows), each cut to its kept size; never longer than the budget. */
 export function digestTextOf(plan: DigestPlan, masked: readonly string[]): Digest {
   const closingRoom = closingBoundOf({ prompts: 0, assistant: 0, calls: leftOutCountOf(plan.leftOut) + plan.entries.length }, plan.recallLine)

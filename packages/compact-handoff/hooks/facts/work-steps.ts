@@ -13,7 +13,7 @@ import { withUserMessage } from '../words/user-words.js'
 import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
 import { workWith, type WorkRecord } from './work.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
-import { UNMASKED_TEXT, maskedText } from '../text/mask-steps.js'
+import { UNMASKED_TEXT, maskedText, maskedTexts } from '../text/mask-steps.js'
 import { backgroundTaskIdOf } from '../background/running.js'
 import { recordShellStarted } from '../background/running-steps.js'
 
@@ -55,15 +55,15 @@ export function recordsWritten($: $): Promise<void> {
   return flushHeld((records) => flushRecords($, records))
 }
 
-/** Each distinct text masked once, in the same hop as one read of the work
- * record and of the words; then every change applied in order (the meter
+/** The distinct texts masked together (one redact call while they fit one),
+ * in the same hop as one read of the work record and of the words; then every change applied in order (the meter
  * counts a repeat by what came before it), one write of each. */
 async function flushRecords($: $, records: readonly HeldRecord[]): Promise<void> {
   const facts = records.flatMap((r) => (r.kind === 'words' ? [] : [r]))
   const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
   const texts = [...new Set(facts.map((r) => r.text))]
   const [masked, work] = await Promise.all([
-    Promise.all(texts.map((text) => maskedText($, text))),
+    maskedTexts($, texts),
     facts.length > 0 ? readHeldWork($) : undefined,
     said.length > 0 ? updateWords($, (w) => said.reduce(withUserMessage, w)) : undefined,
   ])

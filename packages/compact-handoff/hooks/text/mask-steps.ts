@@ -3,7 +3,7 @@
 // summariser's instructions, or written to the swap log, which sits in the
 // project folder beside handoffs that people commit.
 import type { EngineInterface } from 'claude-code'
-import { maskPlanOf } from './mask-pieces.js'
+import { MASK_SEPARATOR, maskBatchesOf, maskPlanOf, maskedPiecesOf } from './mask-pieces.js'
 import { redactableOf } from './text-clip.js'
 
 type $ = EngineInterface
@@ -36,4 +36,23 @@ export async function maskedWhole($: $, text: string): Promise<string | undefine
   } catch {
     return undefined
   }
+}
+
+/** One batch masked in one call; where the masking reached across a
+ * separator (the pieces no longer match the texts) or the call failed, each
+ * text is masked on its own. */
+async function maskedBatch($: $, texts: readonly string[]): Promise<string[]> {
+  if (texts.length === 1) return [await maskedText($, texts[0]!)]
+  const joined = await maskedText($, texts.join(MASK_SEPARATOR))
+  const pieces = joined === UNMASKED_TEXT ? undefined : maskedPiecesOf(joined, texts.length)
+  return pieces ?? Promise.all(texts.map((text) => maskedText($, text)))
+}
+
+/** Each of `texts` masked, in order, in as few redact calls as fit, one
+ * after another: the engine runs the hops one at a time however many are in
+ * flight (mask-pieces.ts MASK_SEPARATOR). */
+export async function maskedTexts($: $, texts: readonly string[]): Promise<string[]> {
+  const masked: string[] = []
+  for (const batch of maskBatchesOf(texts)) masked.push(...(await maskedBatch($, batch.map((i) => texts[i]!))))
+  return masked
 }
