@@ -154,16 +154,6 @@ function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
   return { phase, effects, met, isTaken: true }
 }
 
-function swapOf(chosen: Chosen, facts: string | undefined): Swap {
-  return {
-    handoff: chosen.handoff.relPath,
-    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
-    continuePrompt: chosen.continuePrompt,
-    refusals: 0,
-    ...(facts !== undefined ? { facts } : {}),
-  }
-}
-
 function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extract<RunEvent, { kind: 'checked' }>, nowMs: number): Step {
   const { run, chosen } = phase
   const { report, facts, review } = checked
@@ -177,7 +167,13 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extrac
       { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
     ])
   }
-  const swap = swapOf(chosen, facts)
+  const swap: Swap = {
+    handoff: chosen.handoff.relPath,
+    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
+    continuePrompt: chosen.continuePrompt,
+    refusals: 0,
+    ...(facts !== undefined ? { facts } : {}),
+  }
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
   if (run.apply === 'review') {
     const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review, ...(run.writtenFrom !== undefined ? { writtenFrom: run.writtenFrom } : {}) }] : []
