@@ -115,7 +115,6 @@ function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): { context: D
   return { context: drop.run.replacedBy ?? 'unchanged', note: ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` }
 }
 
-/** After a dropped run's reason in the swap log. */
 function replacedLogNoteOf(run: Run): string {
   if (run.replacedBy === undefined) return ''
   return run.replacedBy === 'digest' ? "; a digest had replaced the conversation at the window's edge" : "; the engine's summary had replaced the conversation"
@@ -338,7 +337,6 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
     .catch(() => undefined)
 }
 
-/** The question rearmed, the words and the log, the file marked used, the meter. */
 async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,
