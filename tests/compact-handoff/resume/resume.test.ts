@@ -8,6 +8,7 @@ import {
   foreignRefusalOf,
   foreignResumePromptOf,
   newestResumable,
+  rankMsOf,
   ownPlanOf,
   quotedBlockOf,
   resumePromptOf,
@@ -56,8 +57,10 @@ describe('newestResumable', () => {
       { relPath: 'from-a-tar', mtimeMs: 5_000, status: 'in-progress' },
       { relPath: 'done', mtimeMs: 950, status: 'done' },
     ]
-    expect(newestResumable(candidates, 1_000)?.relPath).toBe('a')
-    expect(newestResumable(candidates, 6_000)?.relPath).toBe('from-a-tar')
+    // Ranked as resume-steps.ts' candidatesOf ranks them before asking.
+    const ranked = (nowMs: number) => [...candidates].sort((a, b) => rankMsOf(b.mtimeMs, nowMs) - rankMsOf(a.mtimeMs, nowMs))
+    expect(newestResumable(ranked(1_000))?.relPath).toBe('a')
+    expect(newestResumable(ranked(6_000))?.relPath).toBe('from-a-tar')
   })
 })
 

@@ -95,8 +95,7 @@ async function cancel($: $): Promise<string> {
   const { step, heldNote } = await dispatch($, { kind: 'cancel' })
   if (step.met.kind === 'idle') return 'No handoff run to cancel.'
   if (!step.isTaken) return 'Too late to cancel: the conversation is being replaced right now. /compact-handoff status shows when it is done.'
-  const replaced = replacedNoteOf(step.met.run)
-  return `Handoff run cancelled. ${replaced ?? 'The conversation is unchanged.'}${heldNote}`
+  return `Handoff run cancelled. ${replacedNoteOf(step.met.run) ?? 'The conversation is unchanged.'}${heldNote}`
 }
 
 async function apply($: $): Promise<string> {

@@ -40,7 +40,6 @@ function afterEarlierChanges<T>(change: () => Promise<T>): Promise<T> {
   return done
 }
 
-/** The record kept under the file `key` names, if any. */
 async function storedRecordAt($: $, key: string): Promise<OwnRecord | undefined> {
   const storeKey = await recordStoreKeyOf(key)
   return storedRecordOf(storeKey, await $.store.get(storeKey))
@@ -84,7 +83,6 @@ async function setRecord($: $, record: OwnRecord): Promise<void> {
   })
 }
 
-/** Records `text` as what this person's session wrote to `relPath`. */
 export async function recordOwnFile($: $, cwd: string, relPath: string, text: string): Promise<void> {
   const [{ sha256, bytes }, nowMs] = await Promise.all([fingerprintOf(text), $.clock.now()])
   const status = recordHandoffStatusOf(frontmatterOf(text)?.get('status'))

@@ -60,10 +60,8 @@ export function ownershipKeyOf(cwd: string, path: string): string | undefined {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/
-const KNOWN_HANDOFF_STATUSES: readonly string[] = HANDOFF_STATUSES
-
 export function recordHandoffStatusOf(status: string | undefined): string | undefined {
-  return status !== undefined && KNOWN_HANDOFF_STATUSES.includes(status) ? status : undefined
+  return status !== undefined && (HANDOFF_STATUSES as readonly string[]).includes(status) ? status : undefined
 }
 
 function isCount(value: unknown): value is number {

@@ -97,7 +97,7 @@ async function chosenFile($: $, folder: ProjectFolder, listed: readonly Listed[]
     return file?.kind === 'handoff' ? file : `Not resumed: ${pathArg} is not a HANDOFF_*.md file directly under plans/handoffs/ or .claude/handoffs/ of this project.`
   }
   const nowMs = await $.clock.now()
-  const newest = newestResumable(await candidatesOf($, folder.cwd, listed, nowMs), nowMs)
+  const newest = newestResumable(await candidatesOf($, folder.cwd, listed, nowMs))
   return newest !== undefined
     ? { kind: 'handoff', relPath: newest.relPath }
     : 'No handoff to resume: none in plans/handoffs/ or .claude/handoffs/ has status in-progress or waiting-for-user. Name one: /compact-handoff resume <path>.'

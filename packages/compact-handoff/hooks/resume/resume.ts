@@ -28,10 +28,9 @@ export function rankMsOf(mtimeMs: number, nowMs: number): number {
   return mtimeMs > nowMs ? Number.NEGATIVE_INFINITY : mtimeMs
 }
 
-export function newestResumable(candidates: readonly Candidate[], nowMs: number): Candidate | undefined {
-  return [...candidates]
-    .filter((c) => c.status !== undefined && RESUMABLE_HANDOFF_STATUSES.includes(c.status))
-    .sort((a, b) => rankMsOf(b.mtimeMs, nowMs) - rankMsOf(a.mtimeMs, nowMs))[0]
+/** `candidates` newest first by rankMsOf, as resume-steps.ts lists them. */
+export function newestResumable(candidates: readonly Candidate[]): Candidate | undefined {
+  return candidates.find((c) => c.status !== undefined && RESUMABLE_HANDOFF_STATUSES.includes(c.status))
 }
 
 /** What a field quoted from a handoff shows first; the file is read anyway. */

@@ -65,15 +65,14 @@ export function fileReportOf(input: FileInput, run: Run): FileReport {
   if (place !== undefined) return refused(place)
   if (stat === undefined) return toFix(name, ['does not exist: write it with the Write tool'])
   const recorded = run.files.find((f) => f.relPath === name)
-  const isRecorded = recorded !== undefined
-  if (!isRecorded && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
+  if (recorded === undefined && stat.mtimeMs < run.startedAtMs) return refused(`${name} was not written during this run (it is older than the run)`)
   // An Edit keeps what the file held around its change: a cloned handoff
   // Edited once is still the stranger's text, whatever the skill was told.
   if (recorded?.wrote === 'edited') return refused(`${name} was changed with Edit in this run but never written whole with the Write tool: only a file this run wrote whole is swapped in`)
   if (input.text === undefined) return refused(`${name} could not be read`)
   // Only what the skill's own main-loop Write/Edit produced is swapped in: a
   // file made by a shell command or a subagent was never seen being written.
-  const notWritten = isRecorded ? [] : ['was not written with the Write tool in this run: write the whole file again with the Write tool']
+  const notWritten = recorded !== undefined ? [] : ['was not written with the Write tool in this run: write the whole file again with the Write tool']
   return toFix(name, [...notWritten, ...formatProblems(input.text, file.kind, { projectDir: run.cwd })])
 }
 

@@ -134,13 +134,12 @@ function minutesText(ms: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`
 }
 
-const unchanged = (phase: Phase): Step => ({ phase, effects: [], met: phase, isTaken: false })
-
-type DropHow = { toast?: string; giveBack?: GiveBack }
+/** Leaves the run as it was: `effects` say only what the event itself set off. */
+const unchanged = (phase: Phase, effects: Effect[] = []): Step => ({ phase, effects, met: phase, isTaken: false })
 
 /** A run dropped while the engine's compaction is in flight (stuck, or its
  * session ending) is told apart: that compaction may still replace the conversation. */
-function dropped(met: Phase, run: Run, reason: string, how: DropHow = {}): Step {
+function dropped(met: Phase, run: Run, reason: string, how: { toast?: string; giveBack?: GiveBack } = {}): Step {
   const isCompactionPending = met.kind === 'swapping' && met.isCompacting
   const drop: Effect = { kind: 'drop', run, reason, ...how, giveBack: how.giveBack ?? 'box', ...(isCompactionPending ? { isCompactionPending } : {}) }
   return { phase: { kind: 'idle' }, effects: [drop], met, isTaken: true }
@@ -153,16 +152,6 @@ function aborted(met: Phase, run: Run, why: string): Step {
 
 function moved(met: Phase, phase: Phase, effects: Effect[] = []): Step {
   return { phase, effects, met, isTaken: true }
-}
-
-function swapOf(chosen: Chosen, facts: string | undefined): Swap {
-  return {
-    handoff: chosen.handoff.relPath,
-    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
-    continuePrompt: chosen.continuePrompt,
-    refusals: 0,
-    ...(facts !== undefined ? { facts } : {}),
-  }
 }
 
 function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extract<RunEvent, { kind: 'checked' }>, nowMs: number): Step {
@@ -178,7 +167,13 @@ function afterCheck(phase: Extract<Phase, { kind: 'checking' }>, checked: Extrac
       { kind: 'send-repair', id: run.id, text: repairPromptOf(repaired, chosen, report.fixes) },
     ])
   }
-  const swap = swapOf(chosen, facts)
+  const swap: Swap = {
+    handoff: chosen.handoff.relPath,
+    ...(chosen.plan !== undefined ? { plan: chosen.plan.relPath } : {}),
+    continuePrompt: chosen.continuePrompt,
+    refusals: 0,
+    ...(facts !== undefined ? { facts } : {}),
+  }
   const notices: Effect[] = chosen.notices.map((text) => ({ kind: 'log', text }))
   if (run.apply === 'review') {
     const shown: Effect[] = review !== undefined ? [{ kind: 'show-review', swap, review, ...(run.writtenFrom !== undefined ? { writtenFrom: run.writtenFrom } : {}) }] : []
@@ -266,7 +261,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       if (isAt(phase, 'swapping', event.id)) {
         return moved(phase, { kind: 'idle' }, [{ kind: 'finish-swap', run: phase.run, swap: phase.swap, isSummarized: event.isSummarized, after: event.after }])
       }
-      return { phase, effects: [{ kind: 'late-swap', swap: event.swap }], met: phase, isTaken: false }
+      return unchanged(phase, [{ kind: 'late-swap', swap: event.swap }])
     case 'tick':
       return unchanged(phase)
     case 'conversation-replaced': {
@@ -293,9 +288,7 @@ function take(phase: Phase, event: RunEvent, nowMs: number): Step {
       // engine's to set, and pasted images are not expanded for it), and
       // `$.fs.write` writes text only: a held prompt would lose them. So it
       // goes through now, whole, and the person is told.
-      if (event.attachments !== undefined && event.attachments.length > 0) {
-        return { phase, effects: [{ kind: 'let-through', attachments: event.attachments }], met: phase, isTaken: false }
-      }
+      if (event.attachments !== undefined && event.attachments.length > 0) return unchanged(phase, [{ kind: 'let-through', attachments: event.attachments }])
       const run: Run = event.isCommand
         ? { ...phase.run, heldCommands: [...phase.run.heldCommands, event.text] }
         : { ...phase.run, held: [...phase.run.held, event.text] }

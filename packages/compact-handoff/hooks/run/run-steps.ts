@@ -55,7 +55,10 @@ async function perform($: $, effect: Effect): Promise<string | void> {
       // Given back first: at a session's end the whole chain has ~1.5 s.
       const given = await giveBackHeld($, effect.run, effect.giveBack)
       await appendSwapLog($, effect.run.cwd, { ...runLogOf(effect.run), outcome: 'aborted', files: effect.run.files.map((f) => f.relPath), reason: `${effect.reason}${replacedLogNoteOf(effect.run)}${given.logNote}` })
-      if (effect.toast !== undefined) showToast($, TOASTS.runDropped(`${effect.toast}.${contextNoteOf(effect)}${given.note}`, droppedContextOf(effect)), LONG_TOAST_MS)
+      if (effect.toast !== undefined) {
+        const { context, note } = droppedContextOf(effect)
+        showToast($, TOASTS.runDropped(`${effect.toast}.${note}${given.note}`, context), LONG_TOAST_MS)
+      }
       return given.note
     }
     case 'launch-later':
@@ -102,21 +105,16 @@ async function perform($: $, effect: Effect): Promise<string | void> {
   }
 }
 
-/** What a drop did to the conversation: nothing, unless the engine's
- * compaction was still in flight; a session's end says nothing of it. A
- * conversation an automatic compaction replaced mid-run is said as such,
- * never as unchanged. */
-function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): DroppedContext {
-  if (drop.isCompactionPending) return 'compaction-pending'
-  return drop.giveBack === 'box' ? (drop.run.replacedBy ?? 'unchanged') : 'unsaid'
+/** What a drop did to the conversation, and the toast's note on it: nothing,
+ * unless the engine's compaction was still in flight; a session's end says
+ * nothing of it. A conversation an automatic compaction replaced mid-run is
+ * said as such, never as unchanged. */
+function droppedContextOf(drop: Extract<Effect, { kind: 'drop' }>): { context: DroppedContext; note: string } {
+  if (drop.isCompactionPending) return { context: 'compaction-pending', note: ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.' }
+  if (drop.giveBack !== 'box') return { context: 'unsaid', note: '' }
+  return { context: drop.run.replacedBy ?? 'unchanged', note: ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` }
 }
 
-function contextNoteOf(drop: Extract<Effect, { kind: 'drop' }>): string {
-  if (drop.isCompactionPending) return ' The compaction had not returned: if it still does, the conversation is replaced and the continue-prompt is added to the prompt box.'
-  return drop.giveBack === 'box' ? ` ${replacedNoteOf(drop.run) ?? 'Context unchanged.'}` : ''
-}
-
-/** After a dropped run's reason in the swap log. */
 function replacedLogNoteOf(run: Run): string {
   if (run.replacedBy === undefined) return ''
   return run.replacedBy === 'digest' ? "; a digest had replaced the conversation at the window's edge" : "; the engine's summary had replaced the conversation"
@@ -339,7 +337,6 @@ async function finishSwap($: $, run: Run, swap: Swap, isSummarized: boolean, aft
     .catch(() => undefined)
 }
 
-/** The question rearmed, the words and the log, the file marked used, the meter. */
 async function afterSwap($: $, run: Run, swap: Swap, isSummarized: boolean, disarmed: Promise<void>, closed: Watched | undefined): Promise<void> {
   await Promise.all([
     disarmed,

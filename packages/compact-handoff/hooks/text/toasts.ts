@@ -58,7 +58,7 @@ export function toastWithPath(make: (path: string) => string, path: string): str
 
 export type Toast = { text: string; detail?: string }
 
-/** Where a dropped run's conversation stands (run-steps.ts contextNoteOf). */
+/** Where a dropped run's conversation stands (run-steps.ts droppedContextOf). */
 export type DroppedContext = 'unchanged' | 'compaction-pending' | 'unsaid' | 'digest' | 'summary'
 
 const DROPPED_TEXT: Record<DroppedContext, string> = {
