@@ -128,7 +128,7 @@ describe('a text the engine cannot mask', () => {
 })
 
 describe('masking', () => {
-  test("costs one engine call per distinct text of a turn's main-loop tool calls, at its end; none for a subagent's or a refused one", async ($, on) => {
+  test("costs one engine call for the distinct texts of a turn's main-loop tool calls, at its end; none for a subagent's or a refused one", async ($, on) => {
     const w = world(on, { refusedPaths: [`${CWD}/src/refused.ts`] })
     await startSession($)
     const before = w.seen.redactions
@@ -138,10 +138,10 @@ describe('masking', () => {
     await readFile($, 'src/b.ts')
     expect(w.seen.redactions - before, 'held until the turn ends').toBe(0)
     await endTurn($, 'Done.', 'answer', undefined, 't-1')
-    expect(w.seen.redactions - before, 'the path written and read once').toBe(3)
+    expect(w.seen.redactions - before, 'three texts, the path written and read once, joined in one call').toBe(1)
     await readFile($, 'src/c.ts', 'agent-1')
     await skillWrite($, 'src/refused.ts', 'x')
     await endTurn($, 'Done.', 'answer', undefined, 't-2')
-    expect(w.seen.redactions - before).toBe(3)
+    expect(w.seen.redactions - before).toBe(1)
   })
 })

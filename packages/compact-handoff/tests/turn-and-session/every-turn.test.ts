@@ -119,7 +119,7 @@ async function workingTurn($: Engine, w: ReturnType<typeof world>, turnId: strin
 }
 
 describe('every turn', () => {
-  test("an ordinary working turn's engine calls: each text masked once, the records read and written once, at the turn's end", async ($, on) => {
+  test("an ordinary working turn's engine calls: the texts masked in one call, the records read and written once, at the turn's end", async ($, on) => {
     const calls = engineCalls(on)
     const w = world(on)
     await startSession($)
@@ -128,12 +128,13 @@ describe('every turn', () => {
     calls.length = 0
     await workingTurn($, w, 't-2')
     await w.clock.settle()
-    // Three texts (the Read's path, the command, the path written and edited),
-    // the work record and the words read together and written once each, then
+    // Three texts (the Read's path, the command, the path written and edited)
+    // masked in one call, the work record and the words read beside it and
+    // written once each, then
     // the usage the turn's end reads; no meter window, no nudge due and no
     // figure told or to tell: nothing more.
     expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(
-      ['session.redact', 'session.redact', 'session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'session.usage'].sort(),
+      ['session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'session.usage'].sort(),
     )
   })
 
