@@ -224,8 +224,6 @@ async function answerAtRunEdge($: $, e: SessionCompactInput, windowTokens: numbe
   return { messages: [{ role: 'user', text: edgeDigestTextOf(digest.text), toolUses: [] }, ...plan.kept.map((i) => messages[i]!)] }
 }
 
-
-
 /** How long a compaction's toast stays: it explains what replaced the conversation. */
 const COMPACTION_TOAST_MS = 10_000
 /** Problems quoted in a fallback's reason, the rest counted. */

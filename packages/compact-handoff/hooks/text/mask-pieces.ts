@@ -90,9 +90,10 @@ export function* maskPlanOf(text: string): MaskPlan {
 
 /** Between two texts masked in one redact call: on a line of its own, so no
  * pattern that stops at white space reaches across it, and in words no
- * credential pattern takes. A digest shows hundreds of texts, a turn's records a
- * few, and each redact call is a hop through every plugin's hooks, one after another however many
- * are in flight (1,604 calls took 5 s under the kit on a loaded machine). */
+ * credential pattern takes. A digest shows hundreds of texts, a turn's records
+ * a few, and each redact call is a hop through every plugin's hooks, one after
+ * another however many are in flight (1,604 calls took 5 s under the kit on a
+ * loaded machine). */
 export const MASK_SEPARATOR = '\n\u241e compact-handoff: next text \u241e\n'
 
 /** `texts` (by index) in batches of consecutive texts that fit one redact
