@@ -10,13 +10,13 @@ import { answerCommand, registerCommands } from './commands/command-steps.js'
 import { endSession, mainTurnEnded, mainTurnFailed, noteSessionStart } from './turn-and-session/turn-steps.js'
 import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
-import { holdToolCall, recordsWritten } from './facts/work-steps.js'
+import { factsCaughtUp, holdChange, mainLoopShellsOf, recordsWritten } from './facts/work-steps.js'
+import { CHANGE_TOOLS } from './facts/facts.js'
 import { recordLater } from './state/record-queue.js'
-import { FACT_TOOLS } from './facts/facts.js'
 import { isModeAsk, ownWriteCandidateOf } from './run/own-write.js'
 import { answerCompaction } from './compaction/compaction-steps.js'
 import { askTurnEnded, startAskGate, verdictForToolCall } from './ask/ask-steps.js'
-import { dropEndedShells } from './background/running-steps.js'
+import { shellsAtTurnEnd } from './background/running-steps.js'
 import { recordSkill } from './carried/skill-steps.js'
 import { CARRIED_TOOLS, recordCarriedCall } from './carried/carried-steps.js'
 import { stubRowLineFor } from './stub-row/stub-row-steps.js'
@@ -77,14 +77,16 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  // The model's next request waits on these hooks: the facts are held, written
-  // by the next hook that reads them (state/record-queue.ts). A write of a
+  // The model's next request waits on this hook, so only a change is heard
+  // here (a Read or a command is read from the conversation where the facts
+  // are read: facts/transcript-calls.ts). Its path is held, written by the
+  // next hook that reads the records (state/record-queue.ts); a write of a
   // handoff alone is noted first (an ordinary one costs recordWrite no `$`
   // call): the record reads the file as the write left it, and a run's phase moves with it.
-  on('tool.call', { tool: [...FACT_TOOLS] }, async ($, e, next) => {
+  on('tool.call', { tool: [...CHANGE_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
-    if (e.tool === 'Write' || e.tool === 'Edit') await recordWrite($, e, outcome)
-    holdToolCall($, e, outcome)
+    await recordWrite($, e, outcome)
+    holdChange($, e, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
@@ -128,12 +130,12 @@ export const register: Register = (on, userConfig) => {
   }).catch(($, e, next) => next(e)) // fail open: the turn's own result stands
 
   // A main-loop turn's end lists the background work still in flight: the one
-  // place the engine says which shells ended.
+  // place the engine says which shells run.
   on('classic.Stop', async ($, e, next) => {
     const stopped = await next(e)
     if (e.agent_id === undefined) {
       await recordsWritten($)
-      await dropEndedShells($, e.background_tasks)
+      await shellsAtTurnEnd($, e.background_tasks, (ids) => mainLoopShellsOf($, ids))
     }
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
@@ -169,5 +171,6 @@ export const register: Register = (on, userConfig) => {
   // compact-handoff is outer to the answer mod: our own swap asked from a hook
   // and a compaction a fork answers never reach it; every other goes on with
   // our instructions or untouched.
-  on('session.compact', ($, e, next) => recordsWritten($).then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
+  // The main conversation's calls are folded into the facts before it is replaced.
+  on('session.compact', ($, e, next) => (e.agentId === undefined ? factsCaughtUp($, e.messages) : recordsWritten($)).then(() => answerCompaction($, e, next, next.origin.plugin, options))).catch(($, e, next) => next(e)) // fail open: a broken hook must never block a compaction
 }

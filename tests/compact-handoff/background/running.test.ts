@@ -9,9 +9,9 @@ import {
   backgroundTaskIdOf,
   runningAgentsOf,
   runningSectionOf,
-  shellsStillRunning,
+  shellsAtTurnEndOf,
+  shellsNotRecordedOf,
   withRunningSection,
-  withShellStarted,
   type Running,
   type RunningShell,
 } from '../../../packages/compact-handoff/hooks/background/running.js'
@@ -49,20 +49,22 @@ describe('a background command', () => {
 })
 
 describe('the recorded shells', () => {
-  test('keep the newest, a reused id once', () => {
-    let shells: readonly RunningShell[] = []
-    for (let i = 0; i < MAX_RUNNING_SHELLS + 5; i++) shells = withShellStarted(shells, { ...SHELL, id: `b${i}` })
-    shells = withShellStarted(shells, { ...SHELL, id: 'b10', command: 'again' })
+  test("a main-loop shell a turn's end lists first is recorded then, with its command; the newest kept", () => {
+    const listed = Array.from({ length: MAX_RUNNING_SHELLS + 5 }, (_, i) => ({ id: `b${i}`, type: 'shell' }))
+    const unknown = shellsNotRecordedOf([], [...listed, { id: 'agent-1', type: 'subagent' }])
+    expect(unknown.map((t) => t.id), 'a subagent is not a shell').toEqual(listed.map((t) => t.id))
+    const shells = shellsAtTurnEndOf([], listed, unknown.map((t) => ({ id: t.id, command: `job ${t.id}` })), STARTED_MS)
     expect(shells.length).toBe(MAX_RUNNING_SHELLS)
-    expect(shells.at(-1)).toEqual({ ...SHELL, id: 'b10', command: 'again' })
-    expect(shells.filter((s) => s.id === 'b10').length).toBe(1)
+    expect(shells.at(-1)).toEqual({ id: `b${MAX_RUNNING_SHELLS + 4}`, command: `job b${MAX_RUNNING_SHELLS + 4}`, startedAtMs: STARTED_MS })
     expect(shells.some((s) => s.id === 'b0')).toBe(false)
   })
 
-  test("drop the ones a turn's end no longer lists in flight, and none when the list is left out", () => {
+  test("a recorded shell keeps its start while listed and is dropped once a turn's end no longer lists it", () => {
     const shells = [SHELL, { ...SHELL, id: 'b8' }]
-    expect(shellsStillRunning(shells, [{ id: 'b8' }, { id: 'agent-1' }])).toEqual([{ ...SHELL, id: 'b8' }])
-    expect(shellsStillRunning(shells, [])).toEqual([])
+    const inFlight = [{ id: 'b8', type: 'shell' }, { id: 'agent-1', type: 'subagent' }]
+    expect(shellsNotRecordedOf(shells, inFlight)).toEqual([])
+    expect(shellsAtTurnEndOf(shells, inFlight, [{ id: 'b8', command: 'other words' }], STARTED_MS + 9_000)).toEqual([{ ...SHELL, id: 'b8' }])
+    expect(shellsAtTurnEndOf(shells, [], [], STARTED_MS)).toEqual([])
   })
 })
 

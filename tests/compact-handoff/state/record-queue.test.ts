@@ -46,29 +46,29 @@ describe('the record queue', () => {
 
   test('held records wait for a reader, then go in one flush, in order, before the reader goes on', async () => {
     const { flushes, flush } = keptFlushes()
-    holdRecord({ kind: 'read', text: '/a' }, flush)
+    holdRecord({ kind: 'change', text: '/a' }, flush)
     holdRecord({ kind: 'words', text: 'fix it' }, flush)
     await Promise.resolve()
     expect(flushes, 'nothing written before a reader').toEqual([])
     await flushHeld(flush)
-    expect(flushes).toEqual([[{ kind: 'read', text: '/a' }, { kind: 'words', text: 'fix it' }]])
+    expect(flushes).toEqual([[{ kind: 'change', text: '/a' }, { kind: 'words', text: 'fix it' }]])
     await flushHeld(flush)
     expect(flushes, 'nothing left to flush').toHaveLength(1)
   })
 
   test('past 32 held records they are flushed without a reader', async () => {
     const { flushes, flush } = keptFlushes()
-    for (let i = 0; i < 33; i++) holdRecord({ kind: 'read', text: `/f${i}` }, flush)
+    for (let i = 0; i < 33; i++) holdRecord({ kind: 'change', text: `/f${i}` }, flush)
     await flushHeld(async () => undefined)
     expect(flushes.map((f) => f.length), 'the first 32 in one flush').toEqual([32])
   })
 
   test('a failed flush costs only what it held: the reader goes on, later records are written', async () => {
     const { flushes, flush } = keptFlushes()
-    holdRecord({ kind: 'read', text: '/lost' }, flush)
+    holdRecord({ kind: 'change', text: '/lost' }, flush)
     await expect(flushHeld(() => Promise.reject(new Error('state refused')))).resolves.toBeUndefined()
-    holdRecord({ kind: 'read', text: '/kept' }, flush)
+    holdRecord({ kind: 'change', text: '/kept' }, flush)
     await flushHeld(flush)
-    expect(flushes).toEqual([[{ kind: 'read', text: '/kept' }]])
+    expect(flushes).toEqual([[{ kind: 'change', text: '/kept' }]])
   })
 })

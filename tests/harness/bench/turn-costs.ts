@@ -21,7 +21,7 @@ import { createRunDir, type RunDir } from '../run-dir.js'
 import { pluginDirs, runRoot, stampArrivals } from '../showcase-kit.js'
 import { writeMod } from '../staging.js'
 import { startSession, type Session } from '../tmux-session.js'
-import { FACT_TOOLS } from '../../../packages/compact-handoff/hooks/facts/facts.js'
+import { CHANGE_TOOLS } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { done, log } from './options.js'
 import { writeTrivialMod } from './start-stages.js'
 
@@ -60,7 +60,7 @@ function writePassThroughMod(run: RunDir): string {
     `on('session.start', ${pass})`,
     `on('session.end', ${pass})`,
     `on('prompt.submit', ${pass})`,
-    `on('tool.call', { tool: ${JSON.stringify(FACT_TOOLS)} }, ${pass})`,
+    `on('tool.call', { tool: ${JSON.stringify(CHANGE_TOOLS)} }, ${pass})`,
     `on('tool.check', { tool: ['Write', 'Edit'] }, ${pass})`,
     `on('turn.start', ${pass})`,
     `on('turn.complete', ${pass})`,

@@ -1,12 +1,12 @@
 // What still runs in the background, as the engine tells it (running.ts
 // decides): subagents from `$.agent.list()`, the engine's own view; shells,
-// which no engine call lists, recorded when the engine moves one to the
-// background and dropped once a main-loop turn's end no longer lists it.
+// which no engine call lists, recorded at the first main-loop turn's end that
+// lists one the main loop started, and dropped once a turn's end no longer does.
 // The shells are in `$.state`, their atom declared here beside its only reads
 // and writes (the engine lists a module's state access from the atoms each
 // file declares).
 import { atom, read, update, type EngineInterface } from 'claude-code'
-import { runningAgentsOf, shellsStillRunning, withShellStarted, type Running, type RunningShell } from './running.js'
+import { runningAgentsOf, shellsAtTurnEndOf, shellsNotRecordedOf, type InFlightTask, type Running, type RunningShell } from './running.js'
 import { maskedText } from '../text/mask-steps.js'
 
 type $ = EngineInterface
@@ -37,22 +37,25 @@ async function updateShells($: $, change: (shells: readonly RunningShell[]) => r
   await update($, shellsAtom, change)
 }
 
-/** A main-loop Bash call the engine answered at once while it keeps running:
- * `command` is already masked and clipped (work-steps.ts). */
-export async function recordShellStarted($: $, id: string, command: string): Promise<void> {
-  const startedAtMs = await $.clock.now()
-  await updateShells($, (shells) => withShellStarted(shells, { id, command, startedAtMs }))
-}
+// Shells listed in flight that turned out not to be the main loop's (a
+// subagent's reports to the subagent): looked up once each.
+const notMainLoops = new Set<string>()
 
 /** A main-loop turn's end (`classic.Stop`): the engine lists the background
- * work still in flight, so recorded shells it leaves out have ended; a
- * payload that leaves the list out (`undefined`) says nothing, so nothing is
- * dropped on it. Costs no engine call once none is recorded, the common case. */
-export async function dropEndedShells($: $, inFlight: readonly { id: string }[] | undefined): Promise<void> {
+ * work in flight, so a recorded shell it leaves out has ended, and a shell it
+ * lists first is recorded now if the main loop started it (`mainLoopShellsOf`
+ * says which, with their commands masked); a payload that leaves the list out
+ * (`undefined`) says nothing, so nothing changes on it. Costs no engine call
+ * while none is recorded or listed, the common case. */
+export async function shellsAtTurnEnd($: $, inFlight: readonly InFlightTask[] | undefined, mainLoopShellsOf: (ids: readonly string[]) => Promise<readonly { id: string; command: string }[]>): Promise<void> {
   if (inFlight === undefined) return
   const shells = await readShellsIfAny($)
-  if (shellsStillRunning(shells, inFlight).length === shells.length) return
-  await updateShells($, (found) => shellsStillRunning(found, inFlight))
+  const unknown = shellsNotRecordedOf(shells, inFlight).filter((t) => !notMainLoops.has(t.id))
+  const started = unknown.length > 0 ? await mainLoopShellsOf(unknown.map((t) => t.id)) : []
+  for (const t of unknown) if (!started.some((s) => s.id === t.id)) notMainLoops.add(t.id)
+  if (started.length === 0 && shellsAtTurnEndOf(shells, inFlight, [], 0).length === shells.length) return
+  const nowMs = await $.clock.now()
+  await updateShells($, (found) => shellsAtTurnEndOf(found, inFlight, started, nowMs))
 }
 
 /** What runs now: the recorded shells and the engine's subagents, each task's

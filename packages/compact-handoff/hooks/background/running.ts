@@ -6,10 +6,14 @@
 // asks the engine and records.
 import { MAX_COMMAND_CHARS, boundedListOf, boundedSectionOf, headOf } from '../text/text-clip.js'
 
-/** A main-loop shell the engine moved to the background, as recorded when its
- * tool result came (the engine has no call that lists shells; only the end of
- * a main-loop turn, `classic.Stop`, says which are still in flight). */
+/** A main-loop shell the engine runs in the background, as recorded at the
+ * first main-loop turn's end that listed it (the engine has no call that
+ * lists shells; only the end of a main-loop turn, `classic.Stop`, says which
+ * are in flight): its start is that turn's end. */
 export type RunningShell = { id: string; command: string; startedAtMs: number }
+
+/** A task `classic.Stop` lists in flight. */
+export type InFlightTask = { id: string; type: string }
 
 /** A subagent the main loop started that `$.agent.list()` says is still going. */
 export type RunningAgent = { id: string; task: string; type: string; startedAtMs: number }
@@ -36,15 +40,20 @@ export function backgroundTaskIdOf(result: unknown): string | undefined {
   return typeof id === 'string' && id !== '' ? headOf(id, MAX_ID_CHARS) : undefined
 }
 
-/** `shells` with `shell` added last (a reused id replaced), at most MAX_RUNNING_SHELLS. */
-export function withShellStarted(shells: readonly RunningShell[], shell: RunningShell): RunningShell[] {
-  return [...shells.filter((s) => s.id !== shell.id), shell].slice(-MAX_RUNNING_SHELLS)
+/** The shells `inFlight` lists that none of `shells` records yet. */
+export function shellsNotRecordedOf(shells: readonly RunningShell[], inFlight: readonly InFlightTask[]): InFlightTask[] {
+  const recorded = new Set(shells.map((s) => s.id))
+  return inFlight.filter((t) => t.type === 'shell' && !recorded.has(t.id))
 }
 
-/** The recorded shells the engine still lists as in flight at a main-loop turn's end. */
-export function shellsStillRunning(shells: readonly RunningShell[], inFlight: readonly { id: string }[]): readonly RunningShell[] {
+/** The shells at a main-loop turn's end: the recorded ones it still lists,
+ * then those it lists first (`started`, the main loop's, each with its command
+ * masked, stamped `nowMs`), newest last, at most MAX_RUNNING_SHELLS. */
+export function shellsAtTurnEndOf(shells: readonly RunningShell[], inFlight: readonly InFlightTask[], started: readonly { id: string; command: string }[], nowMs: number): RunningShell[] {
   const ids = new Set(inFlight.map((t) => t.id))
-  return shells.filter((s) => ids.has(s.id))
+  const kept = shells.filter((s) => ids.has(s.id))
+  const fresh = started.filter((t) => !kept.some((s) => s.id === t.id)).map((t) => ({ id: t.id, command: t.command, startedAtMs: nowMs }))
+  return [...kept, ...fresh].slice(-MAX_RUNNING_SHELLS)
 }
 
 type ListedAgent = { id: string; description: string; type: string; status: string; startTime?: number; parentId?: string; spawnedBy?: string }

@@ -1,5 +1,5 @@
 // The work's hard facts, recorded by code from the main loop's tool calls that
-// succeeded, as the person's words are: after a compaction a summary keeps few
+// succeeded (work-steps.ts), as the person's words are: after a compaction a summary keeps few
 // file paths and almost no commands or their results, so the stub carries them.
 // Bounded on every axis; each list keeps its newest entries, newest last.
 // Every command and path here was masked by the engine's redact when it was
@@ -55,8 +55,10 @@ function hasFailed(command: Command): boolean {
   return command.shellId === undefined && command.exitCode !== 0
 }
 
-/** The tools whose calls are recorded as facts; decided from the name before any engine call. */
-export const FACT_TOOLS = ['Write', 'Edit', 'Read', 'Bash'] as const
+/** The tools whose calls are heard as they happen (work-steps.ts): a change
+ * is recorded first, and a run's phase moves with it; Read and Bash calls are
+ * read from the conversation (transcript-calls.ts). */
+export const CHANGE_TOOLS = ['Write', 'Edit'] as const
 
 /** A path as the facts name it: relative to the session folder when inside it. */
 export function shownPath(path: string, cwd: string): string {

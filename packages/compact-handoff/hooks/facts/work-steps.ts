@@ -1,47 +1,35 @@
-// Records the work's facts from the main loop's tool calls and runs the
+// Records the work's facts (a Write's or Edit's change as it happens, the Read
+// and Bash calls from the conversation where the facts are read) and runs the
 // rediscovery meter (facts.ts and meter/meter.ts decide; this applies); writes
 // the hot path's held records, a typed prompt's words among them.
 import type { EngineInterface } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
-import { exitCodeOf, shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
+import { shownPath, withChange, withCommand, withRead, clippedCommandOf } from './facts.js'
 import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watchingAfter, type After, type Watched } from '../meter/meter.js'
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, readWork, updateWork } from './facts-state.js'
+import { callsAfter, type CallRecord, type ConversationMessage } from './transcript-calls.js'
 import { updateWords } from '../words/words-state.js'
 import { withUserMessage } from '../words/user-words.js'
 import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
 import { workWith, type WorkRecord } from './work.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { UNMASKED_TEXT, maskedText, maskedTexts } from '../text/mask-steps.js'
-import { backgroundTaskIdOf } from '../background/running.js'
-import { recordShellStarted } from '../background/running-steps.js'
 
 type $ = EngineInterface
 
 const UNREAD_TOAST_MS = 10_000
 
-type ToolCall = { tool: string; agentId?: string; file_path?: unknown; command?: unknown }
-type ToolOutcome = { deny?: string; isError?: true; text?: string; result?: unknown }
-type FactRecord = Exclude<HeldRecord, { kind: 'words' }>
+type ToolCall = { agentId?: string; file_path?: unknown }
+type ToolOutcome = { deny?: string; isError?: true }
+type FactRecord = CallRecord | { kind: 'change'; text: string }
 
-/** After a main-loop tool call: what it did is held for the facts, and for the
- * meter while one watches. Decided from the call alone, with no `$` call: a
- * subagent's call, a refused one, or a failed Read or Edit records nothing. */
-export function holdToolCall($: $, call: ToolCall, outcome: ToolOutcome): void {
-  if (call.agentId !== undefined || outcome.deny !== undefined) return
-  const { command } = call
-  if (call.tool === 'Bash') {
-    if (typeof command !== 'string') return
-    // Moved to the background, the command was answered at once and goes on:
-    // started, not ended; its shell is recorded now, stamped with the time it started.
-    const shellId = outcome.isError === true ? undefined : backgroundTaskIdOf(outcome.result)
-    hold($, { kind: 'command', text: command, exitCode: exitCodeOf(outcome), ...(shellId !== undefined ? { shellId } : {}) })
-    if (shellId !== undefined) recordLater(async () => recordShellStarted($, shellId, clippedCommandOf(await maskedText($, command))))
-    return
-  }
-  if (outcome.isError === true || typeof call.file_path !== 'string') return
-  hold($, { kind: call.tool === 'Read' ? 'read' : 'change', text: call.file_path })
+/** After a main-loop Write or Edit: the path it changed is held for the facts,
+ * with no `$` call. A subagent's call, a refused one or a failed one records nothing. */
+export function holdChange($: $, call: ToolCall, outcome: ToolOutcome): void {
+  if (call.agentId !== undefined || outcome.deny !== undefined || outcome.isError === true || typeof call.file_path !== 'string') return
+  hold($, { kind: 'change', text: call.file_path })
 }
 
 /** Holds `record` (a tool call's, a typed prompt's words) for the next flush. */
@@ -59,19 +47,53 @@ export function recordsWritten($: $): Promise<void> {
  * in the same hop as one read of the work record and of the words; then every change applied in order (the meter
  * counts a repeat by what came before it), one write of each. */
 async function flushRecords($: $, records: readonly HeldRecord[]): Promise<void> {
-  const facts = records.flatMap((r) => (r.kind === 'words' ? [] : [r]))
+  const changes = records.flatMap((r) => (r.kind === 'change' ? [r] : []))
   const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
-  const texts = [...new Set(facts.map((r) => r.text))]
-  const [masked, work] = await Promise.all([
-    maskedTexts($, texts),
-    facts.length > 0 ? readHeldWork($) : undefined,
+  const [maskedOf, work] = await Promise.all([
+    maskedOfTexts($, changes),
+    changes.length > 0 ? readHeldWork($) : undefined,
     said.length > 0 ? updateWords($, (w) => said.reduce(withUserMessage, w)) : undefined,
   ])
-  const maskedOf = new Map(texts.map((text, i) => [text, masked[i]]))
-  if (work !== undefined) await changeHeldWork($, work, (w) => facts.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w))
+  if (work !== undefined) await changeHeldWork($, work, (w) => changes.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w))
 }
 
-/** `work` after one held record of a tool call, its text masked. */
+/** Each distinct text of `records` masked, in one redact call while they fit one. */
+async function maskedOfTexts($: $, records: readonly FactRecord[]): Promise<Map<string, string>> {
+  const texts = [...new Set(records.map((r) => r.text))]
+  const masked = await maskedTexts($, texts)
+  return new Map(texts.map((text, i) => [text, masked[i]!]))
+}
+
+/** Folds the Read and Bash calls the main conversation holds since the last
+ * catch-up into the facts and the meter (`messages`: a compaction's own, or
+ * read now), on the records' chain so two never fold one call twice. Called
+ * where the facts or the meter are read; a read that fails costs its calls
+ * until the next one, never the caller. */
+export function factsCaughtUp($: $, messages?: readonly ConversationMessage[]): Promise<void> {
+  recordLater(() => foldCalls($, messages))
+  return recordsWritten($)
+}
+
+async function foldCalls($: $, given: readonly ConversationMessage[] | undefined): Promise<void> {
+  const [messages, work] = await Promise.all([given ?? $.session.messages().then((found) => ('deny' in found ? [] : found)), readHeldWork($)])
+  const { records, through } = callsAfter(messages, work.value.through)
+  if (through === work.value.through) return
+  const maskedOf = await maskedOfTexts($, records)
+  // A miss folds again into the record that stands: one another catch-up
+  // already moved on from `through` is left as it found it.
+  const fold = (w: WorkRecord): WorkRecord => (w.through !== work.value.through ? w : { ...records.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w), through })
+  await changeHeldWork($, work, fold)
+}
+
+/** Of the background shells `ids`, those a main-loop Bash call started,
+ * each with its command as the facts hold it (masked and clipped). */
+export async function mainLoopShellsOf($: $, ids: readonly string[]): Promise<{ id: string; command: string }[]> {
+  await factsCaughtUp($)
+  const { commands } = (await readWork($)).facts
+  return commands.flatMap((c) => (c.shellId !== undefined && ids.includes(c.shellId) ? [{ id: c.shellId, command: c.line }] : []))
+}
+
+/** `work` after one record of a tool call, its text masked. */
 function workAfter(work: WorkRecord, record: FactRecord, text: string): WorkRecord {
   if (record.kind !== 'command') return record.kind === 'read' ? workWith(work, withRead(work.facts, text), meterWithRead(work.meter, text)) : workWith(work, withChange(work.facts, text), work.meter)
   const line = clippedCommandOf(text)
@@ -138,6 +160,7 @@ export async function watchAfterCompaction($: $): Promise<void> {
 /** Closes the meter's window now (a new run starts, or the person asked for
  * the status report) and logs it; returns what it counted, if a window was open. */
 export async function closeMeter($: $, cwd: string): Promise<Watched | undefined> {
+  await factsCaughtUp($)
   const before = await updateWork($, (w) => ({ ...w, meter: { kind: 'none' } }))
   if (before.meter.kind !== 'watching') return undefined
   await logClosed($, cwd, before.meter)
@@ -150,7 +173,7 @@ export async function closeMeter($: $, cwd: string): Promise<Watched | undefined
  * case, nothing more is read. */
 export async function meterTurnEnded($: $, work: WorkRecord | undefined): Promise<void> {
   if (work?.meter.kind !== 'watching') return
-  const cwd = await $.session.cwd()
+  const [cwd] = await Promise.all([$.session.cwd(), factsCaughtUp($)])
   let result: ReturnType<typeof meterAfterTurn> | undefined
   await updateWork($, (w) => {
     result = meterAfterTurn(w.meter)

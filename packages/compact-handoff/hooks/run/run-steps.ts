@@ -24,7 +24,7 @@ import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { runLogOf } from '../swap-log/swap-log.js'
 import { clearHeldDraft, forgetHeld, giveBackHeld, giveToBox, keepHeldNow } from './held-steps.js'
 import { letThroughTextOf } from './held-messages.js'
-import { afterOf, logClosed, startWatching } from '../facts/work-steps.js'
+import { afterOf, factsCaughtUp, logClosed, startWatching } from '../facts/work-steps.js'
 import type { After, Watched } from '../meter/meter.js'
 import { stubFactsOf } from '../facts/facts.js'
 import { markUsed, recordWrittenFile } from '../ownership/ownership-steps.js'
@@ -249,7 +249,7 @@ export function handoffPathsOf(swap: SwapFiles): HandoffPath[] {
  * prompt typed (so none is recorded as words), and a swap compacts with no read between. */
 async function checkFiles($: $, run: Run, chosen: Chosen): Promise<void> {
   const files = [chosen.handoff, ...(chosen.plan !== undefined ? [chosen.plan] : [])]
-  const [{ report, handoffText }, work, review] = await Promise.all([fileReportOnDisk($, run, files), readWork($), run.apply === 'review' ? stubPartsNow($) : undefined])
+  const [{ report, handoffText }, work, review] = await Promise.all([fileReportOnDisk($, run, files), factsCaughtUp($).then(() => readWork($)), run.apply === 'review' ? stubPartsNow($) : undefined])
   const facts = stubFactsOf(work.facts, run.cwd, files.map((f) => f.relPath), handoffText)
   await dispatch($, { kind: 'checked', id: run.id, report, ...(review !== undefined ? { review } : {}), ...(facts !== undefined ? { facts } : {}) })
 }

@@ -52,6 +52,18 @@ describe('the facts in the stub', () => {
     expect(stub).not.toContain('missing.ts')
   })
 
+  test('count each command once, however often the facts are read from one conversation', async ($, on) => {
+    const w = world(on)
+    await startSession($)
+    await runCommand($, 'pnpm build')
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    await runCommand($, 'pnpm test')
+    await typeAndLaunch($, w, 'compact-handoff', '')
+    await skillWritesHandoff($, w)
+    expect(w.seen.compactions[1]?.instructions).toContain('Last commands, newest first:\n- pnpm test  → exit 0\n- pnpm build  → exit 0\n\n')
+  })
+
   test('keep only the newest 40 changed files and 20 commands', async ($, on) => {
     const w = world(on)
     await startSession($)

@@ -46,8 +46,16 @@ export function answerSession(on: On, ctx: WorldContext): void {
     if (ctx.options.refuseRedact || e.text.length > MAX_REDACT_CHARS) return { deny: `session.redact refused: ${e.text.length} characters` }
     return { value: kitMaskOf(e.text) }
   })
-  on('session.start', (_$, e) => ({ cwd: e.cwd }))
-  on('session.end', (_$, e) => ({ sessionId: e.sessionId }))
+  on('session.start', (_$, e) => {
+    // A new session's conversation holds none of the calls made before it.
+    ctx.state.calls.length = 0
+    return { cwd: e.cwd }
+  })
+  on('session.end', (_$, e) => {
+    // /clear starts a fresh conversation.
+    if (e.reason === 'clear') ctx.state.calls.length = 0
+    return { sessionId: e.sessionId }
+  })
   on('session.cwd', () => (ctx.options.refuseCwd ? { deny: 'session.cwd refused' } : { value: ctx.cwd }))
   on('session.root', () => ({ value: ctx.cwd }))
   // Only the field the mod reads; the kit does not check a value's shape.
@@ -59,7 +67,10 @@ export function answerSession(on: On, ctx: WorldContext): void {
     await ctx.pointReached('session.id')
     return { value: ctx.state.sessionId }
   })
-  on('session.messages', () => ({ value: ctx.options.transcript !== undefined ? ([...ctx.options.transcript] as never) : Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user', text: 'earlier' })) as never }))
+  on('session.messages', () => {
+    const earlier = ctx.options.transcript ?? Array.from({ length: ctx.options.messageCount ?? 0 }, () => ({ role: 'user' as const, text: 'earlier' }))
+    return { value: [...earlier, ...ctx.state.calls] as never }
+  })
   on('agent.list', () => ({
     // Only the fields the mod reads; the kit does not check a value's shape.
     value: [...(ctx.options.agentStatuses ?? []).map((status, i) => ({ id: `agent-${i}`, description: 'x', type: 'general', status })), ...(ctx.options.agents ?? [])] as never,
@@ -272,7 +283,13 @@ export function answerTools(on: On, ctx: WorldContext): void {
     ctx.seen.tools.push({ name: e.name, description: e.description, ...(e.isDeferred !== undefined ? { isDeferred: e.isDeferred === true } : {}) })
     return { value: { tool: `mcp__compact-handoff__${e.name}` } }
   })
+  // The main loop's calls go into the conversation, answered, as the engine's transcript holds them.
   on('tool.call', (_$, e) => {
+    const answer = toolAnswerOf(e)
+    if (e.agentId === undefined && e.tool !== 'AskUserQuestion') ctx.state.calls.push(callMessageOf(e, answer, ctx.state.calls.length))
+    return answer
+  })
+  function toolAnswerOf(e: Parameters<Parameters<typeof on<'tool.call'>>[1]>[1]) {
     // $.ui.ask raises the engine's question dialog as this tool.
     if (e.tool === 'AskUserQuestion') {
       const question = e.questions[0]!
@@ -306,7 +323,20 @@ export function answerTools(on: On, ctx: WorldContext): void {
     // A shell command whose line starts with "fail" exits 1, as the engine reports it.
     if (e.tool === 'Bash' && 'command' in e && String(e.command).startsWith('fail')) return { isError: true as const, result: 'Exit code 1', text: 'Exit code 1\nfailed' }
     return { result: { type: 'create', filePath: 'file_path' in e ? String(e.file_path) : '' } }
-  })
+  }
+}
+
+type CallAnswer = { deny?: string; result?: unknown; text?: string; isError?: true }
+
+/** A main-loop call as the conversation holds it once answered: an assistant
+ * message with the call, its input and its outcome (a refusal as an error). */
+function callMessageOf(e: { tool: string; agentId?: string; tool_use_id?: string }, answer: CallAnswer, index: number) {
+  const { tool, agentId: _agentId, tool_use_id: id, ...input } = e as { tool: string; agentId?: string; tool_use_id?: string } & Record<string, unknown>
+  const outcome =
+    answer.deny !== undefined
+      ? { result: answer.deny, text: answer.deny, isError: true as const }
+      : { result: answer.result, text: answer.text ?? (typeof answer.result === 'string' ? answer.result : 'done'), ...(answer.isError === true ? { isError: true as const } : {}) }
+  return { role: 'assistant' as const, text: '', toolUses: [{ tool_use_id: id ?? `tu-${index + 1}`, tool, input, ...outcome }] }
 }
 
 /** The session's permission verdict: every call is allowed, as in the

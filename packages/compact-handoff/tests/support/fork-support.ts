@@ -25,15 +25,40 @@ export const ENGINE_SUMMARY = { role: 'user', text: 'engine summary', toolUses: 
 const user = (text: string, handle: string): SessionMessage => ({ role: 'user', text, toolUses: [], handle })
 const assistant = (text: string, handle: string): SessionMessage => ({ role: 'assistant', text, toolUses: [], handle })
 
+/** The Read and the failed command of sessionWithWork, as the conversation
+ * holds them once answered (the facts are read from them). */
+const WORK_CALLS: SessionMessage[] = [
+  {
+    role: 'assistant',
+    text: '',
+    toolUses: [
+      { tool_use_id: 'tu-read-src/parser.ts', tool: 'Read', input: { file_path: `${CWD}/src/parser.ts` }, text: 'export function parse() {}' },
+      { tool_use_id: 'tu-bash-fail', tool: 'Bash', input: { command: 'fail pnpm vitest run parser' }, text: 'Exit code 1\nfailed', isError: true },
+    ],
+    handle: 'h-calls',
+  },
+  {
+    role: 'user',
+    text: '',
+    toolUses: [],
+    toolResults: [
+      { tool_use_id: 'tu-read-src/parser.ts', text: 'export function parse() {}', isError: false },
+      { tool_use_id: 'tu-bash-fail', text: 'Exit code 1\nfailed', isError: true },
+    ],
+    handle: 'h-results',
+  },
+]
+
 /** The transcript an automatic compaction hands over: in the middle of a
  * tool-call turn (tool results last), or at a prompt just typed (it is last). */
 export const MID_TURN: SessionMessage[] = [
   user(FIRST_WORDS, 'h1'),
+  ...WORK_CALLS,
   assistant('Reading the parser.', 'h2'),
   { role: 'user', text: '', toolUses: [], toolResults: [{ tool_use_id: 'tu-1', text: 'file contents', isError: false }], handle: 'h3' },
 ]
 export const TYPED: SessionMessage = user('Now the CLI too, please.', 'h-typed')
-export const AT_PROMPT: SessionMessage[] = [user(FIRST_WORDS, 'h1'), assistant('The tokenizer is done.', 'h2'), TYPED]
+export const AT_PROMPT: SessionMessage[] = [user(FIRST_WORDS, 'h1'), ...WORK_CALLS, assistant('The tokenizer is done.', 'h2'), TYPED]
 
 /** A session that recorded the person's first request, a Read and a failed command. */
 export async function sessionWithWork($: Engine): Promise<void> {
@@ -50,7 +75,7 @@ export function compactAuto($: Engine, messages: SessionMessage[] = MID_TURN) {
 
 /** The person's /compact, with the words typed after it. */
 export function compactSlash($: Engine, instructions?: string) {
-  return $.session.compact({ trigger: 'manual', messages: AT_PROMPT.slice(0, 2), ...(instructions !== undefined ? { instructions } : {}) })
+  return $.session.compact({ trigger: 'manual', messages: AT_PROMPT.slice(0, -1), ...(instructions !== undefined ? { instructions } : {}) })
 }
 
 /** Every handoff file on the fake disk, relative to the session folder. */

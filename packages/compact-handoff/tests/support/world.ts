@@ -252,6 +252,9 @@ function contextOf(on: On, options: WorldOptions) {
     completes: [...(options.completes ?? [])],
     /** What `$.session.id()` answers: another id is another session. */
     sessionId: 'session-1',
+    /** The main loop's tool calls as the conversation holds them, one
+     * assistant message each, after the test's own transcript (beneath.ts). */
+    calls: [] as { role: 'assistant'; text: string; toolUses: { tool_use_id: string; tool: string; input: Record<string, unknown>; result?: unknown; text?: string; isError?: true }[] }[],
   }
   let interjection: { at: AwaitPoint; nth: number; action: () => Promise<unknown> } | undefined
   const calls = new Map<AwaitPoint, number>()

@@ -128,9 +128,9 @@ describe('every turn', () => {
     calls.length = 0
     await workingTurn($, w, 't-2')
     await w.clock.settle()
-    // Three texts (the Read's path, the command, the path written and edited)
-    // masked in one call, the work record and the words read beside it and
-    // written once each, then
+    // The path written and edited masked (the Read and the command are read
+    // from the conversation where the facts are read, not on a turn), the work
+    // record and the words read beside it and written once each, then
     // the usage the turn's end reads; no meter window, no nudge due and no
     // figure told or to tell: nothing more.
     expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(
@@ -178,6 +178,9 @@ describe('every turn', () => {
     expect(reads.filter((key) => key === 'shells'), 'none recorded: nothing to drop, nothing read').toEqual([])
     await runInBackground($, 'pnpm dev')
     reads.length = 0
+    await turnStops($, ['b1'])
+    expect(reads, 'a shell listed: the recorded ones are read').toContain('shells')
+    reads.length = 0
     await turnStops($, [])
     expect(reads, 'a shell was recorded: its end is looked for').toContain('shells')
   })
@@ -194,18 +197,16 @@ describe('every turn', () => {
     expect(reads.filter((key) => key === 'run'), 'nothing for them to move: the phase is not read').toEqual([])
   })
 
-  test("a Read of the file read last writes nothing; a turn's new file, command and change are written in one write at its end", async ($, on) => {
+  test("a turn's Reads and commands write nothing; its change is written in one write at its end", async ($, on) => {
     const writes = stateWrites(on)
     const w = world(on)
     await startSession($)
-    await readFile($, 'src/parser.ts')
     await ordinaryTurn($, 't-1')
     writes.length = 0
-    await readFile($, 'src/parser.ts')
-    await ordinaryTurn($, 't-2')
-    expect(writes, 'the same Read again records nothing new').toEqual([])
     await readFile($, 'src/lexer.ts')
     await runCommand($, 'pnpm test parser')
+    await ordinaryTurn($, 't-2')
+    expect(writes, 'read from the conversation where the facts are read').toEqual([])
     await skillWrite($, 'src/parser.ts', 'code')
     await w.clock.settle()
     expect(writes, 'held until a hook reads them').toEqual([])
@@ -246,8 +247,11 @@ describe('every turn', () => {
     expect(await roundTripsBefore(settle, held, $.tool.call({ tool: 'ToolSearch', query: 'select:WebFetch' })), 'a ToolSearch').toBe(0)
     held.disarm()
     await w.clock.settle()
-    expect(writes, 'the rare records written at once').toEqual(['shells', 'loadedTools'])
+    expect(writes, 'the rare records written at once').toEqual(['loadedTools'])
     await endTurn($, 'Done.', 'answer', undefined, 't-2')
-    expect(writes, "the turn's facts written in one write at its end").toEqual(['shells', 'loadedTools', 'work'])
+    expect(writes, "the turn's change written in one write at its end").toEqual(['loadedTools', 'work'])
+    await turnStops($, ['b1'])
+    // Its command is found among the conversation's calls: they are folded into the facts first.
+    expect(writes, "the shell recorded once a turn's end lists it").toEqual(['loadedTools', 'work', 'work', 'shells'])
   })
 })
