@@ -10,7 +10,8 @@ import { answerCommand, registerCommands } from './commands/command-steps.js'
 import { endSession, mainTurnEnded, mainTurnFailed, noteSessionStart } from './turn-and-session/turn-steps.js'
 import { takePrompt } from './prompts/prompt-steps.js'
 import { offerResume } from './resume/resume-steps.js'
-import { factsCaughtUp, holdChange, mainLoopShellsOf, recordsWritten } from './facts/work-steps.js'
+import { factsCaughtUp, mainLoopShellsOf } from './facts/work-steps.js'
+import { recordsWritten } from './words/words-steps.js'
 import { CHANGE_TOOLS } from './facts/facts.js'
 import { recordLater } from './state/record-queue.js'
 import { isModeAsk, ownWriteCandidateOf } from './run/own-write.js'
@@ -42,7 +43,7 @@ export const register: Register = (on, userConfig) => {
 
   // /clear starts a fresh conversation without a session.start: offer there too.
   on('session.end', async ($, e, next) => {
-    // /clear starts the state over: a tool call's records land in the old one.
+    // /clear starts the state over: the words typed before it land in the old one.
     await recordsWritten($)
     const isInteractive = await endSession($, e.reason)
     const ended = await next(e)
@@ -77,16 +78,13 @@ export const register: Register = (on, userConfig) => {
     }).catch(($, e, next) => next(e)) // fail open: a broken gate must not take the tools away
   }
 
-  // The model's next request waits on this hook, so only a change is heard
-  // here (a Read or a command is read from the conversation where the facts
-  // are read: facts/transcript-calls.ts). Its path is held, written by the
-  // next hook that reads the records (state/record-queue.ts); a write of a
-  // handoff alone is noted first (an ordinary one costs recordWrite no `$`
-  // call): the record reads the file as the write left it, and a run's phase moves with it.
+  // The model's next request waits on this hook, so only a Write or Edit is
+  // heard here, and only a handoff's costs a `$` call: its ownership record
+  // reads the file as the write left it, and a run's phase moves with it. The
+  // facts are read from the conversation where they are read (facts/transcript-calls.ts).
   on('tool.call', { tool: [...CHANGE_TOOLS] }, async ($, e, next) => {
     const outcome = await next(e)
     await recordWrite($, e, outcome)
-    holdChange($, e, outcome)
     return outcome
   }).catch(($, e, next) => next(e)) // fail open: a recording failure must never cost the person a tool call
 
@@ -133,10 +131,7 @@ export const register: Register = (on, userConfig) => {
   // place the engine says which shells run.
   on('classic.Stop', async ($, e, next) => {
     const stopped = await next(e)
-    if (e.agent_id === undefined) {
-      await recordsWritten($)
-      await shellsAtTurnEnd($, e.background_tasks, (ids) => mainLoopShellsOf($, ids))
-    }
+    if (e.agent_id === undefined) await shellsAtTurnEnd($, e.background_tasks, (ids) => mainLoopShellsOf($, ids))
     return stopped
   }).catch(($, e, next) => next(e)) // fail open: the turn's own stop stands
 

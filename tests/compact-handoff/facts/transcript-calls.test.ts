@@ -1,4 +1,4 @@
-// The Read and Bash facts read from the conversation: each answered call once,
+// The work's facts read from the conversation: each answered call once,
 // in order, from where the last catch-up stopped; a call in flight waits for
 // its answer; a conversation replaced since is read whole.
 import { describe, expect, test } from 'vitest'
@@ -13,11 +13,12 @@ const asked = (...toolUses: Use[]): ConversationMessage => ({ role: 'assistant',
 const typed: ConversationMessage = { role: 'user' }
 
 describe('callsAfter', () => {
-  test('reads the answered Reads and commands in order, with how each command ended', () => {
+  test('reads the answered changes, Reads and commands in order, with how each command ended', () => {
     const messages = [
       typed,
       asked(read('r1', '/srv/app/a.ts'), bash('b1', 'pnpm test', { text: 'Exit code 2\nnpm ERR!', isError: true })),
       asked(bash('b2', 'pnpm dev', { text: 'Command running in background with ID: sh7', result: { stdout: '', backgroundTaskId: 'sh7' } }), { tool_use_id: 'w1', tool: 'Write', input: { file_path: '/srv/app/b.ts' }, text: 'ok' }),
+      asked({ tool_use_id: 'e1', tool: 'Edit', input: { file_path: '/srv/app/b.ts' }, text: 'ok' }),
       asked(bash('b3', 'make', { text: 'killed', isError: true })),
     ]
     expect(callsAfter(messages, undefined)).toEqual({
@@ -25,14 +26,19 @@ describe('callsAfter', () => {
         { kind: 'read', text: '/srv/app/a.ts' },
         { kind: 'command', text: 'pnpm test', exitCode: 2 },
         { kind: 'command', text: 'pnpm dev', exitCode: 0, shellId: 'sh7' },
+        { kind: 'change', text: '/srv/app/b.ts' },
+        { kind: 'change', text: '/srv/app/b.ts' },
         { kind: 'command', text: 'make', exitCode: null },
       ],
       through: 'b3',
     })
   })
 
-  test('a failed Read names nothing, and a call of another tool moves the cursor alone', () => {
-    const messages = [asked(read('r1', '/srv/app/gone.ts', { text: 'File does not exist.', isError: true }), { tool_use_id: 'g1', tool: 'Grep', input: { pattern: 'x' }, text: 'none' })]
+  test('a failed or refused Read or change names nothing, and a call of another tool moves the cursor alone', () => {
+    const messages = [
+      asked(read('r1', '/srv/app/gone.ts', { text: 'File does not exist.', isError: true }), { tool_use_id: 'w1', tool: 'Write', input: { file_path: '/srv/app/x.ts' }, text: 'Permission denied', isError: true }),
+      asked({ tool_use_id: 'g1', tool: 'Grep', input: { pattern: 'x' }, text: 'none' }),
+    ]
     expect(callsAfter(messages, undefined)).toEqual({ records: [], through: 'g1' })
   })
 

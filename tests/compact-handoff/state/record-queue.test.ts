@@ -2,12 +2,12 @@
 // waits for them; the rare ones run at once, one at a time, in the order
 // queued; a failed one costs only itself.
 import { describe, expect, test } from 'vitest'
-import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../../../packages/compact-handoff/hooks/state/record-queue.js'
+import { flushHeld, holdRecord, recordLater } from '../../../packages/compact-handoff/hooks/state/record-queue.js'
 
 /** A flush that keeps what it was given, one list per flush. */
 function keptFlushes() {
-  const flushes: (readonly HeldRecord[])[] = []
-  return { flushes, flush: async (records: readonly HeldRecord[]) => void flushes.push(records) }
+  const flushes: (readonly string[])[] = []
+  return { flushes, flush: async (records: readonly string[]) => void flushes.push(records) }
 }
 
 describe('the record queue', () => {
@@ -46,29 +46,29 @@ describe('the record queue', () => {
 
   test('held records wait for a reader, then go in one flush, in order, before the reader goes on', async () => {
     const { flushes, flush } = keptFlushes()
-    holdRecord({ kind: 'change', text: '/a' }, flush)
-    holdRecord({ kind: 'words', text: 'fix it' }, flush)
+    holdRecord('/a', flush)
+    holdRecord('fix it', flush)
     await Promise.resolve()
     expect(flushes, 'nothing written before a reader').toEqual([])
     await flushHeld(flush)
-    expect(flushes).toEqual([[{ kind: 'change', text: '/a' }, { kind: 'words', text: 'fix it' }]])
+    expect(flushes).toEqual([['/a', 'fix it']])
     await flushHeld(flush)
     expect(flushes, 'nothing left to flush').toHaveLength(1)
   })
 
   test('past 32 held records they are flushed without a reader', async () => {
     const { flushes, flush } = keptFlushes()
-    for (let i = 0; i < 33; i++) holdRecord({ kind: 'change', text: `/f${i}` }, flush)
+    for (let i = 0; i < 33; i++) holdRecord(`/f${i}`, flush)
     await flushHeld(async () => undefined)
     expect(flushes.map((f) => f.length), 'the first 32 in one flush').toEqual([32])
   })
 
   test('a failed flush costs only what it held: the reader goes on, later records are written', async () => {
     const { flushes, flush } = keptFlushes()
-    holdRecord({ kind: 'change', text: '/lost' }, flush)
+    holdRecord('/lost', flush)
     await expect(flushHeld(() => Promise.reject(new Error('state refused')))).resolves.toBeUndefined()
-    holdRecord({ kind: 'change', text: '/kept' }, flush)
+    holdRecord('/kept', flush)
     await flushHeld(flush)
-    expect(flushes).toEqual([[{ kind: 'change', text: '/kept' }]])
+    expect(flushes).toEqual([['/kept']])
   })
 })

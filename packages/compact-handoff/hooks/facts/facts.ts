@@ -55,9 +55,9 @@ function hasFailed(command: Command): boolean {
   return command.shellId === undefined && command.exitCode !== 0
 }
 
-/** The tools whose calls are heard as they happen (work-steps.ts): a change
- * is recorded first, and a run's phase moves with it; Read and Bash calls are
- * read from the conversation (transcript-calls.ts). */
+/** The tools whose calls are heard as they happen: a write of a handoff is
+ * recorded first (run/run-steps.ts recordWrite), and a run's phase moves
+ * with it. Every call's facts are read from the conversation (transcript-calls.ts). */
 export const CHANGE_TOOLS = ['Write', 'Edit'] as const
 
 /** A path as the facts name it: relative to the session folder when inside it. */

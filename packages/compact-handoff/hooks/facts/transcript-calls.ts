@@ -1,9 +1,9 @@
-// The Read and Bash facts, read from the conversation where the facts are
-// read (a compaction, a run's check, the meter's turn end) instead of from a
-// hook on every such call: a hooked tool call costs the model's next request a
-// hop to the mods' worker, and these two are most of a session's calls. A
-// Write or Edit is still heard as it happens (its ownership record reads the
-// file as the write left it). Pure: work-steps.ts reads and records.
+// The work's facts, read from the conversation where they are read (a
+// compaction, a run's check, the meter's turn end, the status report) instead
+// of from a hook on every call: a hooked tool call costs the model's next
+// request a hop to the mods' worker. Only a Write or Edit is still heard as it
+// happens, for a handoff's ownership record (run/run-steps.ts recordWrite),
+// and it records nothing else there. Pure: work-steps.ts reads and records.
 import { exitCodeOf } from './facts.js'
 import { backgroundTaskIdOf } from '../background/running.js'
 
@@ -13,8 +13,9 @@ type ToolUse = { tool_use_id: string; tool: string; input: Record<string, unknow
 type ToolResult = { tool_use_id: string; text: string; isError: boolean; result?: unknown }
 export type ConversationMessage = { role: 'user' | 'assistant'; toolUses?: readonly ToolUse[]; toolResults?: readonly ToolResult[] }
 
-/** A Read's path or a command and how it ended, its text not yet masked. */
-export type CallRecord = { kind: 'read'; text: string } | { kind: 'command'; text: string; exitCode: number | null; shellId?: string }
+/** A path a Write or Edit changed, a Read's path, or a command and how it
+ * ended, its text not yet masked. */
+export type CallRecord = { kind: 'change' | 'read'; text: string } | { kind: 'command'; text: string; exitCode: number | null; shellId?: string }
 
 /** What a catch-up folds in: the calls after the one `through` named, and the id to read on from next time. */
 export type CallsAfter = { records: CallRecord[]; through: string | undefined }
@@ -44,17 +45,18 @@ function answeredCallsOf(messages: readonly ConversationMessage[]): Answered[] {
   return calls
 }
 
-/** A Read that succeeded names its path; any Bash call names its command and
- * how it ended (one the engine moved to the background has no end yet). */
+/** A Write, Edit or Read that succeeded names its path; any Bash call names
+ * its command and how it ended (one the engine moved to the background has no
+ * end yet); a refused call is an error too. */
 function recordOf({ use, text, isError, result }: Answered): CallRecord | undefined {
   const { file_path: path, command } = use.input
-  if (use.tool === 'Read') return !isError && typeof path === 'string' ? { kind: 'read', text: path } : undefined
+  if (use.tool === 'Write' || use.tool === 'Edit' || use.tool === 'Read') return !isError && typeof path === 'string' ? { kind: use.tool === 'Read' ? 'read' : 'change', text: path } : undefined
   if (use.tool !== 'Bash' || typeof command !== 'string') return undefined
   const shellId = isError ? undefined : backgroundTaskIdOf(result)
   return { kind: 'command', text: command, exitCode: exitCodeOf(isError ? { isError: true, text } : {}), ...(shellId !== undefined ? { shellId } : {}) }
 }
 
-/** The Read and Bash calls of `messages` after the call `through` names; all of
+/** The Write, Edit, Read and Bash calls of `messages` after the call `through` names; all of
  * them when it names none there (the conversation was replaced since, or none
  * was read yet). Linear in the conversation's calls. */
 export function callsAfter(messages: readonly ConversationMessage[], through: string | undefined): CallsAfter {

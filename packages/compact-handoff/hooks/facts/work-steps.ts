@@ -1,7 +1,6 @@
-// Records the work's facts (a Write's or Edit's change as it happens, the Read
-// and Bash calls from the conversation where the facts are read) and runs the
-// rediscovery meter (facts.ts and meter/meter.ts decide; this applies); writes
-// the hot path's held records, a typed prompt's words among them.
+// Records the work's facts, read from the conversation where they are read
+// (transcript-calls.ts), and runs the rediscovery meter on them (facts.ts and
+// meter/meter.ts decide; this applies).
 import type { EngineInterface } from 'claude-code'
 import { TOASTS } from '../text/toasts.js'
 import { showToast } from '../text/toast-steps.js'
@@ -10,9 +9,8 @@ import { meterAfterTurn, meterWithCommand, meterWithRead, meterWithRecall, watch
 import { inFolder } from '../protocol/protocol-paths.js'
 import { changeHeldWork, readHeldWork, readWork, updateWork } from './facts-state.js'
 import { callsAfter, type CallRecord, type ConversationMessage } from './transcript-calls.js'
-import { updateWords } from '../words/words-state.js'
-import { withUserMessage } from '../words/user-words.js'
-import { flushHeld, holdRecord, recordLater, type HeldRecord } from '../state/record-queue.js'
+import { recordsWritten } from '../words/words-steps.js'
+import { recordLater } from '../state/record-queue.js'
 import { workWith, type WorkRecord } from './work.js'
 import { appendSwapLog } from '../swap-log/swap-log-steps.js'
 import { UNMASKED_TEXT, maskedText, maskedTexts } from '../text/mask-steps.js'
@@ -21,54 +19,19 @@ type $ = EngineInterface
 
 const UNREAD_TOAST_MS = 10_000
 
-type ToolCall = { agentId?: string; file_path?: unknown }
-type ToolOutcome = { deny?: string; isError?: true }
-type FactRecord = CallRecord | { kind: 'change'; text: string }
-
-/** After a main-loop Write or Edit: the path it changed is held for the facts,
- * with no `$` call. A subagent's call, a refused one or a failed one records nothing. */
-export function holdChange($: $, call: ToolCall, outcome: ToolOutcome): void {
-  if (call.agentId !== undefined || outcome.deny !== undefined || outcome.isError === true || typeof call.file_path !== 'string') return
-  hold($, { kind: 'change', text: call.file_path })
-}
-
-/** Holds `record` (a tool call's, a typed prompt's words) for the next flush. */
-export function hold($: $, record: HeldRecord): void {
-  holdRecord(record, (records) => flushRecords($, records))
-}
-
-/** Flushes the held records and waits for every record queued so far: a hook
- * that reads them calls this first. */
-export function recordsWritten($: $): Promise<void> {
-  return flushHeld((records) => flushRecords($, records))
-}
-
-/** The distinct texts masked together (one redact call while they fit one),
- * in the same hop as one read of the work record and of the words; then every change applied in order (the meter
- * counts a repeat by what came before it), one write of each. */
-async function flushRecords($: $, records: readonly HeldRecord[]): Promise<void> {
-  const changes = records.flatMap((r) => (r.kind === 'change' ? [r] : []))
-  const said = records.flatMap((r) => (r.kind === 'words' ? [r.text] : []))
-  const [maskedOf, work] = await Promise.all([
-    maskedOfTexts($, changes),
-    changes.length > 0 ? readHeldWork($) : undefined,
-    said.length > 0 ? updateWords($, (w) => said.reduce(withUserMessage, w)) : undefined,
-  ])
-  if (work !== undefined) await changeHeldWork($, work, (w) => changes.reduce((was, r) => workAfter(was, r, maskedOf.get(r.text) ?? UNMASKED_TEXT), w))
-}
-
 /** Each distinct text of `records` masked, in one redact call while they fit one. */
-async function maskedOfTexts($: $, records: readonly FactRecord[]): Promise<Map<string, string>> {
+async function maskedOfTexts($: $, records: readonly CallRecord[]): Promise<Map<string, string>> {
   const texts = [...new Set(records.map((r) => r.text))]
   const masked = await maskedTexts($, texts)
   return new Map(texts.map((text, i) => [text, masked[i]!]))
 }
 
-/** Folds the Read and Bash calls the main conversation holds since the last
- * catch-up into the facts and the meter (`messages`: a compaction's own, or
- * read now), on the records' chain so two never fold one call twice. Called
- * where the facts or the meter are read; a read that fails costs its calls
- * until the next one, never the caller. */
+/** Folds the calls the main conversation holds since the last catch-up (its
+ * changes, Reads and commands) into the facts and the meter (`messages`: a
+ * compaction's own, or read now), on the records' chain so two never fold one
+ * call twice; the held words are written too. Called where the facts or the
+ * meter are read; a read that fails costs its calls until the next one,
+ * never the caller. */
 export function factsCaughtUp($: $, messages?: readonly ConversationMessage[]): Promise<void> {
   recordLater(() => foldCalls($, messages))
   return recordsWritten($)
@@ -94,7 +57,7 @@ export async function mainLoopShellsOf($: $, ids: readonly string[]): Promise<{ 
 }
 
 /** `work` after one record of a tool call, its text masked. */
-function workAfter(work: WorkRecord, record: FactRecord, text: string): WorkRecord {
+function workAfter(work: WorkRecord, record: CallRecord, text: string): WorkRecord {
   if (record.kind !== 'command') return record.kind === 'read' ? workWith(work, withRead(work.facts, text), meterWithRead(work.meter, text)) : workWith(work, withChange(work.facts, text), work.meter)
   const line = clippedCommandOf(text)
   return workWith(work, withCommand(work.facts, line, record.exitCode, record.shellId), meterWithCommand(work.meter, line))

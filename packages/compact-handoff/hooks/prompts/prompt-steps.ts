@@ -5,7 +5,7 @@
 // and its reply, so it has to be caught here.
 import type { EngineInterface } from 'claude-code'
 import { isTypedByUser, type PromptInput } from '../words/user-words.js'
-import { hold } from '../facts/work-steps.js'
+import { holdWords } from '../words/words-steps.js'
 import { isRunPossible } from '../run/run-state.js'
 import { dispatch } from '../run/run-steps.js'
 import { PLAN_COMMAND, HANDOFF_COMMAND } from '../commands/command-intent.js'
@@ -32,6 +32,6 @@ export async function takePrompt($: $, prompt: Submitted): Promise<'hold' | 'pas
     const { step } = await dispatch($, { kind: 'hold', text: prompt.text, isCommand: command !== undefined, ...(attachments !== undefined ? { attachments } : {}) })
     if (step.isTaken) return 'hold'
   }
-  if (command === undefined) hold($, { kind: 'words', text: prompt.text })
+  if (command === undefined) holdWords($, prompt.text)
   return 'pass'
 }

@@ -1,23 +1,16 @@
-// The records of the hot path (a Write's or an Edit's change, a typed prompt's words),
-// held as data until a hook reads them, then written in one flush. Each `$`
-// call is a round trip to the engine that costs CPU on every turn, and the
-// model's next request waits on the hooks that record: held, a turn's records
-// cost each distinct text one mask and each atom one read and one write
-// (facts/work-steps.ts).
-// A SIGKILL mid-turn loses the turn's unflushed records (the transcript still
-// holds them). The rare records (carried/, the transcript's catch-up) run on the same
-// chain at once, so two quick calls never race on one record. A `$` call made
-// after its hook returned is the mod's own code's: our hooks skip it, and no
-// record here raises one of them.
-
-/** A record as the hook saw it, its text not yet masked: the path a Write or
- * an Edit changed, or the words typed. */
-export type HeldRecord = { kind: 'change'; text: string } | { kind: 'words'; text: string }
+// The records of the hot path, held as data until a hook reads them, then
+// written in one flush: each `$` call is a round trip to the engine that costs
+// CPU on every turn, and the model's request waits on prompt.submit. Held are
+// the words typed (words/words-steps.ts); the rare records (carried/, the
+// facts' catch-up from the conversation) run on the same chain at once, so two
+// never race on one record. A SIGKILL mid-turn loses the turn's unflushed words
+// (the transcript still holds them). A `$` call made after its hook returned is
+// the mod's own code's: our hooks skip it, and no record here raises one of them.
 
 /** Past this many held, they are flushed at once: a long turn keeps bounded memory and loses little. */
 const MAX_HELD_RECORDS = 32
 
-let held: HeldRecord[] = []
+let held: string[] = []
 let chain: Promise<void> = Promise.resolve()
 
 /** Queues `record` behind every record before it; its failure costs only its
@@ -26,11 +19,11 @@ export function recordLater(record: () => Promise<void>): void {
   chain = chain.then(record).catch(() => undefined)
 }
 
-type Flush = (records: readonly HeldRecord[]) => Promise<void>
+type Flush = (held: readonly string[]) => Promise<void>
 
-/** Holds `record` for the next flush (`flush` writes what was held, in order). */
-export function holdRecord(record: HeldRecord, flush: Flush): void {
-  held.push(record)
+/** Holds `text` for the next flush (`flush` writes what was held, in order). */
+export function holdRecord(text: string, flush: Flush): void {
+  held.push(text)
   if (held.length >= MAX_HELD_RECORDS) void flushHeld(flush)
 }
 

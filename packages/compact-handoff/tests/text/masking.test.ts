@@ -128,20 +128,28 @@ describe('a text the engine cannot mask', () => {
 })
 
 describe('masking', () => {
-  test("costs one engine call for the distinct texts of a turn's main-loop tool calls, at its end; none for a subagent's or a refused one", async ($, on) => {
+  test("costs one engine call for the distinct texts of the main loop's new calls, where the facts are read; none for a subagent's or a refused one", async ($, on) => {
     const w = world(on, { refusedPaths: [`${CWD}/src/refused.ts`] })
     await startSession($)
+    /** The redact calls the status report makes, which reads the facts. */
+    const masksOfStatus = async (): Promise<number> => {
+      const before = w.seen.redactions
+      await typeCommand($, 'compact-handoff', 'status')
+      return w.seen.redactions - before
+    }
     const before = w.seen.redactions
     await runCommand($, 'ls')
     await readFile($, 'src/a.ts')
     await skillWrite($, 'src/b.ts', 'x')
     await readFile($, 'src/b.ts')
-    expect(w.seen.redactions - before, 'held until the turn ends').toBe(0)
     await endTurn($, 'Done.', 'answer', undefined, 't-1')
-    expect(w.seen.redactions - before, 'three texts, the path written and read once, joined in one call').toBe(1)
+    expect(w.seen.redactions - before, 'nothing masked on a turn').toBe(0)
+    const withCalls = await masksOfStatus()
+    const withNone = await masksOfStatus()
+    expect(withCalls - withNone, 'three texts, the path written and read once, joined in one call').toBe(1)
     await readFile($, 'src/c.ts', 'agent-1')
     await skillWrite($, 'src/refused.ts', 'x')
     await endTurn($, 'Done.', 'answer', undefined, 't-2')
-    expect(w.seen.redactions - before).toBe(1)
+    expect(await masksOfStatus()).toBe(withNone)
   })
 })

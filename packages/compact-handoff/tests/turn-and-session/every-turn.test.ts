@@ -119,7 +119,7 @@ async function workingTurn($: Engine, w: ReturnType<typeof world>, turnId: strin
 }
 
 describe('every turn', () => {
-  test("an ordinary working turn's engine calls: the texts masked in one call, the records read and written once, at the turn's end", async ($, on) => {
+  test("an ordinary working turn's engine calls: the words read and written once, at the turn's end, and the usage", async ($, on) => {
     const calls = engineCalls(on)
     const w = world(on)
     await startSession($)
@@ -128,14 +128,11 @@ describe('every turn', () => {
     calls.length = 0
     await workingTurn($, w, 't-2')
     await w.clock.settle()
-    // The path written and edited masked (the Read and the command are read
-    // from the conversation where the facts are read, not on a turn), the work
-    // record and the words read beside it and written once each, then
-    // the usage the turn's end reads; no meter window, no nudge due and no
-    // figure told or to tell: nothing more.
-    expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(
-      ['session.redact', 'state.get:work', 'state.get:words', 'state.set:work', 'state.set:words', 'session.usage'].sort(),
-    )
+    // The words read and written once, then the usage the turn's end reads;
+    // the calls' facts are read from the conversation where they are read,
+    // not on a turn; no meter window, no nudge due and no figure told or to
+    // tell: nothing more.
+    expect([...calls].sort(), 'the calls of one ordinary turn').toEqual(['state.get:words', 'state.set:words', 'session.usage'].sort())
   })
 
   test("with the auto handoff on, a turn's end below its threshold reads the usage alone", { options: { autoHandoffPercent: 80 } }, async ($, on) => {
@@ -197,7 +194,7 @@ describe('every turn', () => {
     expect(reads.filter((key) => key === 'run'), 'nothing for them to move: the phase is not read').toEqual([])
   })
 
-  test("a turn's Reads and commands write nothing; its change is written in one write at its end", async ($, on) => {
+  test("a turn's calls write nothing: their facts are read from the conversation where the facts are read", async ($, on) => {
     const writes = stateWrites(on)
     const w = world(on)
     await startSession($)
@@ -205,13 +202,11 @@ describe('every turn', () => {
     writes.length = 0
     await readFile($, 'src/lexer.ts')
     await runCommand($, 'pnpm test parser')
-    await ordinaryTurn($, 't-2')
-    expect(writes, 'read from the conversation where the facts are read').toEqual([])
     await skillWrite($, 'src/parser.ts', 'code')
+    await skillEdit($, 'src/parser.ts', 'code', 'more code')
     await w.clock.settle()
-    expect(writes, 'held until a hook reads them').toEqual([])
-    await ordinaryTurn($, 't-3')
-    expect(writes).toEqual(['work'])
+    await ordinaryTurn($, 't-2')
+    expect(writes).toEqual([])
   })
 
   test('a typed prompt with no run under way goes on before its words are written; they are written after', async ($, on) => {
@@ -229,7 +224,7 @@ describe('every turn', () => {
     expect(writes, 'the words still written').toEqual(['words'])
   })
 
-  test("a tool call's outcome comes back before any engine call of its records; they are all written after", async ($, on) => {
+  test("a tool call's outcome comes back before any engine call; the rare records are written after", async ($, on) => {
     const held = heldCalls(on)
     const { writes } = held
     const w = world(on)
@@ -249,9 +244,9 @@ describe('every turn', () => {
     await w.clock.settle()
     expect(writes, 'the rare records written at once').toEqual(['loadedTools'])
     await endTurn($, 'Done.', 'answer', undefined, 't-2')
-    expect(writes, "the turn's change written in one write at its end").toEqual(['loadedTools', 'work'])
+    expect(writes, 'the facts are read from the conversation, not written on a turn').toEqual(['loadedTools'])
     await turnStops($, ['b1'])
     // Its command is found among the conversation's calls: they are folded into the facts first.
-    expect(writes, "the shell recorded once a turn's end lists it").toEqual(['loadedTools', 'work', 'work', 'shells'])
+    expect(writes, "the shell recorded once a turn's end lists it").toEqual(['loadedTools', 'work', 'shells'])
   })
 })
