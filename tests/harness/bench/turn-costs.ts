@@ -7,7 +7,7 @@
  * Every arm's session is open at once and the turns go round the arms one by one,
  * the order turned each time, so a load that comes and goes on a shared machine falls
  * on every arm alike. A turn: a typed prompt, then Read, Bash, Write and Edit (the
- * tools compact-handoff records), then the answer; CPU is counted from just before
+ * tools whose facts compact-handoff keeps), then the answer; CPU is counted from just before
  * Enter until the process has gone quiet after the answer (the mods' turn-end work
  * included).
  */
