@@ -4,8 +4,8 @@ import { NO_FACTS, type Facts } from './facts.js'
 import { NOT_WATCHING, type Meter } from '../meter/meter.js'
 
 /** The work's facts and the meter, kept in one atom so a catch-up that feeds
- * both costs one state write; `through`, the id of the newest Read or Bash
- * call folded in (transcript-calls.ts), so the next catch-up reads on from it. */
+ * both costs one state write; `through`, the id of the newest call folded in
+ * (transcript-calls.ts), so the next catch-up reads on from it. */
 export type WorkRecord = { facts: Facts; meter: Meter; through?: string }
 
 export const NO_WORK: WorkRecord = { facts: NO_FACTS, meter: NOT_WATCHING }
