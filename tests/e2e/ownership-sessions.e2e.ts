@@ -5,7 +5,7 @@
  * must never drop the other's: all 30 are kept, three times in a row (a fresh project
  * and store each time).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, type Dirent } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { handoffFileText, handoffRelPath } from '../harness/handoff-script.js'
@@ -19,12 +19,21 @@ import { ANSWER_MOD, HANDOFF_MOD, PLUGIN_DIRS, turnSettled } from './flow-suppor
 const WRITES_PER_SESSION = 15
 const ROUNDS = 3
 
-/** Every JSON file under `dir` (the run's HOME: the mod's store is one of them). */
+/** Every JSON file under `dir` (the run's HOME: the mod's store is one of them). The
+ * engine's own lock entries (`.claude.json.lock`) come and go while the sessions run,
+ * so an entry gone between the listing and the look is skipped, not an error. */
 function jsonFilesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name)
-    if (statSync(path).isDirectory()) return name === 'projects' ? [] : jsonFilesUnder(path)
-    return name.endsWith('.json') ? [path] : []
+  let entries: Dirent[]
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+  return entries.flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name === 'projects' ? [] : jsonFilesUnder(path)
+    return entry.name.endsWith('.json') ? [path] : []
   })
 }
 
