@@ -203,6 +203,17 @@ function statsOf(xs: readonly number[], digits: number, unit: string): string {
   return `${median.toFixed(digits)}${unit} (${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)})`
 }
 
+/** The tool calls split by what they cost our mods: Read and Bash reach no hook of
+ * ours, Write and Edit pass two (tool.check, tool.call) whatever the file. */
+const TOOL_GROUPS: readonly { label: string; tools: readonly (typeof TURN_TOOLS)[number][] }[] = [
+  { label: 'a Read or Bash call (no hook of ours)', tools: ['Read', 'Bash'] },
+  { label: 'a Write or Edit call (two hooks)', tools: ['Write', 'Edit'] },
+]
+
+function toolTimesOf(sample: TurnSample, tools: readonly (typeof TURN_TOOLS)[number][]): number[] {
+  return TURN_TOOLS.flatMap((tool, i) => (tools.includes(tool) ? [sample.toolMs[i]!] : []))
+}
+
 /** Medians (min–max) per arm, a markdown table. */
 export function turnTable(times: TurnTimes): string[] {
   const cells = (f: (s: TurnSample[]) => string): string => TURN_ARMS.map((arm) => f(times[arm])).join(' | ')
@@ -211,6 +222,7 @@ export function turnTable(times: TurnTimes): string[] {
     `| --- | ${TURN_ARMS.map(() => '---').join(' | ')} |`,
     `| Enter → the turn's first request | ${cells((s) => statsOf(s.map((x) => x.enterMs), 0, ' ms'))} |`,
     `| a tool call (Read, Bash, Write, Edit) → the next request | ${cells((s) => statsOf(s.flatMap((x) => x.toolMs), 0, ' ms'))} |`,
+    ...TOOL_GROUPS.map(({ label, tools }) => `| ${label} → the next request | ${cells((s) => statsOf(s.flatMap((x) => toolTimesOf(x, tools)), 0, ' ms'))} |`),
     `| CPU-seconds per turn (claude's process) | ${cells((s) => statsOf(s.map((x) => x.cpuS), 2, ''))} |`,
     `| turns; tool calls | ${cells((s) => `${s.length}; ${s.reduce((n, x) => n + x.toolMs.length, 0)}`)} |`,
   ]
