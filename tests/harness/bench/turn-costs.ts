@@ -24,6 +24,7 @@ import { startSession, type Session } from '../tmux-session.js'
 import { CHANGE_TOOLS } from '../../../packages/compact-handoff/hooks/facts/facts.js'
 import { done, log } from './options.js'
 import { writeTrivialMod } from './start-stages.js'
+import { addSettles, hookSettlesOf, type HookSettles } from './hook-settles.js'
 
 export const TURN_ARMS = ['mods', 'passThrough', 'trivial', 'bare'] as const
 export type TurnArm = (typeof TURN_ARMS)[number]
@@ -47,7 +48,15 @@ const TURN_WAIT_MS = 60_000
 const TICKS_PER_S = 100
 
 export type TurnSample = { enterMs: number; toolMs: number[]; cpuS: number }
-export type TurnTimes = Record<TurnArm, TurnSample[]>
+/** The turns' samples, and the measured turns' hook settle times of the two arms that hook our events. */
+export type TurnTimes = { samples: Record<TurnArm, TurnSample[]>; settles: Record<HookedArm, HookSettles> }
+
+const PASS_THROUGH_MOD = 'bench-pass-through'
+/** The arms whose mod hooks compact-handoff's events, and the mod whose hooks the debug log times. */
+const HOOKED_ARMS = { mods: 'compact-handoff', passThrough: PASS_THROUGH_MOD } as const
+type HookedArm = keyof typeof HOOKED_ARMS
+/** Per session, not per turn: left out of the settle table. */
+const SESSION_EVENTS = new Set(['session.start', 'session.end'])
 
 const REGISTER_HEAD = "import type { Register } from 'claude-code'\n"
 
@@ -69,7 +78,7 @@ function writePassThroughMod(run: RunDir): string {
     `on('ui.render', { component: 'UserMessage', props: { origin: { kind: 'unclassified' } } }, ${pass})`,
     `on('session.compact', ${pass})`,
   ]
-  return writeMod(run, 'bench-pass-through', { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${hooks.map((h) => `  ${h}\n`).join('')}}\n` })
+  return writeMod(run, PASS_THROUGH_MOD, { 'hooks/register.ts': `${REGISTER_HEAD}export const register: Register = (on) => {\n${hooks.map((h) => `  ${h}\n`).join('')}}\n` })
 }
 
 function armPlugins(run: RunDir, arm: TurnArm): string[] {
@@ -102,7 +111,8 @@ async function quietCpuSeconds(pid: number): Promise<number> {
   }, 25)
 }
 
-type Open = { arm: TurnArm; run: RunDir; mock: MockApi; at: Map<MockRequest, number>; session: Session; pid: number }
+/** `measuredFrom`: the debug log's end once the warm-up turn is done. */
+type Open = { arm: TurnArm; run: RunDir; mock: MockApi; at: Map<MockRequest, number>; session: Session; pid: number; measuredFrom: number }
 
 async function openArm(arm: TurnArm, round: number): Promise<Open> {
   const run = createRunDir(`bench-turn-${arm}`, runRoot())
@@ -112,7 +122,7 @@ async function openArm(arm: TurnArm, round: number): Promise<Open> {
   await session.waitForReady()
   const pid = Number(session.tmux('display-message', '-p', '-t', 'cc', '#{pane_pid}').trim())
   log(`turn ${arm} round ${round}: ready`)
-  return { arm, run, mock, at, session, pid }
+  return { arm, run, mock, at, session, pid, measuredFrom: 0 }
 }
 
 function promptOf(arm: TurnArm, turn: number): string {
@@ -166,7 +176,8 @@ async function oneTurn(open: Open, turn: number): Promise<TurnSample> {
 
 /** `rounds` rounds: all arms open at once, a warm-up turn each, then the turns go round the arms. */
 export async function turnTimes(rounds: number): Promise<TurnTimes> {
-  const times = Object.fromEntries(TURN_ARMS.map((a) => [a, []])) as unknown as TurnTimes
+  const samples = Object.fromEntries(TURN_ARMS.map((a) => [a, []])) as unknown as TurnTimes['samples']
+  const settles: TurnTimes['settles'] = { mods: {}, passThrough: {} }
   let turn = 0
   for (let round = 0; round < rounds; round++) {
     const opened: Open[] = []
@@ -178,12 +189,14 @@ export async function turnTimes(rounds: number): Promise<TurnTimes> {
         for (let i = 0; i < opened.length; i++) {
           const open = opened[(i + t + round) % opened.length]!
           const sample = await oneTurn(open, turn)
-          if (t > 0) times[open.arm].push(sample)
+          if (t > 0) samples[open.arm].push(sample)
+          else open.measuredFrom = open.session.logMark()
           log(`turn ${open.arm} ${turn}: enter ${sample.enterMs.toFixed(0)} ms, tools ${sample.toolMs.map((ms) => ms.toFixed(0)).join('/')} ms, ${sample.cpuS.toFixed(2)} CPU-s`)
         }
       }
       for (const open of opened) {
         await open.session.stop()
+        if (open.arm === 'mods' || open.arm === 'passThrough') addSettles(settles[open.arm], hookSettlesOf(open.session.debugLog().slice(open.measuredFrom), HOOKED_ARMS[open.arm]))
         done(open.run.dir)
       }
     } catch (error) {
@@ -193,14 +206,18 @@ export async function turnTimes(rounds: number): Promise<TurnTimes> {
       for (const open of opened) await open.mock.close()
     }
   }
-  return times
+  return { samples, settles }
+}
+
+function medianOf(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
 }
 
 function statsOf(xs: readonly number[], digits: number, unit: string): string {
   const sorted = [...xs].sort((a, b) => a - b)
   if (sorted.length === 0) return '–'
-  const median = sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2
-  return `${median.toFixed(digits)}${unit} (${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)})`
+  return `${medianOf(sorted).toFixed(digits)}${unit} (${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)})`
 }
 
 /** The tool calls split by what they cost our mods: Read and Bash reach no hook of
@@ -214,9 +231,12 @@ function toolTimesOf(sample: TurnSample, tools: readonly (typeof TURN_TOOLS)[num
   return TURN_TOOLS.flatMap((tool, i) => (tools.includes(tool) ? [sample.toolMs[i]!] : []))
 }
 
-/** Medians (min–max) per arm, a markdown table. */
-export function turnTable(times: TurnTimes): string[] {
-  const cells = (f: (s: TurnSample[]) => string): string => TURN_ARMS.map((arm) => f(times[arm])).join(' | ')
+/** Medians (min–max) per arm, a markdown table; then each hooked event's median settle
+ * time with our mods and with the pass-through mod (the same built-ins beneath both). */
+export function turnTable({ samples, settles }: TurnTimes): string[] {
+  const cells = (f: (s: TurnSample[]) => string): string => TURN_ARMS.map((arm) => f(samples[arm])).join(' | ')
+  const events = [...new Set([...Object.keys(settles.mods), ...Object.keys(settles.passThrough)])].filter((e) => !SESSION_EVENTS.has(e)).sort()
+  const settleCell = (times: number[] | undefined): string => (times === undefined ? '–' : `${medianOf(times).toFixed(1)} ms (${times.length})`)
   return [
     `| Per turn: median (min–max) | ${TURN_ARMS.map((a) => TURN_ARM_LABELS[a]).join(' | ')} |`,
     `| --- | ${TURN_ARMS.map(() => '---').join(' | ')} |`,
@@ -225,5 +245,9 @@ export function turnTable(times: TurnTimes): string[] {
     ...TOOL_GROUPS.map(({ label, tools }) => `| ${label} → the next request | ${cells((s) => statsOf(s.flatMap((x) => toolTimesOf(x, tools)), 0, ' ms'))} |`),
     `| CPU-seconds per turn (claude's process) | ${cells((s) => statsOf(s.map((x) => x.cpuS), 2, ''))} |`,
     `| turns; tool calls | ${cells((s) => `${s.length}; ${s.reduce((n, x) => n + x.toolMs.length, 0)}`)} |`,
+    '',
+    `| A hook settled (debug log, next() included): median (dispatches) | ${TURN_ARM_LABELS.mods} | ${TURN_ARM_LABELS.passThrough} |`,
+    '| --- | --- | --- |',
+    ...events.map((e) => `| \`${e}\` | ${settleCell(settles.mods[e])} | ${settleCell(settles.passThrough[e])} |`),
   ]
 }
