@@ -20,7 +20,8 @@
  * 6. The digest at the window's edge (bench/digest-build.ts): its build time and size on
  *    synthetic transcripts of 1, 10 and 100 MB, in this process (no session).
  * 7. Every turn (bench/turn-costs.ts): Enter → first request, a tool call → the next
- *    request and CPU-seconds per turn, with our mods, do-nothing mods and none, interleaved.
+ *    request and CPU-seconds per turn, with our mods, do-nothing mods and none, interleaved;
+ *    and each hooked event's settle time from the debug log, ours beside the pass-through's.
  * 8. The start's curve (bench/start-curve.ts, `--start-curve` only): do-nothing mods of
  *    controlled file counts, sizes, fillers and import shapes, against nothing loaded.
  *
