@@ -9,7 +9,8 @@
  * on every arm alike. A turn: a typed prompt, then Read, Bash, Write and Edit (the
  * tools whose facts compact-handoff keeps), then the answer; CPU is counted from just before
  * Enter until the process has gone quiet after the answer (the mods' turn-end work
- * included).
+ * included). Beside them, each hooked event's settle time from the engine's debug log,
+ * with our mods and with the pass-through mod: what the hooks do beyond the hop.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -215,8 +216,8 @@ function medianOf(xs: readonly number[]): number {
 }
 
 function statsOf(xs: readonly number[], digits: number, unit: string): string {
+  if (xs.length === 0) return '–'
   const sorted = [...xs].sort((a, b) => a - b)
-  if (sorted.length === 0) return '–'
   return `${medianOf(sorted).toFixed(digits)}${unit} (${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)})`
 }
 
